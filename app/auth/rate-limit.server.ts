@@ -1,0 +1,44 @@
+/**
+ * Counts failed sign-ins and sign-ups per client address in a fixed window.
+ * In memory: this is a single-process server, and a restart forgiving past failures is acceptable.
+ */
+export class FailedAttemptLimiter {
+  readonly #attempts = new Map<string, { failures: number; resetAt: number }>();
+
+  constructor(
+    readonly maxFailures: number,
+    readonly windowMs: number = 15 * 60 * 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Milliseconds until the address may try again, or 0 when it may try now. */
+  retryAfterMs(key: string): number {
+    const entry = this.#current(key);
+    return entry && entry.failures >= this.maxFailures ? entry.resetAt - this.now() : 0;
+  }
+
+  recordFailure(key: string): void {
+    const entry = this.#current(key);
+    if (entry) entry.failures += 1;
+    else this.#attempts.set(key, { failures: 1, resetAt: this.now() + this.windowMs });
+    if (this.#attempts.size > 10_000) this.#prune();
+  }
+
+  reset(key: string): void {
+    this.#attempts.delete(key);
+  }
+
+  #current(key: string) {
+    const entry = this.#attempts.get(key);
+    if (entry && entry.resetAt <= this.now()) {
+      this.#attempts.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  #prune() {
+    const now = this.now();
+    for (const [key, entry] of this.#attempts) if (entry.resetAt <= now) this.#attempts.delete(key);
+  }
+}

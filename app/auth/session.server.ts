@@ -1,0 +1,34 @@
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { isAdmin } from "#app/domains/users/users.server.ts";
+import { type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
+import { getRuntime } from "#app/lib/runtime.server.ts";
+
+/** Reads the session cookie; `headers` carries a refreshed cookie when better-auth extended the session. */
+export async function loadSessionUser(request: Request): Promise<{ user: SessionUser | null; headers: Headers }> {
+  const { auth, database } = getRuntime();
+  if (!request.headers.get("Cookie")?.includes("session_token")) return { user: null, headers: new Headers() };
+  const { headers, response } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
+  if (!response) return { user: null, headers };
+  const user = {
+    id: response.user.id,
+    email: response.user.email,
+    isAdmin: await isAdmin(database.db, response.user.id),
+  };
+  return { user, headers };
+}
+
+export function getSessionUser(context: Readonly<RouterContextProvider>): SessionUser | null {
+  return context.get(sessionUserContext);
+}
+
+/** Visitors go to sign-in and come back; signed-in non-admins get 403. Use in every admin loader and action. */
+export function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+  const user = getSessionUser(context);
+  if (!user) {
+    const url = new URL(request.url);
+    const back = `${url.pathname}${url.search}`;
+    throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
+  }
+  if (!user.isAdmin) throw data({ reason: "forbidden" }, { status: 403 });
+  return user;
+}

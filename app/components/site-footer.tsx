@@ -1,0 +1,85 @@
+import { X } from "lucide-react";
+import { useRef } from "react";
+import { Link } from "react-router";
+import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { MarkdownContent } from "./page-header.tsx";
+
+/**
+ * A footer entry that opens its text in a native modal <dialog> (focus moves in, Escape closes,
+ * the page behind is inert) and links to the full page. Without JavaScript it is a plain link.
+ */
+function LegalEntry({ title, html, href }: { title: string; html: string; href: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const t = useTranslate();
+  const titleId = `${href.slice(1)}-dialog-title`;
+  return (
+    <li>
+      <a
+        href={href}
+        className="rounded-sm underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500"
+        onClick={(event) => {
+          if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+          event.preventDefault();
+          dialog.current?.showModal();
+        }}
+      >
+        {title}
+      </a>
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-black/60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      >
+        <div className="flex items-start justify-between gap-4 border-b border-zinc-200 px-6 py-4 dark:border-zinc-700">
+          <h2 id={titleId} className="text-lg font-semibold">
+            {title}
+          </h2>
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            className="rounded-md p-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-200 dark:hover:bg-zinc-800"
+            aria-label={t("common.close")}
+          >
+            <X aria-hidden="true" className="size-5" />
+          </button>
+        </div>
+        <div className="max-h-[60vh] overflow-y-auto px-6 py-4 text-sm">
+          <MarkdownContent html={html} />
+        </div>
+        <div className="border-t border-zinc-200 px-6 py-3 text-right dark:border-zinc-700">
+          <Link
+            to={href}
+            onClick={() => dialog.current?.close()}
+            className="text-sm font-medium text-indigo-700 underline-offset-4 hover:underline dark:text-indigo-300"
+          >
+            {t("footer.readFull")}
+          </Link>
+        </div>
+      </dialog>
+    </li>
+  );
+}
+
+export function SiteFooter() {
+  const root = useRootData();
+  const t = useTranslate();
+  if (!root) return null;
+  const { footer } = root;
+  return (
+    <footer className="border-t border-zinc-200 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-300">
+      <div className="mx-auto flex max-w-5xl flex-col gap-6 px-4 py-8 sm:flex-row sm:items-start sm:justify-between sm:px-6">
+        <div className="max-w-md">
+          <p className="font-semibold text-zinc-900 dark:text-zinc-100">{footer.siteName}</p>
+          {footer.description ? <p className="mt-1">{footer.description}</p> : null}
+          <p className="mt-3">{footer.copyright}</p>
+        </div>
+        <nav aria-label={t("footer.legal")}>
+          <ul className="flex gap-4">
+            <LegalEntry title={footer.imprintTitle} html={footer.imprintHtml} href="/legal-notice" />
+            <LegalEntry title={footer.privacyTitle} html={footer.privacyHtml} href="/privacy" />
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,115 @@
+import { type Kysely, sql } from "kysely";
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import type { DatabaseKind } from "./database.server.ts";
+import type { Database } from "./schema.ts";
+
+type ColumnTypes = { timestamp: "text" | "timestamptz"; boolean: "integer" | "boolean" };
+
+function columnTypes(kind: DatabaseKind): ColumnTypes {
+  return kind === "postgres"
+    ? { timestamp: "timestamptz", boolean: "boolean" }
+    : { timestamp: "text", boolean: "integer" };
+}
+
+/**
+ * Migrations live in code and run at every start; each runs once, in order.
+ * Never edit a migration that has shipped: add a new one.
+ */
+function migrations(kind: DatabaseKind): Record<string, Migration> {
+  const t = columnTypes(kind);
+  return {
+    "0001_auth_and_site": {
+      async up(db: Kysely<unknown>) {
+        // better-auth's own tables, in the shape its Kysely adapter expects.
+        await db.schema
+          .createTable("user")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("name", "text", (c) => c.notNull())
+          .addColumn("email", "text", (c) => c.notNull().unique())
+          .addColumn("emailVerified", t.boolean, (c) => c.notNull())
+          .addColumn("image", "text")
+          .addColumn("createdAt", t.timestamp, (c) => c.notNull())
+          .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable("session")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("token", "text", (c) => c.notNull().unique())
+          .addColumn("userId", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
+          .addColumn("expiresAt", t.timestamp, (c) => c.notNull())
+          .addColumn("ipAddress", "text")
+          .addColumn("userAgent", "text")
+          .addColumn("createdAt", t.timestamp, (c) => c.notNull())
+          .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("session_user_id_idx").on("session").column("userId").execute();
+        await db.schema
+          .createTable("account")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("accountId", "text", (c) => c.notNull())
+          .addColumn("providerId", "text", (c) => c.notNull())
+          .addColumn("userId", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
+          .addColumn("accessToken", "text")
+          .addColumn("refreshToken", "text")
+          .addColumn("idToken", "text")
+          .addColumn("accessTokenExpiresAt", t.timestamp)
+          .addColumn("refreshTokenExpiresAt", t.timestamp)
+          .addColumn("scope", "text")
+          .addColumn("password", "text")
+          .addColumn("createdAt", t.timestamp, (c) => c.notNull())
+          .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("account_user_id_idx").on("account").column("userId").execute();
+        await db.schema
+          .createTable("verification")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("identifier", "text", (c) => c.notNull())
+          .addColumn("value", "text", (c) => c.notNull())
+          .addColumn("expiresAt", t.timestamp, (c) => c.notNull())
+          .addColumn("createdAt", t.timestamp, (c) => c.notNull())
+          .addColumn("updatedAt", t.timestamp, (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable("site_settings")
+          .addColumn("key", "text", (c) => c.primaryKey())
+          .addColumn("value", "text", (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable("user_roles")
+          .addColumn("user_id", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
+          .addColumn("role", "text", (c) => c.notNull())
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .addPrimaryKeyConstraint("user_roles_pk", ["user_id", "role"])
+          .execute();
+        await db.schema
+          .createTable("invite_codes")
+          .addColumn("code", "text", (c) => c.primaryKey())
+          .addColumn("is_used", t.boolean, (c) =>
+            c.notNull().defaultTo(kind === "postgres" ? sql`false` : 0),
+          )
+          // No foreign key: the history of who used a code outlives the account.
+          .addColumn("used_by", "text")
+          .addColumn("used_at", t.timestamp)
+          .addColumn("grants_role", "text")
+          .addColumn("note", "text")
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+class InlineMigrationProvider implements MigrationProvider {
+  constructor(private readonly kind: DatabaseKind) {}
+  async getMigrations() {
+    return migrations(this.kind);
+  }
+}
+
+export async function migrateToLatest(db: Kysely<Database>, kind: DatabaseKind): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InlineMigrationProvider(kind) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

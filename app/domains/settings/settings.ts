@@ -1,0 +1,22 @@
+import type { Language } from "#app/i18n/i18n.ts";
+import { type LocalizedSettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
+
+export const DEFAULT_TITLE = "Tech Blog";
+export const DEFAULT_DESCRIPTION = "Explore the latest in technology, innovation, and design";
+
+/** The German text of a setting, or the English one when the German is empty. */
+export function localizedSetting(settings: SiteSettings, key: LocalizedSettingKey, lang: Language): string {
+  if (lang === "de") {
+    const german = settings[`${key}_de` as keyof SiteSettings]?.trim();
+    if (german) return german;
+  }
+  return settings[key] ?? settingDefaults[key];
+}
+
+export function siteTitle(settings: SiteSettings): string {
+  return settings.meta_title.trim() || settings.site_name.trim() || DEFAULT_TITLE;
+}
+
+export function siteDescription(settings: SiteSettings): string {
+  return settings.meta_description.trim() || DEFAULT_DESCRIPTION;
+}

@@ -1,0 +1,99 @@
+import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
+import type { Runtime } from "#app/lib/runtime.server.ts";
+import { normalizeEmail } from "./email.ts";
+import { SignUpError, signUpWithInvite } from "./users.server.ts";
+
+export type AuthToast = { kind: "success" | "error"; title: string; description: string };
+export type AuthActionResult =
+  | { intent: "sign-in"; ok: false; toast: AuthToast; email: string }
+  | { intent: "sign-up"; ok: boolean; toast: AuthToast; email: string };
+
+const signUpProblemText: Record<string, MessageKey> = {
+  emailRequired: "auth.error.emailRequired",
+  emailInvalid: "auth.error.emailInvalid",
+  emailTaken: "auth.error.emailTaken",
+  "password.required": "auth.error.passwordRequired",
+  "password.tooShort": "auth.error.passwordTooShort",
+  "password.tooLong": "auth.error.passwordTooLong",
+  "password.common": "auth.error.passwordCommon",
+};
+
+// Failures that could be guessing (codes, addresses, passwords) count towards the limit.
+const countedSignUpProblems = new Set(["inviteInvalid", "emailTaken"]);
+
+export function tooManyAttempts(t: Translate, retryAfterMs: number): AuthToast {
+  return {
+    kind: "error",
+    title: t("auth.tooManyAttempts"),
+    description: t("auth.tooManyAttemptsText", { minutes: Math.max(1, Math.ceil(retryAfterMs / 60_000)) }),
+  };
+}
+
+export async function signUp(
+  runtime: Runtime,
+  t: Translate,
+  client: string,
+  form: { email: string; password: string; inviteCode: string },
+): Promise<AuthActionResult> {
+  const email = normalizeEmail(form.email);
+  try {
+    const account = await signUpWithInvite(runtime.database.db, form);
+    return {
+      intent: "sign-up",
+      ok: true,
+      email: account.email,
+      toast: { kind: "success", title: t("auth.success"), description: t("auth.successText") },
+    };
+  } catch (error) {
+    if (!(error instanceof SignUpError)) throw error;
+    if (countedSignUpProblems.has(error.problem)) runtime.authLimiter.recordFailure(client);
+    const toast: AuthToast =
+      error.problem === "inviteRequired"
+        ? { kind: "error", title: t("auth.inviteRequired"), description: t("auth.inviteRequiredText") }
+        : error.problem === "inviteInvalid"
+          ? { kind: "error", title: t("auth.inviteInvalid"), description: t("auth.inviteInvalidText") }
+          : {
+              kind: "error",
+              title: t("auth.signUpFailed"),
+              description: t(signUpProblemText[error.problem] ?? "auth.error.unknown"),
+            };
+    return { intent: "sign-up", ok: false, email, toast };
+  }
+}
+
+/** Signs in through better-auth; on success returns its Set-Cookie headers, on failure a toast. */
+export async function signIn(
+  runtime: Runtime,
+  t: Translate,
+  client: string,
+  request: Request,
+  form: { email: string; password: string },
+): Promise<{ ok: true; headers: Headers } | AuthActionResult> {
+  const email = normalizeEmail(form.email);
+  const fail = (key: MessageKey): AuthActionResult => ({
+    intent: "sign-in",
+    ok: false,
+    email,
+    toast: { kind: "error", title: t("auth.signInFailed"), description: t(key) },
+  });
+  if (!email) return fail("auth.error.emailRequired");
+  if (!form.password) return fail("auth.error.passwordRequired");
+
+  const response = await runtime.auth.api.signInEmail({
+    body: { email, password: form.password, rememberMe: true },
+    headers: request.headers,
+    asResponse: true,
+  });
+  if (response.ok) {
+    runtime.authLimiter.reset(client);
+    const headers = new Headers();
+    for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+    return { ok: true, headers };
+  }
+  runtime.authLimiter.recordFailure(client);
+  const body = (await response.json().catch(() => ({}))) as { code?: string };
+  if (body.code === "INVALID_EMAIL" || body.code === "VALIDATION_ERROR") return fail("auth.error.emailInvalid");
+  if (response.status === 401 || body.code === "INVALID_EMAIL_OR_PASSWORD") return fail("auth.error.invalidCredentials");
+  console.error("Sign-in was rejected unexpectedly", response.status, body);
+  return fail("auth.error.unknown");
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import type { Kysely } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import { normalizeInviteCode } from "#app/domains/invites/invite-code.ts";
+import { isInviteCodeAvailable } from "#app/domains/invites/invites.server.ts";
+import { isValidEmail, normalizeEmail } from "./email.ts";
+import { type PasswordProblem, passwordProblem } from "./password-policy.ts";
+
+export type SignUpProblem =
+  | "inviteRequired"
+  | "inviteInvalid"
+  | "emailRequired"
+  | "emailInvalid"
+  | "emailTaken"
+  | `password.${PasswordProblem}`;
+
+export class SignUpError extends Error {
+  override name = "SignUpError";
+  constructor(readonly problem: SignUpProblem) {
+    super(problem);
+  }
+}
+
+class InviteClaimLost extends Error {}
+class EmailTaken extends Error {}
+
+export type NewAccount = { userId: string; email: string; isAdmin: boolean };
+
+/**
+ * Creates an account with an invite code. The code is claimed, the user, the credential
+ * and any role the code grants are written in one transaction: either all of it happens,
+ * or nothing does and the code stays unused. A conditional update on `is_used` means that
+ * of many simultaneous sign-ups with one code exactly one wins.
+ */
+export async function signUpWithInvite(
+  db: Kysely<Database>,
+  input: { email: string; password: string; inviteCode: string },
+): Promise<NewAccount> {
+  const code = normalizeInviteCode(input.inviteCode.trim());
+  if (!code) throw new SignUpError("inviteRequired");
+  if (!(await isInviteCodeAvailable(db, code))) throw new SignUpError("inviteInvalid");
+
+  const email = normalizeEmail(input.email);
+  if (!email) throw new SignUpError("emailRequired");
+  if (!isValidEmail(email)) throw new SignUpError("emailInvalid");
+  const problem = passwordProblem(input.password, email);
+  if (problem) throw new SignUpError(`password.${problem}`);
+  if (await emailExists(db, email)) throw new SignUpError("emailTaken");
+
+  // Hashing is slow on purpose; do it before the transaction holds any lock.
+  const passwordHash = await hashPassword(input.password);
+  const userId = randomUUID();
+  const now = new Date();
+
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const claim = await trx
+        .updateTable("invite_codes")
+        .set({ is_used: true, used_by: userId, used_at: now })
+        .where("code", "=", code)
+        .where("is_used", "=", false)
+        .returning(["grants_role"])
+        .executeTakeFirst();
+      if (!claim) throw new InviteClaimLost();
+
+      try {
+        await trx
+          .insertInto("user")
+          .values({ id: userId, name: "", email, emailVerified: false, image: null, createdAt: now, updatedAt: now })
+          .execute();
+      } catch (error) {
+        if (await emailExists(trx, email)) throw new EmailTaken();
+        throw error;
+      }
+      await trx
+        .insertInto("account")
+        .values({
+          id: randomUUID(),
+          accountId: userId,
+          providerId: "credential",
+          userId,
+          password: passwordHash,
+          accessToken: null,
+          refreshToken: null,
+          idToken: null,
+          accessTokenExpiresAt: null,
+          refreshTokenExpiresAt: null,
+          scope: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
+      const isAdmin = claim.grants_role === "admin";
+      if (isAdmin) {
+        await trx.insertInto("user_roles").values({ user_id: userId, role: "admin", created_at: now }).execute();
+      }
+      return { userId, email, isAdmin };
+    });
+  } catch (error) {
+    if (error instanceof InviteClaimLost) throw new SignUpError("inviteInvalid");
+    if (error instanceof EmailTaken || isUniqueViolation(error)) throw new SignUpError("emailTaken");
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint/.test(e?.message ?? "");
+}
+
+async function emailExists(db: Kysely<Database>, email: string): Promise<boolean> {
+  const row = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findUserByEmail(db: Kysely<Database>, input: string) {
+  return db.selectFrom("user").select(["id", "email"]).where("email", "=", normalizeEmail(input)).executeTakeFirst();
+}
+
+export async function isAdmin(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("user_roles")
+    .select("role")
+    .where("user_id", "=", userId)
+    .where("role", "=", "admin")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export class RoleChangeError extends Error {
+  override name = "RoleChangeError";
+}
+
+export async function grantAdmin(db: Kysely<Database>, email: string): Promise<"granted" | "already"> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new RoleChangeError(`No user with the e-mail address ${normalizeEmail(email)}`);
+  const result = await db
+    .insertInto("user_roles")
+    .values({ user_id: user.id, role: "admin", created_at: new Date() })
+    .onConflict((oc) => oc.columns(["user_id", "role"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? "granted" : "already";
+}
+
+/** Refuses to remove the last admin, so the site can always be administered. */
+export async function revokeAdmin(db: Kysely<Database>, email: string): Promise<"revoked" | "notAdmin"> {
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new RoleChangeError(`No user with the e-mail address ${normalizeEmail(email)}`);
+  if (!(await isAdmin(db, user.id))) return "notAdmin";
+  // One statement, so the check for another admin and the removal cannot be separated.
+  const result = await db
+    .deleteFrom("user_roles")
+    .where("user_id", "=", user.id)
+    .where("role", "=", "admin")
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("user_roles as other")
+          .select("other.user_id")
+          .where("other.role", "=", "admin")
+          .where("other.user_id", "!=", user.id),
+      ),
+    )
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw new RoleChangeError("Refusing to revoke the last admin");
+  return "revoked";
+}

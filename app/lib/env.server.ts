@@ -1,0 +1,93 @@
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce
+  .number({ message: "must be a whole number from 0 to 65535" })
+  .int("must be a whole number from 0 to 65535")
+  .min(0, "must be a whole number from 0 to 65535")
+  .max(65535, "must be a whole number from 0 to 65535");
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["development", "production", "test"]).default("production"),
+  ),
+  PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
+  HOST: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().trim().min(1).default("./data")),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((value) => /^postgres(ql)?:\/\/.+/.test(value), {
+        message: "must be a postgres:// URL, or unset to use SQLite in DATA_DIR",
+      })
+      .optional(),
+  ),
+  BASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(
+        (value) => {
+          try {
+            return ["http:", "https:"].includes(new URL(value).protocol);
+          } catch {
+            return false;
+          }
+        },
+        { message: "must be an http:// or https:// URL such as https://example.com" },
+      )
+      .optional(),
+  ),
+  AUTH_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, "must be at least 32 characters long").optional(),
+  ),
+  AUTH_MAX_FAILED_ATTEMPTS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),
+  ),
+});
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  baseUrl: string;
+  authSecret: string | undefined;
+  authMaxFailedAttempts: number;
+};
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Validates the environment once at start; the first problem becomes a one-line message naming the variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    const raw = source[name];
+    throw new EnvError(
+      `Invalid environment variable ${name}: ${issue?.message ?? "invalid value"}${raw === undefined ? "" : ` (got "${raw}")`}`,
+    );
+  }
+  const value = result.data;
+  const baseUrl = new URL(value.BASE_URL ?? `http://localhost:${value.PORT}`).origin;
+  return {
+    nodeEnv: value.NODE_ENV,
+    port: value.PORT,
+    host: value.HOST,
+    dataDir: path.resolve(value.DATA_DIR),
+    databaseUrl: value.DATABASE_URL,
+    baseUrl,
+    authSecret: value.AUTH_SECRET,
+    authMaxFailedAttempts: value.AUTH_MAX_FAILED_ATTEMPTS,
+  };
+}

@@ -1,0 +1,73 @@
+import type { MetaDescriptor } from "react-router";
+import type { Language } from "#app/i18n/i18n.ts";
+
+export type SeoData = {
+  lang: Language;
+  baseUrl: string;
+  siteTitle: string;
+  description: string;
+  ogImage: string;
+  ogUrl: string;
+  faviconUrl: string;
+};
+
+function absolute(url: string, baseUrl: string): string {
+  try {
+    return new URL(url, `${baseUrl}/`).href;
+  } catch {
+    return baseUrl;
+  }
+}
+
+function urlFor(baseUrl: string, pathname: string, lang?: Language): string {
+  const url = new URL(pathname, `${baseUrl}/`);
+  if (lang) url.searchParams.set("lang", lang);
+  return url.href;
+}
+
+/**
+ * The head of every page: title, description, Open Graph and Twitter cards, icons,
+ * canonical and hreflang alternates. A sub-page passes its own name to prefix the title.
+ */
+export function pageMeta(
+  seo: SeoData | undefined,
+  pathname: string,
+  page: { title?: string; description?: string } = {},
+): MetaDescriptor[] {
+  if (!seo) return [{ title: page.title ?? "Tech Blog" }];
+  const title = page.title ? `${page.title} · ${seo.siteTitle}` : seo.siteTitle;
+  const description = page.description?.trim() || seo.description;
+  const canonical = urlFor(seo.baseUrl, pathname, seo.lang === "de" ? "de" : undefined);
+  const ogUrl = pathname === "/" && seo.ogUrl ? absolute(seo.ogUrl, seo.baseUrl) : canonical;
+  const icon = seo.faviconUrl || "/favicon.svg";
+  const touchIcon = seo.faviconUrl || "/apple-touch-icon.png";
+  const tags: MetaDescriptor[] = [
+    { title },
+    { name: "description", content: description },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:type", content: "website" },
+    { property: "og:url", content: ogUrl },
+    { property: "og:locale", content: seo.lang === "de" ? "de_DE" : "en_US" },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { tagName: "link", rel: "canonical", href: canonical },
+    { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathname, "en") },
+    { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathname, "de") },
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathname) },
+    { tagName: "link", rel: "icon", href: icon },
+    { tagName: "link", rel: "apple-touch-icon", href: touchIcon },
+  ];
+  if (seo.ogImage) {
+    const image = absolute(seo.ogImage, seo.baseUrl);
+    tags.push({ property: "og:image", content: image }, { name: "twitter:image", content: image });
+  }
+  return tags;
+}
+
+/** The root loader's SEO data, as seen from any route's `meta`. */
+export function rootSeo(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): SeoData | undefined {
+  const root = matches.find((match) => match?.id === "root")?.loaderData as { seo?: SeoData } | undefined;
+  return root?.seo;
+}

@@ -1,0 +1,9 @@
+import { createContext } from "react-router";
+
+export type SessionUser = { id: string; email: string; isAdmin: boolean };
+
+/** The signed-in user, resolved once per request by the root middleware. */
+export const sessionUserContext = createContext<SessionUser | null>(null);
+
+/** The client's address as the HTTP server saw it, for rate limiting. */
+export const clientAddressContext = createContext<string>("unknown");

@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { type Auth, createAuth } from "#app/auth/auth.server.ts";
+import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
+import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
+import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
+import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
+import type { Env } from "./env.server.ts";
+
+export type Runtime = {
+  env: Env;
+  database: AppDatabase;
+  auth: Auth;
+  authLimiter: FailedAttemptLimiter;
+};
+
+// Kept on globalThis so that the development server's module reloads reuse one connection.
+const holder = globalThis as typeof globalThis & { __vitrineRuntime?: Runtime };
+
+export function sqliteFileIn(dataDir: string): string {
+  return path.join(dataDir, "vitrine.sqlite");
+}
+
+/** AUTH_SECRET from the environment; without it, a random secret kept beside the data (never in the repo). */
+function resolveAuthSecret(env: Env): string {
+  if (env.authSecret) return env.authSecret;
+  const file = path.join(env.dataDir, "auth-secret");
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // Not created yet.
+  }
+  fs.mkdirSync(env.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** Opens the database, migrates it, fills in missing settings; returns the admin setup code while no admin exists. */
+export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminSetupCode: string | null }> {
+  if (holder.__vitrineRuntime) {
+    return { runtime: holder.__vitrineRuntime, adminSetupCode: await ensureAdminSetupCode(holder.__vitrineRuntime.database.db) };
+  }
+  fs.mkdirSync(env.dataDir, { recursive: true });
+  const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
+  try {
+    await migrateToLatest(database.db, database.kind);
+    await insertMissingDefaults(database.db);
+    const adminSetupCode = await ensureAdminSetupCode(database.db);
+    const auth = createAuth({ db: database.db, kind: database.kind, secret: resolveAuthSecret(env), baseUrl: env.baseUrl });
+    const runtime: Runtime = { env, database, auth, authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts) };
+    holder.__vitrineRuntime = runtime;
+    return { runtime, adminSetupCode };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+export function getRuntime(): Runtime {
+  const runtime = holder.__vitrineRuntime;
+  if (!runtime) throw new Error("The server runtime has not been started");
+  return runtime;
+}
+
+export function getDb() {
+  return getRuntime().database.db;
+}
+
+export async function stopRuntime(): Promise<void> {
+  const runtime = holder.__vitrineRuntime;
+  holder.__vitrineRuntime = undefined;
+  await runtime?.database.close();
+}

@@ -1,0 +1,33 @@
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { loadSessionUser } from "#app/auth/session.server.ts";
+import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
+import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { LANGUAGE_COOKIE, languageOf, preferenceCookie } from "./preferences.ts";
+import { sessionUserContext } from "./request-context.ts";
+import { getDb, getRuntime } from "./runtime.server.ts";
+
+/** Site settings, read at most once per request and shared by every loader of that request. */
+const settingsContext = createContext<Promise<SiteSettings> | null>(null);
+
+export function requestSettings(context: Readonly<RouterContextProvider>): Promise<SiteSettings> {
+  return context.get(settingsContext) ?? readSettings(getDb());
+}
+
+export const siteMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  context.set(settingsContext, readSettings(getDb()));
+  const { user, headers } = await loadSessionUser(request);
+  context.set(sessionUserContext, user);
+
+  const response = await next();
+
+  for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+  const { lang, fromQuery } = languageOf(request);
+  // A shared `?lang=de` link keeps the visitor in German as they click on.
+  if (fromQuery) {
+    response.headers.append(
+      "Set-Cookie",
+      preferenceCookie(LANGUAGE_COOKIE, lang, getRuntime().env.baseUrl.startsWith("https://")),
+    );
+  }
+  return response;
+};

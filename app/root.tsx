@@ -1,0 +1,120 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigation } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteFooter } from "#app/components/site-footer.tsx";
+import { SiteHeader } from "#app/components/site-header.tsx";
+import { StatusPage } from "#app/components/status-page.tsx";
+import { localizedSetting, siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
+import { dictionaryFor } from "#app/i18n/i18n.server.ts";
+import { renderMarkdown } from "#app/lib/markdown.server.ts";
+import { pageMeta } from "#app/lib/meta.ts";
+import { languageOf, themeOf } from "#app/lib/preferences.ts";
+import { getSessionUser } from "#app/auth/session.server.ts";
+import { type RootData, useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { requestSettings, siteMiddleware } from "#app/lib/site-context.server.ts";
+import { getRuntime } from "#app/lib/runtime.server.ts";
+
+export const middleware: Route.MiddlewareFunction[] = [siteMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
+  const { lang } = languageOf(request);
+  const settings = await requestSettings(context);
+  const user = getSessionUser(context);
+  const l = (key: Parameters<typeof localizedSetting>[1]) => localizedSetting(settings, key, lang);
+  return {
+    lang,
+    theme: themeOf(request),
+    dictionary: dictionaryFor(lang),
+    user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+    site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
+    footer: {
+      copyright: l("footer_copyright"),
+      siteName: l("footer_site_name"),
+      description: l("footer_description"),
+      imprintTitle: l("footer_imprint_title"),
+      imprintHtml: renderMarkdown(l("footer_imprint_content")),
+      privacyTitle: l("footer_privacy_title"),
+      privacyHtml: renderMarkdown(l("footer_privacy_content")),
+    },
+    seo: {
+      lang,
+      baseUrl: getRuntime().env.baseUrl,
+      siteTitle: siteTitle(settings),
+      description: siteDescription(settings),
+      ogImage: settings.meta_og_image,
+      ogUrl: settings.meta_og_url,
+      faviconUrl: settings.site_favicon_url,
+    },
+  };
+}
+
+export function meta({ loaderData, location }: Route.MetaArgs) {
+  return pageMeta(loaderData?.seo, location.pathname);
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  const t = useTranslate();
+  return (
+    <html lang={root?.lang ?? "en"} className={root?.theme === "light" ? "light" : "dark"} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-indigo-700 focus:px-4 focus:py-2 focus:text-white"
+        >
+          {root ? t("common.skipToContent") : "Skip to content"}
+        </a>
+        <div className="flex min-h-screen flex-col">
+          {root ? <SiteHeader /> : null}
+          <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-4 py-10 outline-none sm:px-6">
+            {children}
+          </main>
+          {root ? <SiteFooter /> : null}
+        </div>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function LoadingPlaceholder() {
+  const t = useTranslate();
+  return (
+    <div role="status" aria-live="polite" className="animate-pulse py-16 text-center text-lg text-zinc-600 dark:text-zinc-300">
+      {t("common.loading")}
+    </div>
+  );
+}
+
+export default function App() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const isNavigating =
+    navigation.state === "loading" &&
+    navigation.formMethod === undefined &&
+    navigation.location.pathname !== location.pathname;
+  return isNavigating ? <LoadingPlaceholder /> : <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const t = useTranslate();
+  const root = useRootData();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <StatusPage status={404} title={root ? t("notFound.title") : "Page not found"} text={root ? t("notFound.text") : ""} />;
+  }
+  if (!(isRouteErrorResponse(error) && error.status < 500)) console.error(error);
+  return (
+    <StatusPage
+      status={isRouteErrorResponse(error) ? error.status : 500}
+      title={root ? t("error.title") : "Something went wrong"}
+      text={root ? t("error.text") : "The page could not be shown. Please try again in a moment."}
+    />
+  );
+}

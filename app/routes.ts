@@ -1,0 +1,20 @@
+import { index, type RouteConfig, route } from "@react-router/dev/routes";
+
+// The spec's route table (§2), plus three resource routes without UI.
+export default [
+  index("routes/gallery.tsx"),
+  route("home", "routes/home.tsx"),
+  route("links", "routes/links.tsx"),
+  route("faq", "routes/faq.tsx"),
+  route("videos", "routes/videos.tsx"),
+  route("auth", "routes/auth.tsx"),
+  route("admin", "routes/admin.tsx"),
+  route("legal-notice", "routes/legal-notice.tsx"),
+  route("privacy", "routes/privacy.tsx"),
+
+  route("auth/sign-out", "routes/auth.sign-out.ts"),
+  route("api/settings", "routes/api.settings.ts"),
+  route("api/preferences", "routes/api.preferences.ts"),
+
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

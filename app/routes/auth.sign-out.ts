@@ -1,0 +1,19 @@
+import { redirect } from "react-router";
+import { getRuntime } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/auth.sign-out";
+
+/** Ends the session on the server (the row is deleted) and clears the cookie. */
+export async function action({ request }: Route.ActionArgs) {
+  const headers = new Headers();
+  try {
+    const response = await getRuntime().auth.api.signOut({ headers: request.headers, asResponse: true });
+    for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  } catch (error) {
+    console.error("Sign-out failed", error);
+  }
+  return redirect("/", { headers });
+}
+
+export function loader() {
+  return redirect("/");
+}

@@ -1,0 +1,119 @@
+// The one process that serves Vitrine: pages, API and static files.
+// `node server.js` runs the production build (building first when it is missing or stale);
+// `node server.js --dev` runs Vite in middleware mode with hot reload.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import compression from "compression";
+import express from "express";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const dev = process.argv.includes("--dev");
+process.env.NODE_ENV ??= dev ? "development" : "production";
+
+const BUILD_ENTRY = path.join(root, "build/server/index.js");
+const SOURCES = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
+
+function newestMtime(target) {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+function ensureBuild() {
+  const built = fs.statSync(BUILD_ENTRY, { throwIfNoEntry: false });
+  const sourceTime = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  if (built && built.mtimeMs >= sourceTime) return;
+  console.log(built ? "Sources changed since the last build; building…" : "No build yet; building…");
+  execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+}
+
+async function main() {
+  const server = express();
+  server.disable("x-powered-by");
+  server.use(compression());
+
+  let appModule;
+  if (dev) {
+    const vite = await import("vite");
+    const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+    server.use(viteDevServer.middlewares);
+    appModule = await viteDevServer.ssrLoadModule("./server/app.ts");
+    server.use(async (req, res, next) => {
+      try {
+        const fresh = await viteDevServer.ssrLoadModule("./server/app.ts");
+        fresh.app(req, res, next);
+      } catch (error) {
+        if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);
+        next(error);
+      }
+    });
+  } else {
+    ensureBuild();
+    appModule = await import(BUILD_ENTRY);
+    server.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+    server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+    server.use(appModule.app);
+  }
+
+  let started;
+  try {
+    started = await appModule.startup(process.env);
+  } catch (error) {
+    if (error?.name === "EnvError") {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { env, adminSetupCode } = started;
+
+  server.use((error, _req, res, _next) => {
+    console.error("Unhandled request error:", error);
+    if (!res.headersSent) res.status(500).type("text/plain").send("Internal server error");
+  });
+
+  const httpServer = server.listen(env.port, env.host, () => {
+    const address = httpServer.address();
+    const port = typeof address === "object" && address ? address.port : env.port;
+    console.log(`Vitrine is running on http://${env.host ?? "localhost"}:${port} (${dev ? "development" : "production"})`);
+    if (adminSetupCode) console.log(`Admin setup code: ${adminSetupCode}`);
+  });
+  httpServer.on("error", (error) => {
+    console.error(`Could not listen on port ${env.port}: ${error.message}`);
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: finishing requests in flight, then stopping.`);
+    const force = setTimeout(() => {
+      console.error("Requests did not finish within 10 s; stopping anyway.");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    httpServer.close(async () => {
+      await appModule.shutdown().catch((error) => console.error("Closing the database failed:", error));
+      process.exit(0);
+    });
+    httpServer.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+process.on("unhandledRejection", (reason) => console.error("Unhandled promise rejection:", reason));
+
+main().catch((error) => {
+  console.error("Vitrine could not start:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});
