@@ -29,7 +29,7 @@ function ensureBuild() {
   const sourceTime = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   if (built && built.mtimeMs >= sourceTime) return;
   console.log(built ? "Sources changed since the last build; building…" : "No build yet; building…");
-  execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+  execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/dist/cli/index.js"), "build"], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -83,7 +83,9 @@ async function main() {
   const httpServer = server.listen(env.port, env.host, () => {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : env.port;
-    console.log(`Vitrine is running on http://${env.host ?? "localhost"}:${port} (${dev ? "development" : "production"})`);
+    console.log(
+      `Vitrine is running on http://${env.host ?? "localhost"}:${port} (${dev ? "development" : "production"})`,
+    );
     if (adminSetupCode) console.log(`Admin setup code: ${adminSetupCode}`);
   });
   httpServer.on("error", (error) => {

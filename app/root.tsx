@@ -1,6 +1,16 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation, useNavigation } from "react-router";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useNavigation,
+} from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { getSessionUser } from "#app/auth/session.server.ts";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
@@ -9,10 +19,9 @@ import { dictionaryFor } from "#app/i18n/i18n.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { languageOf, themeOf } from "#app/lib/preferences.ts";
-import { getSessionUser } from "#app/auth/session.server.ts";
 import { type RootData, useRootData, useTranslate } from "#app/lib/root-data.ts";
-import { requestSettings, siteMiddleware } from "#app/lib/site-context.server.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
+import { requestSettings, siteMiddleware } from "#app/lib/site-context.server.ts";
 
 export const middleware: Route.MiddlewareFunction[] = [siteMiddleware];
 
@@ -87,7 +96,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 function LoadingPlaceholder() {
   const t = useTranslate();
   return (
-    <div role="status" aria-live="polite" className="animate-pulse py-16 text-center text-lg text-zinc-600 dark:text-zinc-300">
+    <div
+      role="status"
+      aria-live="polite"
+      className="animate-pulse py-16 text-center text-lg text-zinc-600 dark:text-zinc-300"
+    >
       {t("common.loading")}
     </div>
   );
@@ -107,7 +120,13 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const t = useTranslate();
   const root = useRootData();
   if (isRouteErrorResponse(error) && error.status === 404) {
-    return <StatusPage status={404} title={root ? t("notFound.title") : "Page not found"} text={root ? t("notFound.text") : ""} />;
+    return (
+      <StatusPage
+        status={404}
+        title={root ? t("notFound.title") : "Page not found"}
+        text={root ? t("notFound.text") : ""}
+      />
+    );
   }
   if (!(isRouteErrorResponse(error) && error.status < 500)) console.error(error);
   return (

@@ -1,4 +1,4 @@
-import { data, redirect, type RouterContextProvider } from "react-router";
+import { data, type RouterContextProvider, redirect } from "react-router";
 import { isAdmin } from "#app/domains/users/users.server.ts";
 import { type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";

@@ -60,8 +60,16 @@ export function ThemeToggle() {
     >
       <input type="hidden" name="theme" value={next} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <button type="submit" className={buttonClass} aria-label={next === "light" ? t("theme.toLight") : t("theme.toDark")}>
-        {current === "dark" ? <Sun aria-hidden="true" className="size-5" /> : <Moon aria-hidden="true" className="size-5" />}
+      <button
+        type="submit"
+        className={buttonClass}
+        aria-label={next === "light" ? t("theme.toLight") : t("theme.toDark")}
+      >
+        {current === "dark" ? (
+          <Sun aria-hidden="true" className="size-5" />
+        ) : (
+          <Moon aria-hidden="true" className="size-5" />
+        )}
       </button>
     </form>
   );

@@ -3,11 +3,11 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import {
   Kysely,
-  OperationNodeTransformer,
-  PostgresDialect,
   type KyselyPlugin,
+  OperationNodeTransformer,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
+  PostgresDialect,
   type PrimitiveValueListNode,
   type QueryResult,
   type RootOperationNode,

@@ -85,9 +85,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
         await db.schema
           .createTable("invite_codes")
           .addColumn("code", "text", (c) => c.primaryKey())
-          .addColumn("is_used", t.boolean, (c) =>
-            c.notNull().defaultTo(kind === "postgres" ? sql`false` : 0),
-          )
+          .addColumn("is_used", t.boolean, (c) => c.notNull().defaultTo(kind === "postgres" ? sql`false` : 0))
           // No foreign key: the history of who used a code outlives the account.
           .addColumn("used_by", "text")
           .addColumn("used_at", t.timestamp)

@@ -27,7 +27,8 @@ export const de = {
   "empty.faq": "Noch keine Fragen beantwortet. Schauen Sie bald wieder vorbei.",
   "empty.videos": "Noch keine Videos. Schauen Sie bald wieder vorbei.",
   "notFound.title": "Seite nicht gefunden",
-  "notFound.text": "Unter dieser Adresse gibt es nichts. Vielleicht wurde die Seite verschoben oder der Link ist vertippt.",
+  "notFound.text":
+    "Unter dieser Adresse gibt es nichts. Vielleicht wurde die Seite verschoben oder der Link ist vertippt.",
   "notFound.back": "Zurück zur Startseite",
   "error.title": "Etwas ist schiefgelaufen",
   "error.text": "Die Seite konnte nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal.",

@@ -55,7 +55,8 @@ export const en = {
   "auth.success": "Success!",
   "auth.successText": "Account created successfully. Please sign in.",
   "auth.tooManyAttempts": "Too many attempts",
-  "auth.tooManyAttemptsText": "Too many failed attempts from your address. Please wait {minutes} minutes and try again.",
+  "auth.tooManyAttemptsText":
+    "Too many failed attempts from your address. Please wait {minutes} minutes and try again.",
   "auth.error.invalidCredentials": "Invalid e-mail or password.",
   "auth.error.emailRequired": "Please enter your e-mail address.",
   "auth.error.emailInvalid": "Please enter a valid e-mail address.",

@@ -15,8 +15,6 @@ export function createTranslator(dictionary: Dictionary): Translate {
   return (key, params) => {
     const text = dictionary[key] ?? key;
     if (!params) return text;
-    return text.replace(/\{(\w+)\}/g, (match, name: string) =>
-      name in params ? String(params[name]) : match,
-    );
+    return text.replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
   };
 }

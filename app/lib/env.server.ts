@@ -10,10 +10,7 @@ const port = z.coerce
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 const envSchema = z.object({
-  NODE_ENV: z.preprocess(
-    emptyAsUndefined,
-    z.enum(["development", "production", "test"]).default("production"),
-  ),
+  NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
   HOST: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().trim().min(1).default("./data")),
@@ -42,10 +39,7 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  AUTH_SECRET: z.preprocess(
-    emptyAsUndefined,
-    z.string().min(32, "must be at least 32 characters long").optional(),
-  ),
+  AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters long").optional()),
   AUTH_MAX_FAILED_ATTEMPTS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),

@@ -18,14 +18,14 @@ markdown.validateLink = (url: string) => {
 const defaultImage = markdown.renderer.rules.image;
 markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   // Images from other hosts would make the visitor's browser contact a third party.
-  const src = tokens[idx]?.attrGet("src") ?? "";
+  const src = String(tokens[idx]?.attrGet("src") ?? "");
   if (!SAME_SITE_PATH.test(src)) return markdown.utils.escapeHtml(tokens[idx]?.content ?? "");
   return defaultImage ? defaultImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
 };
 
 markdown.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   const token = tokens[idx];
-  const href = token?.attrGet("href") ?? "";
+  const href = String(token?.attrGet("href") ?? "");
   if (token && /^https?:/i.test(href)) {
     token.attrSet("rel", "noopener noreferrer");
   }

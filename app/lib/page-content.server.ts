@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
-import type { LocalizedSettingKey } from "#app/domains/settings/settings-defaults.ts";
 import { localizedSetting } from "#app/domains/settings/settings.ts";
+import type { LocalizedSettingKey } from "#app/domains/settings/settings-defaults.ts";
 import { renderMarkdown } from "./markdown.server.ts";
 import { languageOf } from "./preferences.ts";
 import { requestSettings } from "./site-context.server.ts";
@@ -16,6 +16,7 @@ export async function pageTexts<Plain extends LocalizedSettingKey, Rich extends 
   const settings = await requestSettings(context);
   const texts = {} as Record<Plain, string> & Record<Rich, string>;
   for (const key of plain) (texts as Record<string, string>)[key] = localizedSetting(settings, key, lang);
-  for (const key of markdown) (texts as Record<string, string>)[key] = renderMarkdown(localizedSetting(settings, key, lang));
+  for (const key of markdown)
+    (texts as Record<string, string>)[key] = renderMarkdown(localizedSetting(settings, key, lang));
   return texts;
 }

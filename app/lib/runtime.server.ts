@@ -42,7 +42,10 @@ function resolveAuthSecret(env: Env): string {
 /** Opens the database, migrates it, fills in missing settings; returns the admin setup code while no admin exists. */
 export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminSetupCode: string | null }> {
   if (holder.__vitrineRuntime) {
-    return { runtime: holder.__vitrineRuntime, adminSetupCode: await ensureAdminSetupCode(holder.__vitrineRuntime.database.db) };
+    return {
+      runtime: holder.__vitrineRuntime,
+      adminSetupCode: await ensureAdminSetupCode(holder.__vitrineRuntime.database.db),
+    };
   }
   fs.mkdirSync(env.dataDir, { recursive: true });
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
@@ -50,7 +53,12 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
     await migrateToLatest(database.db, database.kind);
     await insertMissingDefaults(database.db);
     const adminSetupCode = await ensureAdminSetupCode(database.db);
-    const auth = createAuth({ db: database.db, kind: database.kind, secret: resolveAuthSecret(env), baseUrl: env.baseUrl });
+    const auth = createAuth({
+      db: database.db,
+      kind: database.kind,
+      secret: resolveAuthSecret(env),
+      baseUrl: env.baseUrl,
+    });
     const runtime: Runtime = { env, database, auth, authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts) };
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };

@@ -1,7 +1,7 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { loadSessionUser } from "#app/auth/session.server.ts";
-import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
+import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { LANGUAGE_COOKIE, languageOf, preferenceCookie } from "./preferences.ts";
 import { sessionUserContext } from "./request-context.ts";
 import { getDb, getRuntime } from "./runtime.server.ts";

@@ -30,7 +30,9 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <header className="mb-8">
         <h1 className="text-3xl font-bold tracking-tight">{t("admin.heading")}</h1>
         <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.intro")}</p>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">{t("admin.signedInAs", { email: loaderData.email })}</p>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
+          {t("admin.signedInAs", { email: loaderData.email })}
+        </p>
       </header>
       <ul className="grid gap-4 sm:grid-cols-2">
         {sections.map(({ title, text, icon: Icon }) => (
@@ -55,7 +57,13 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const t = useTranslate();
   const hasRoot = useRootData() !== undefined;
   if (isRouteErrorResponse(error) && error.status === 403) {
-    return <StatusPage status={403} title={hasRoot ? t("forbidden.title") : "No access"} text={hasRoot ? t("forbidden.text") : ""} />;
+    return (
+      <StatusPage
+        status={403}
+        title={hasRoot ? t("forbidden.title") : "No access"}
+        text={hasRoot ? t("forbidden.text") : ""}
+      />
+    );
   }
   throw error;
 }

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { toast, Toaster } from "sonner";
+import { Toaster, toast } from "sonner";
 import { getSessionUser } from "#app/auth/session.server.ts";
-import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { type AuthActionResult, signIn, signUp, tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
 import { authForm } from "#app/domains/users/auth-forms.ts";
+import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
@@ -36,7 +36,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const retryAfterMs = runtime.authLimiter.retryAfterMs(client);
   if (retryAfterMs > 0) {
     return data(
-      { intent: form.intent, ok: false, email: form.email.trim().toLowerCase(), toast: tooManyAttempts(t, retryAfterMs) },
+      {
+        intent: form.intent,
+        ok: false,
+        email: form.email.trim().toLowerCase(),
+        toast: tooManyAttempts(t, retryAfterMs),
+      },
       { status: 429, headers: { "Retry-After": String(Math.ceil(retryAfterMs / 1000)) } },
     );
   }
@@ -123,7 +128,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="mx-auto max-w-md">
       <Toaster theme={theme} position="top-center" richColors closeButton />
-      <div role="tablist" aria-label={t("auth.title")} className="mb-6 grid grid-cols-2 rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+      <div
+        role="tablist"
+        aria-label={t("auth.title")}
+        className="mb-6 grid grid-cols-2 rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800"
+      >
         {tabs.map((tab) => (
           <a
             key={tab.id}

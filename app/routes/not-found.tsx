@@ -11,7 +11,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
-  return [...pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.title }), { name: "robots", content: "noindex" }];
+  return [
+    ...pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.title }),
+    { name: "robots", content: "noindex" },
+  ];
 }
 
 export default function NotFoundPage({ loaderData }: Route.ComponentProps) {

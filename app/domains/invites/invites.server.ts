@@ -31,11 +31,7 @@ export async function createInviteCodes(
 export async function isInviteCodeAvailable(db: Kysely<Database>, input: string): Promise<boolean> {
   const code = normalizeInviteCode(input);
   if (!code) return false;
-  const row = await db
-    .selectFrom("invite_codes")
-    .select("is_used")
-    .where("code", "=", code)
-    .executeTakeFirst();
+  const row = await db.selectFrom("invite_codes").select("is_used").where("code", "=", code).executeTakeFirst();
   return row !== undefined && !toBoolean(row.is_used);
 }
 

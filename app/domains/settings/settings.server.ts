@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { type SiteSettings, settingDefaults, settingKeys, isSettingKey } from "./settings-defaults.ts";
+import { isSettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
 
 /** Inserts only the keys that are missing, so an upgrade never overwrites what an admin changed. */
 export async function insertMissingDefaults(db: Kysely<Database>): Promise<number> {

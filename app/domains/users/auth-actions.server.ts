@@ -4,9 +4,7 @@ import { normalizeEmail } from "./email.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
 
 export type AuthToast = { kind: "success" | "error"; title: string; description: string };
-export type AuthActionResult =
-  | { intent: "sign-in"; ok: false; toast: AuthToast; email: string }
-  | { intent: "sign-up"; ok: boolean; toast: AuthToast; email: string };
+export type AuthActionResult = { intent: "sign-in" | "sign-up"; ok: boolean; toast: AuthToast; email: string };
 
 const signUpProblemText: Record<string, MessageKey> = {
   emailRequired: "auth.error.emailRequired",
@@ -68,9 +66,9 @@ export async function signIn(
   client: string,
   request: Request,
   form: { email: string; password: string },
-): Promise<{ ok: true; headers: Headers } | AuthActionResult> {
+): Promise<{ ok: true; headers: Headers } | (AuthActionResult & { ok: false })> {
   const email = normalizeEmail(form.email);
-  const fail = (key: MessageKey): AuthActionResult => ({
+  const fail = (key: MessageKey): AuthActionResult & { ok: false } => ({
     intent: "sign-in",
     ok: false,
     email,
@@ -93,7 +91,8 @@ export async function signIn(
   runtime.authLimiter.recordFailure(client);
   const body = (await response.json().catch(() => ({}))) as { code?: string };
   if (body.code === "INVALID_EMAIL" || body.code === "VALIDATION_ERROR") return fail("auth.error.emailInvalid");
-  if (response.status === 401 || body.code === "INVALID_EMAIL_OR_PASSWORD") return fail("auth.error.invalidCredentials");
+  if (response.status === 401 || body.code === "INVALID_EMAIL_OR_PASSWORD")
+    return fail("auth.error.invalidCredentials");
   console.error("Sign-in was rejected unexpectedly", response.status, body);
   return fail("auth.error.unknown");
 }

@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT, E2E_SECRET } from "./tests/e2e/e2e-env.ts";
+
+// Debian's Chromium where it exists (CI, our machines); Playwright's own browser elsewhere.
+const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined;
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    // The production build (server.js builds it when missing or stale) on a fresh data directory.
+    command: "node tests/e2e/start-server.js",
+    url: `${E2E_BASE_URL}/api/settings`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      DATA_DIR: E2E_DATA_DIR,
+      BASE_URL: E2E_BASE_URL,
+      AUTH_SECRET: E2E_SECRET,
+      AUTH_MAX_FAILED_ATTEMPTS: "10000",
+      DATABASE_URL: "",
+    },
+  },
+});

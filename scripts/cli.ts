@@ -1,0 +1,77 @@
+// Command line for the site's owner: `npm run cli -- <command>`, with the same environment as the server.
+import { openDatabase } from "#app/db/database.server.ts";
+import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
+import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
+import { grantAdmin, RoleChangeError, revokeAdmin } from "#app/domains/users/users.server.ts";
+import { EnvError, parseEnv } from "#app/lib/env.server.ts";
+import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+
+const USAGE = `Usage:
+  npm run cli -- invites create [--count N]   print N new invite codes (default 1), one per line
+  npm run cli -- admins grant <email>         give a user the admin role
+  npm run cli -- admins revoke <email>        take the admin role away (not from the last admin)`;
+
+class UsageError extends Error {}
+
+function parseCount(args: string[]): number {
+  const index = args.indexOf("--count");
+  if (index === -1) {
+    if (args.length > 0) throw new UsageError(`Unknown option: ${args[0]}`);
+    return 1;
+  }
+  const raw = args[index + 1];
+  const count = Number(raw);
+  if (raw === undefined || !/^\d+$/.test(raw) || count < 1 || count > 1000) {
+    throw new UsageError("--count takes a whole number from 1 to 1000");
+  }
+  return count;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  if (!group || group === "help" || group === "--help") {
+    process.stderr.write(`${USAGE}\n`);
+    return group ? 0 : 2;
+  }
+  const env = parseEnv();
+  const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
+  try {
+    await migrateToLatest(database.db, database.kind);
+    await insertMissingDefaults(database.db);
+    if (group === "invites" && command === "create") {
+      const codes = await createInviteCodes(database.db, { count: parseCount(rest) });
+      process.stdout.write(`${codes.join("\n")}\n`);
+      return 0;
+    }
+    if (group === "admins" && (command === "grant" || command === "revoke")) {
+      const email = rest[0];
+      if (!email || rest.length > 1) throw new UsageError(`admins ${command} takes exactly one e-mail address`);
+      if (command === "grant") {
+        const result = await grantAdmin(database.db, email);
+        process.stderr.write(result === "granted" ? `${email} is now an admin.\n` : `${email} was already an admin.\n`);
+      } else {
+        const result = await revokeAdmin(database.db, email);
+        process.stderr.write(
+          result === "revoked" ? `${email} is no longer an admin.\n` : `${email} was not an admin.\n`,
+        );
+      }
+      return 0;
+    }
+    throw new UsageError(`Unknown command: ${[group, command].filter(Boolean).join(" ")}`);
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    else if (error instanceof EnvError || error instanceof RoleChangeError) process.stderr.write(`${error.message}\n`);
+    else process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,35 @@
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
+import { signUpWithInvite } from "#app/domains/users/users.server.ts";
+
+/** Test data, shared by the tests and `npm run seed`. */
+export function uniqueEmail(prefix = "user"): string {
+  return `${prefix}-${randomBytes(5).toString("hex")}@example.test`;
+}
+
+export function strongPassword(): string {
+  return `Vitrine-${randomBytes(9).toString("base64url")}`;
+}
+
+export type CreatedUser = { id: string; email: string; password: string; isAdmin: boolean };
+
+/** Creates a user through the real invite flow, so the rows are exactly what sign-up writes. */
+export async function createUser(
+  db: Kysely<Database>,
+  options: { email?: string; password?: string; admin?: boolean } = {},
+): Promise<CreatedUser> {
+  const email = options.email ?? uniqueEmail(options.admin ? "admin" : "user");
+  const password = options.password ?? strongPassword();
+  const [inviteCode] = await createInviteCodes(db, { grantsRole: options.admin ? "admin" : null });
+  if (!inviteCode) throw new Error("No invite code was created");
+  const account = await signUpWithInvite(db, { email, password, inviteCode });
+  return { id: account.userId, email: account.email, password, isAdmin: account.isAdmin };
+}
+
+export async function createInvite(db: Kysely<Database>, options: { admin?: boolean } = {}): Promise<string> {
+  const [code] = await createInviteCodes(db, { grantsRole: options.admin ? "admin" : null });
+  if (!code) throw new Error("No invite code was created");
+  return code;
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { type AppDatabase, type DatabaseKind, openDatabase } from "#app/db/database.server.ts";
+import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL points at a server (CI sets it). */
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+
+export type TestDatabase = AppDatabase & {
+  /** The URL (PostgreSQL) or file (SQLite) of this database, for a server started against it. */
+  location: { databaseUrl?: string; sqliteFile?: string; dataDir: string };
+  destroy: () => Promise<void>;
+};
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.href;
+}
+
+/**
+ * A fresh, migrated database of the given kind, seeded with the default settings.
+ * Nothing is shared between calls: SQLite gets a new file, PostgreSQL a new database that is dropped afterwards.
+ */
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-test-"));
+  let database: AppDatabase;
+  let location: TestDatabase["location"];
+  let dropDatabase = async () => {};
+
+  if (kind === "postgres") {
+    const serverUrl = process.env.TEST_DATABASE_URL;
+    if (!serverUrl) throw new Error("TEST_DATABASE_URL is not set");
+    const name = `vitrine_test_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const databaseUrl = withDatabase(serverUrl, name);
+    database = openDatabase({ databaseUrl });
+    location = { databaseUrl, dataDir };
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  } else {
+    const sqliteFile = path.join(dataDir, "vitrine.sqlite");
+    database = openDatabase({ sqliteFile });
+    location = { sqliteFile, dataDir };
+  }
+
+  if (options.migrate !== false) {
+    await migrateToLatest(database.db, database.kind);
+    await insertMissingDefaults(database.db);
+  }
+
+  return {
+    ...database,
+    location,
+    destroy: async () => {
+      await database.close().catch(() => {});
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
