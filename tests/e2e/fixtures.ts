@@ -38,3 +38,30 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** Every public page, with the heading (level 1) its settings defaults give it in English and German. */
+export const PUBLIC_PAGES = [
+  { path: "/", heading: "Gallery", headingDe: "Galerie" },
+  { path: "/home", heading: "Welcome to Vitrine", headingDe: "Willkommen bei Vitrine" },
+  { path: "/links", heading: "Links", headingDe: "Links" },
+  { path: "/faq", heading: "Frequently asked questions", headingDe: "Häufige Fragen" },
+  { path: "/videos", heading: "Videos", headingDe: "Videos" },
+  { path: "/legal-notice", heading: "Legal notice", headingDe: "Impressum" },
+  { path: "/privacy", heading: "Privacy policy", headingDe: "Datenschutzerklärung" },
+  { path: "/auth", heading: "Welcome back", headingDe: "Willkommen zurück" },
+  { path: "/no-such-page", heading: "Page not found", headingDe: "Seite nicht gefunden" },
+] as const;
+
+/** Sets the theme and/or language cookies the server reads on its first render. */
+export async function setPreferences(page: Page, preferences: { theme?: "light" | "dark"; lang?: "en" | "de" }) {
+  const cookies = Object.entries(preferences).map(([name, value]) => ({ name, value, url: E2E_BASE_URL }));
+  await page.context().addCookies(cookies);
+}
+
+/** The page's HTML as the server sends it, before any JavaScript runs (cookies of the page's context included). */
+export async function rawHtml(page: Page, path: string): Promise<{ status: number; html: string }> {
+  const response = await page.request.get(path, { maxRedirects: 0 });
+  return { status: response.status(), html: await response.text() };
+}
+
+export { E2E_BASE_URL };
