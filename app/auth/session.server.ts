@@ -21,11 +21,14 @@ export function getSessionUser(context: Readonly<RouterContextProvider>): Sessio
   return context.get(sessionUserContext);
 }
 
-/** Visitors go to sign-in and come back; signed-in non-admins get 403. Use in every admin loader and action. */
-export function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+/**
+ * Visitors go to sign-in and come back; signed-in non-admins get 403. Use in every admin loader and action.
+ * Pass the loader's normalized `url`, not `request.url`: on a client-side navigation the raw request is the
+ * single-fetch data request (`/admin.data`), which is no place to send a visitor back to.
+ */
+export function requireAdmin(url: URL, context: Readonly<RouterContextProvider>): SessionUser {
   const user = getSessionUser(context);
   if (!user) {
-    const url = new URL(request.url);
     const back = `${url.pathname}${url.search}`;
     throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
   }

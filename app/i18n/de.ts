@@ -68,6 +68,8 @@ export const de = {
   "auth.error.passwordCommon": "Dieses Passwort ist zu verbreitet. Bitte wählen Sie ein weniger vorhersehbares.",
   "auth.error.emailTaken": "Es gibt bereits ein Konto mit dieser E-Mail-Adresse.",
   "auth.error.unknown": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
+  "auth.error.incompleteForm":
+    "Das Formular war unvollständig. Bitte laden Sie die Seite neu und versuchen Sie es erneut.",
   "admin.title": "Admin",
   "admin.heading": "Übersicht",
   "admin.intro": "Verwalten Sie Inhalte, Einstellungen und Einladungscodes Ihrer Website.",

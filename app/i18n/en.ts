@@ -66,6 +66,7 @@ export const en = {
   "auth.error.passwordCommon": "This password is too common. Please choose a less predictable one.",
   "auth.error.emailTaken": "An account with this e-mail address already exists.",
   "auth.error.unknown": "Something went wrong. Please try again.",
+  "auth.error.incompleteForm": "The form was incomplete. Please reload the page and try again.",
   "admin.title": "Admin",
   "admin.heading": "Dashboard",
   "admin.intro": "Manage your site's content, settings and invite codes.",

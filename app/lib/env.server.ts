@@ -61,15 +61,20 @@ export class EnvError extends Error {
   override name = "EnvError";
 }
 
+/** The refused value for the message; secrets and passwords in URLs stay out of the logs. */
+function shown(name: string, raw: string | undefined): string {
+  if (raw === undefined || name === "AUTH_SECRET") return "";
+  return ` (got "${raw.replace(/(\/\/[^/:@]*:)[^@/]*@/, "$1***@")}")`;
+}
+
 /** Validates the environment once at start; the first problem becomes a one-line message naming the variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
     const issue = result.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
-    const raw = source[name];
     throw new EnvError(
-      `Invalid environment variable ${name}: ${issue?.message ?? "invalid value"}${raw === undefined ? "" : ` (got "${raw}")`}`,
+      `Invalid environment variable ${name}: ${issue?.message ?? "invalid value"}${shown(name, source[name])}`,
     );
   }
   const value = result.data;

@@ -7,8 +7,8 @@ import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import type { Route } from "./+types/admin";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const admin = requireAdmin(request, context);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const admin = requireAdmin(url, context);
   return { email: admin.email };
 }
 

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import { isLanguage } from "#app/i18n/i18n.ts";
+import { readForm } from "#app/lib/forms.server.ts";
 import { isTheme, LANGUAGE_COOKIE, preferenceCookie, THEME_COOKIE } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
@@ -14,7 +15,7 @@ const preferencesForm = z.object({
 
 /** The theme and language switches without JavaScript: set the cookie, go back. */
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = preferencesForm.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = preferencesForm.safeParse(await readForm(request));
   if (!parsed.success) return new Response("Invalid preferences form", { status: 400 });
   const { theme, lang, redirectTo } = parsed.data;
   if ((theme !== undefined && !isTheme(theme)) || (lang !== undefined && !isLanguage(lang))) {

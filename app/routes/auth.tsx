@@ -2,9 +2,16 @@ import { useEffect, useId, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Toaster, toast } from "sonner";
 import { getSessionUser } from "#app/auth/session.server.ts";
-import { type AuthActionResult, signIn, signUp, tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
+import {
+  type AuthActionResult,
+  type AuthToast,
+  signIn,
+  signUp,
+  tooManyAttempts,
+} from "#app/domains/users/auth-actions.server.ts";
 import { authForm } from "#app/domains/users/auth-forms.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
+import { readForm } from "#app/lib/forms.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
@@ -28,9 +35,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const runtime = getRuntime();
   const t = translatorFor(languageOf(request).lang);
   const client = context.get(clientAddressContext);
-  const parsed = authForm.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = authForm.safeParse(await readForm(request));
   if (!parsed.success) {
-    return data({ error: "The form is incomplete: it needs intent, email and password." }, { status: 400 });
+    const toast: AuthToast = {
+      kind: "error",
+      title: t("auth.error.unknown"),
+      description: t("auth.error.incompleteForm"),
+    };
+    return data({ intent: "sign-in" as const, ok: false, email: "", toast }, { status: 400 });
   }
   const form = parsed.data;
   const retryAfterMs = runtime.authLimiter.retryAfterMs(client);
@@ -54,6 +66,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect(safeRedirectPath(form.redirectTo, "/"), { headers: result.headers });
   }
   return data(result, { status: 400 });
+}
+
+/** A document response takes only cookies from the action on its own: pass on the 429's Retry-After too. */
+export function headers({ actionHeaders, parentHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
@@ -127,7 +147,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="mx-auto max-w-md">
-      <Toaster theme={theme} position="top-center" richColors closeButton />
+      <Toaster theme={theme} position="bottom-right" richColors closeButton />
       <div
         role="tablist"
         aria-label={t("auth.title")}

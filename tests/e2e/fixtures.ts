@@ -65,3 +65,22 @@ export async function rawHtml(page: Page, path: string): Promise<{ status: numbe
 }
 
 export { E2E_BASE_URL };
+
+/** Waits until React has hydrated the page, so client-side navigation and handlers are live. */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => {
+    const main = document.querySelector("main");
+    const hydrated = main !== null && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+    return hydrated && "__reactRouterDataRouter" in window;
+  });
+}
+
+/** A client-side navigation, as a <Link> to that path would do (the app has no link to every path). */
+export async function clientNavigate(page: Page, path: string) {
+  await waitForHydration(page);
+  await page.evaluate((to) => {
+    const router = (window as unknown as { __reactRouterDataRouter: { navigate: (to: string) => Promise<void> } })
+      .__reactRouterDataRouter;
+    void router.navigate(to);
+  }, path);
+}

@@ -70,7 +70,8 @@ export async function signUpWithInvite(
           .values({ id: userId, name: "", email, emailVerified: false, image: null, createdAt: now, updatedAt: now })
           .execute();
       } catch (error) {
-        if (await emailExists(trx, email)) throw new EmailTaken();
+        // On PostgreSQL the failed insert has aborted the transaction: no further query may run in it.
+        if (isUniqueViolation(error)) throw new EmailTaken();
         throw error;
       }
       await trx
@@ -147,22 +148,20 @@ export async function grantAdmin(db: Kysely<Database>, email: string): Promise<"
 export async function revokeAdmin(db: Kysely<Database>, email: string): Promise<"revoked" | "notAdmin"> {
   const user = await findUserByEmail(db, email);
   if (!user) throw new RoleChangeError(`No user with the e-mail address ${normalizeEmail(email)}`);
-  if (!(await isAdmin(db, user.id))) return "notAdmin";
-  // One statement, so the check for another admin and the removal cannot be separated.
-  const result = await db
-    .deleteFrom("user_roles")
-    .where("user_id", "=", user.id)
-    .where("role", "=", "admin")
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("user_roles as other")
-          .select("other.user_id")
-          .where("other.role", "=", "admin")
-          .where("other.user_id", "!=", user.id),
-      ),
-    )
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new RoleChangeError("Refusing to revoke the last admin");
-  return "revoked";
+  return db.transaction().execute(async (trx) => {
+    // Touching every admin row first locks them (row locks on PostgreSQL, the write lock on SQLite):
+    // two revocations at the same moment run one after the other, and the second sees the first.
+    // A single DELETE … WHERE EXISTS (another admin) is not enough on PostgreSQL, where both
+    // statements can see the other admin in their snapshots and remove the last two together.
+    await trx
+      .updateTable("user_roles")
+      .set((eb) => ({ role: eb.ref("role") }))
+      .where("role", "=", "admin")
+      .execute();
+    const admins = await trx.selectFrom("user_roles").select("user_id").where("role", "=", "admin").execute();
+    if (!admins.some((row) => row.user_id === user.id)) return "notAdmin";
+    if (admins.length < 2) throw new RoleChangeError("Refusing to revoke the last admin");
+    await trx.deleteFrom("user_roles").where("user_id", "=", user.id).where("role", "=", "admin").execute();
+    return "revoked";
+  });
 }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { FailedAttemptLimiter } from "./rate-limit.server.ts";
+
+function limiter(maxFailures = 3, windowMs = 60_000) {
+  const clock = { now: 1_000_000 };
+  return { clock, limiter: new FailedAttemptLimiter(maxFailures, windowMs, () => clock.now) };
+}
+
+describe("failed attempt limiter", () => {
+  it("lets an address try until it reaches the limit", () => {
+    const { limiter: l } = limiter(3);
+    l.recordFailure("10.0.0.1");
+    l.recordFailure("10.0.0.1");
+    expect(l.retryAfterMs("10.0.0.1")).toBe(0);
+
+    l.recordFailure("10.0.0.1");
+
+    expect(l.retryAfterMs("10.0.0.1")).toBe(60_000);
+  });
+
+  it("counts down to the end of the window, then forgives", () => {
+    const { clock, limiter: l } = limiter(2, 60_000);
+    l.recordFailure("a");
+    clock.now += 10_000;
+    l.recordFailure("a");
+
+    // The window started with the first failure.
+    expect(l.retryAfterMs("a")).toBe(50_000);
+    clock.now += 49_999;
+    expect(l.retryAfterMs("a")).toBe(1);
+    clock.now += 1;
+    expect(l.retryAfterMs("a")).toBe(0);
+  });
+
+  it("starts a fresh count after the window", () => {
+    const { clock, limiter: l } = limiter(2, 60_000);
+    l.recordFailure("a");
+    clock.now += 60_000;
+
+    l.recordFailure("a");
+
+    expect(l.retryAfterMs("a")).toBe(0);
+  });
+
+  it("keeps addresses apart", () => {
+    const { limiter: l } = limiter(1);
+    l.recordFailure("a");
+    expect(l.retryAfterMs("a")).toBeGreaterThan(0);
+    expect(l.retryAfterMs("b")).toBe(0);
+  });
+
+  it("forgets an address's failures after a success", () => {
+    const { limiter: l } = limiter(2);
+    l.recordFailure("a");
+    l.recordFailure("a");
+    expect(l.retryAfterMs("a")).toBeGreaterThan(0);
+
+    l.reset("a");
+
+    expect(l.retryAfterMs("a")).toBe(0);
+    l.recordFailure("a");
+    expect(l.retryAfterMs("a")).toBe(0);
+  });
+});

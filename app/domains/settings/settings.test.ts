@@ -1,0 +1,236 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { insertMissingDefaults, listSettingRows, readSettings } from "./settings.server.ts";
+import { DEFAULT_DESCRIPTION, DEFAULT_TITLE, localizedSetting, siteDescription, siteTitle } from "./settings.ts";
+import { type SiteSettings, settingDefaults } from "./settings-defaults.ts";
+
+const withGerman = (keys: string[]) => keys.flatMap((key) => [key, `${key}_de`]);
+
+/** Spec §3, written out here so that a key dropped from the defaults fails this test. */
+const TEXT_KEYS_WITH_DEFAULTS = [
+  "site_name",
+  "site_logo_text",
+  ...withGerman([
+    "footer_copyright",
+    "footer_site_name",
+    "footer_description",
+    "footer_imprint_title",
+    "footer_imprint_content",
+    "footer_privacy_title",
+    "footer_privacy_content",
+    "imprint_title",
+    "imprint_content",
+    "privacy_title",
+    "privacy_content",
+    "links_page_title",
+    "links_page_subtitle",
+    "gallery_page_title",
+    "gallery_page_subtitle",
+    "faq_page_title",
+    "faq_page_subtitle",
+    "video_page_title",
+    "video_page_subtitle",
+    // Not in the spec: the home page of issue 2.
+    "home_title",
+    "home_subtitle",
+    "home_content",
+  ]),
+  "watermark_enabled",
+  "watermark_text",
+];
+/** Keys that exist but may be empty: an empty image or URL means "none" or "use the fallback". */
+const OPTIONAL_KEYS = ["site_logo_url", "site_favicon_url", "watermark_url"];
+const META_KEYS = ["meta_title", "meta_description", "meta_og_image", "meta_og_url"];
+const ALL_SPEC_KEYS = [...TEXT_KEYS_WITH_DEFAULTS, ...OPTIONAL_KEYS, ...META_KEYS];
+
+async function settingsRows(db: TestDatabase["db"]): Promise<Record<string, string>> {
+  const rows = await db.selectFrom("site_settings").select(["key", "value"]).execute();
+  return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+function settingsWith(overrides: Partial<SiteSettings>): SiteSettings {
+  return { ...settingDefaults, ...overrides };
+}
+
+describe.each(databaseKinds)("default site settings of a fresh database (%s)", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await database.destroy();
+  });
+
+  it("stores every key of spec §3 and the home page keys, with a real default where the spec gives one", async () => {
+    const stored = await settingsRows(database.db);
+    for (const key of ALL_SPEC_KEYS) expect(stored, `missing setting ${key}`).toHaveProperty(key);
+    for (const key of TEXT_KEYS_WITH_DEFAULTS) expect(stored[key]?.trim(), `empty default for ${key}`).not.toBe("");
+    for (const key of META_KEYS) expect(stored[key], `${key} has no default`).toBe("");
+    expect(Object.keys(stored).sort()).toEqual(Object.keys(settingDefaults).sort());
+  });
+
+  it("uses the brand Vitrine for the site name, the logo text and the copyright", async () => {
+    const stored = await settingsRows(database.db);
+    expect(stored.site_name).toBe("Vitrine");
+    expect(stored.site_logo_text).toBe("Vitrine");
+    expect(stored.footer_copyright).toBe("© 2025 Vitrine");
+    expect(stored.watermark_enabled).toBe("true");
+  });
+
+  it("gives the German variants German texts, not copies of the English ones", async () => {
+    const stored = await settingsRows(database.db);
+    expect(stored.home_title_de).toBe("Willkommen bei Vitrine");
+    expect(stored.imprint_title_de).toBe("Impressum");
+    expect(stored.privacy_title_de).toBe("Datenschutzerklärung");
+    expect(stored.gallery_page_title_de).toBe("Galerie");
+    for (const key of ["imprint_content", "privacy_content", "home_content", "footer_description"]) {
+      expect(stored[`${key}_de`], key).not.toBe(stored[key]);
+    }
+  });
+
+  it("ships legal templates that tell the owner what to fill in", async () => {
+    const stored = await settingsRows(database.db);
+    expect(stored.imprint_content).toMatch(/fill this in/i);
+    expect(stored.imprint_content).toMatch(/address/i);
+    expect(stored.privacy_content).toMatch(/fill this in/i);
+    expect(stored.imprint_content_de).toMatch(/ausfüllen/i);
+    expect(stored.privacy_content_de).toMatch(/ausfüllen/i);
+  });
+
+  it("lists every setting as key/value rows for the public API", async () => {
+    const rows = await listSettingRows(database.db);
+    expect(rows.map((row) => row.key)).toEqual(Object.keys(settingDefaults).sort((a, b) => a.localeCompare(b)));
+    expect(rows).toContainEqual({ key: "site_name", value: "Vitrine" });
+  });
+});
+
+describe.each(databaseKinds)("site settings changed by an admin (%s)", (kind) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterEach(async () => {
+    await database.destroy();
+  });
+
+  it("inserts only missing keys and never overwrites a value an admin changed", async () => {
+    await database.db
+      .updateTable("site_settings")
+      .set({ value: "My own site" })
+      .where("key", "=", "site_name")
+      .execute();
+    await database.db.updateTable("site_settings").set({ value: "" }).where("key", "=", "home_content").execute();
+    await database.db
+      .deleteFrom("site_settings")
+      .where("key", "in", ["footer_copyright", "faq_page_title_de"])
+      .execute();
+
+    const inserted = await insertMissingDefaults(database.db);
+
+    const stored = await settingsRows(database.db);
+    expect(inserted).toBe(2);
+    expect(stored.footer_copyright).toBe("© 2025 Vitrine");
+    expect(stored.faq_page_title_de).toBe("Häufige Fragen");
+    expect(stored.site_name).toBe("My own site");
+    // Emptied on purpose by the admin: stays empty.
+    expect(stored.home_content).toBe("");
+  });
+
+  it("changes nothing when migrations and defaults run a second time", async () => {
+    await database.db.updateTable("site_settings").set({ value: "Changed" }).where("key", "=", "meta_title").execute();
+    const before = await settingsRows(database.db);
+
+    const migrated = await migrateToLatest(database.db, database.kind);
+    const inserted = await insertMissingDefaults(database.db);
+
+    expect(migrated).toEqual([]);
+    expect(inserted).toBe(0);
+    expect(await settingsRows(database.db)).toEqual(before);
+  });
+
+  it("reads the stored values, with defaults filling keys that are missing", async () => {
+    await database.db.updateTable("site_settings").set({ value: "Photos" }).where("key", "=", "site_name").execute();
+    await database.db.deleteFrom("site_settings").where("key", "=", "footer_description").execute();
+
+    const settings = await readSettings(database.db);
+
+    expect(settings.site_name).toBe("Photos");
+    expect(settings.footer_description).toBe(settingDefaults.footer_description);
+    expect(siteTitle(settings)).toBe("Photos");
+  });
+
+  it("falls back to the defaults and logs the error when the database cannot be read", async () => {
+    await database.db
+      .updateTable("site_settings")
+      .set({ value: "Not the default" })
+      .where("key", "=", "site_name")
+      .execute();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await database.close();
+
+      const settings = await readSettings(database.db);
+
+      expect(settings).toEqual(settingDefaults);
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(String(logged.mock.calls[0]?.[0])).toMatch(/site settings/i);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+});
+
+describe("localized settings", () => {
+  it("returns the German text for German visitors", () => {
+    const settings = settingsWith({ home_title: "Welcome", home_title_de: "Willkommen" });
+    expect(localizedSetting(settings, "home_title", "de")).toBe("Willkommen");
+    expect(localizedSetting(settings, "home_title", "en")).toBe("Welcome");
+  });
+
+  it.each([
+    ["empty", ""],
+    ["blank", "   \n\t "],
+  ])("falls back to the English text when the German one is %s", (_label, german) => {
+    const settings = settingsWith({ imprint_title: "Legal notice of Jo", imprint_title_de: german });
+    expect(localizedSetting(settings, "imprint_title", "de")).toBe("Legal notice of Jo");
+  });
+
+  it("never shows German text to English visitors", () => {
+    const settings = settingsWith({ faq_page_title: "", faq_page_title_de: "Fragen" });
+    expect(localizedSetting(settings, "faq_page_title", "en")).toBe("");
+  });
+});
+
+describe("site title and description", () => {
+  it("uses meta_title first", () => {
+    expect(siteTitle(settingsWith({ meta_title: "Jo's photos", site_name: "Vitrine" }))).toBe("Jo's photos");
+  });
+
+  it("falls back to the site name when meta_title is empty or blank", () => {
+    expect(siteTitle(settingsWith({ meta_title: "", site_name: "Jo" }))).toBe("Jo");
+    expect(siteTitle(settingsWith({ meta_title: "  ", site_name: "Jo" }))).toBe("Jo");
+  });
+
+  it("falls back to 'Tech Blog' when both are empty", () => {
+    expect(DEFAULT_TITLE).toBe("Tech Blog");
+    expect(siteTitle(settingsWith({ meta_title: "", site_name: " " }))).toBe("Tech Blog");
+  });
+
+  it("uses meta_description, else the spec's default description", () => {
+    expect(siteDescription(settingsWith({ meta_description: "Pictures from the Alps" }))).toBe(
+      "Pictures from the Alps",
+    );
+    expect(DEFAULT_DESCRIPTION).toBe("Explore the latest in technology, innovation, and design");
+    expect(siteDescription(settingsWith({ meta_description: "" }))).toBe(
+      "Explore the latest in technology, innovation, and design",
+    );
+    expect(siteDescription(settingsWith({ meta_description: "  " }))).toBe(
+      "Explore the latest in technology, innovation, and design",
+    );
+  });
+
+  it("gives a fresh site the title Vitrine", () => {
+    expect(siteTitle(settingDefaults)).toBe("Vitrine");
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { de } from "./de.ts";
+import { en } from "./en.ts";
+import { dictionaryFor } from "./i18n.server.ts";
+import { createTranslator, isLanguage } from "./i18n.ts";
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+
+describe("the German dictionary", () => {
+  it("has exactly the keys of the English one", () => {
+    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it("has no empty text in either language", () => {
+    for (const [key, text] of [...Object.entries(en), ...Object.entries(de)]) {
+      expect(text.trim(), `empty text for ${key}`).not.toBe("");
+    }
+  });
+
+  it("uses the same placeholders as the English text, key by key", () => {
+    for (const key of Object.keys(en) as (keyof typeof en)[]) {
+      expect(placeholders(de[key]), key).toEqual(placeholders(en[key]));
+    }
+  });
+
+  it("is really German where the interface differs", () => {
+    expect(de["common.loading"]).toBe("Lädt...");
+    expect(en["common.loading"]).toBe("Loading...");
+    expect(de["auth.inviteRequired"]).not.toBe(en["auth.inviteRequired"]);
+  });
+});
+
+describe("the spec's messages (§8)", () => {
+  it("are the exact English texts", () => {
+    expect(en["auth.inviteRequired"]).toBe("Invite code required");
+    expect(en["auth.inviteRequiredText"]).toBe("Please enter a valid invite code to register.");
+    expect(en["auth.inviteInvalid"]).toBe("Invalid invite code");
+    expect(en["auth.inviteInvalidText"]).toBe("The invite code is invalid or has already been used.");
+    expect(en["auth.signUpFailed"]).toBe("Sign up failed");
+    expect(en["auth.signInFailed"]).toBe("Sign in failed");
+    expect(en["auth.success"]).toBe("Success!");
+    expect(en["auth.successText"]).toBe("Account created successfully. Please sign in.");
+  });
+});
+
+describe("the translator", () => {
+  it("fills in placeholders and leaves unknown ones visible", () => {
+    const t = createTranslator(dictionaryFor("de"));
+    expect(t("auth.signedInAs", { email: "jo@example.com" })).toContain("jo@example.com");
+    expect(t("auth.signedInAs")).toContain("{email}");
+  });
+
+  it("picks the dictionary of the language", () => {
+    expect(dictionaryFor("de")).toBe(de);
+    expect(dictionaryFor("en")).toBe(en);
+  });
+
+  it("knows only en and de", () => {
+    expect(isLanguage("en")).toBe(true);
+    expect(isLanguage("de")).toBe(true);
+    expect(isLanguage("fr")).toBe(false);
+    expect(isLanguage(undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,102 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.server.ts";
+
+function envError(source: Record<string, string | undefined>): EnvError {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return error as EnvError;
+  }
+  throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
+}
+
+describe("environment", () => {
+  it("has working defaults when nothing is set", () => {
+    expect(parseEnv({})).toEqual({
+      nodeEnv: "production",
+      port: 3000,
+      host: undefined,
+      dataDir: path.resolve("./data"),
+      databaseUrl: undefined,
+      baseUrl: "http://localhost:3000",
+      authSecret: undefined,
+      authMaxFailedAttempts: 10,
+    });
+  });
+
+  it("treats empty values as unset", () => {
+    const env = parseEnv({ PORT: "", DATABASE_URL: "", BASE_URL: "", DATA_DIR: "", HOST: "" });
+    expect(env.port).toBe(3000);
+    expect(env.databaseUrl).toBeUndefined();
+    expect(env.dataDir).toBe(path.resolve("./data"));
+  });
+
+  it("reads every variable", () => {
+    const env = parseEnv({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      DATA_DIR: "/srv/vitrine",
+      DATABASE_URL: "postgres://vitrine@db.internal:5432/vitrine",
+      BASE_URL: "https://jo.example/some/path/",
+      AUTH_SECRET: "x".repeat(32),
+      AUTH_MAX_FAILED_ATTEMPTS: "3",
+    });
+    expect(env).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      dataDir: "/srv/vitrine",
+      databaseUrl: "postgres://vitrine@db.internal:5432/vitrine",
+      baseUrl: "https://jo.example",
+      authMaxFailedAttempts: 3,
+    });
+  });
+
+  it("derives the public origin from the port when BASE_URL is unset", () => {
+    expect(parseEnv({ PORT: "4321" }).baseUrl).toBe("http://localhost:4321");
+  });
+
+  it("accepts postgresql:// as well as postgres://", () => {
+    expect(parseEnv({ DATABASE_URL: "postgresql://u@h/db" }).databaseUrl).toBe("postgresql://u@h/db");
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["PORT", "-1"],
+    ["PORT", "80.5"],
+    ["DATABASE_URL", "mysql://root@localhost/site"],
+    ["DATABASE_URL", "./data/site.sqlite"],
+    ["BASE_URL", "not a url"],
+    ["BASE_URL", "ftp://jo.example"],
+    ["BASE_URL", "jo.example"],
+    ["AUTH_SECRET", "too-short"],
+    ["AUTH_MAX_FAILED_ATTEMPTS", "0"],
+  ])("refuses %s=%j with one line that names the variable", (name, value) => {
+    const error = envError({ [name]: value });
+    expect(error.message).toMatch(new RegExp(`\\b${name}\\b`));
+    expect(error.message).not.toContain("\n");
+    expect(error.message.length).toBeLessThan(200);
+    if (name !== "AUTH_SECRET") expect(error.message).toContain(value);
+  });
+
+  it("does not print the secret when AUTH_SECRET is refused", () => {
+    const error = envError({ AUTH_SECRET: "my-short-secret" });
+    expect(error.message).toContain("AUTH_SECRET");
+    expect(error.message).not.toContain("my-short-secret");
+  });
+
+  it("does not print the password of a refused database URL", () => {
+    const error = envError({ DATABASE_URL: "mysql://root:hunter2@db.internal/site" });
+    expect(error.message).toContain("DATABASE_URL");
+    expect(error.message).toContain("mysql://root:***@db.internal/site");
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  it("names the variable that is wrong, not one that is right", () => {
+    const error = envError({ PORT: "3000", BASE_URL: "nope" });
+    expect(error.message).toContain("BASE_URL");
+    expect(error.message).not.toContain("PORT");
+  });
+});

@@ -1,0 +1,117 @@
+import { E2E_BASE_URL, expect, rawHtml, test } from "./fixtures.ts";
+
+/** The tags of one kind in the document's <head>, each as a map of its attributes (entities decoded). */
+function headTags(html: string, tag: "meta" | "link"): Record<string, string>[] {
+  const head = html.slice(0, html.indexOf("</head>"));
+  const decode = (value: string) =>
+    value
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#x27;", "'")
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&amp;", "&");
+  return [...head.matchAll(new RegExp(`<${tag}\\b([^>]*?)/?>`, "g"))].map((match) => {
+    const attributes: Record<string, string> = {};
+    for (const [, name, value] of (match[1] ?? "").matchAll(/([\w:-]+)="([^"]*)"/g)) {
+      if (name) attributes[name.toLowerCase()] = decode(value ?? "");
+    }
+    return attributes;
+  });
+}
+
+function meta(html: string, key: string): string | undefined {
+  return headTags(html, "meta").find((m) => m.name === key || m.property === key)?.content;
+}
+
+function link(html: string, rel: string): string | undefined {
+  return headTags(html, "link").find((l) => l.rel === rel)?.href;
+}
+
+function title(html: string): string | undefined {
+  return html.match(/<title>([^<]*)<\/title>/)?.[1];
+}
+
+const DESCRIPTION = "Explore the latest in technology, innovation, and design";
+
+test("the start page carries its metadata in the raw HTML", async ({ page }) => {
+  const { status, html } = await rawHtml(page, "/");
+  expect(status).toBe(200);
+  expect(title(html)).toBe("Vitrine");
+  expect(meta(html, "description")).toBe(DESCRIPTION);
+  expect(meta(html, "og:title")).toBe("Vitrine");
+  expect(meta(html, "og:description")).toBe(DESCRIPTION);
+  expect(meta(html, "og:type")).toBe("website");
+  expect(meta(html, "og:url")).toBe(`${E2E_BASE_URL}/`);
+  expect(meta(html, "twitter:card")).toBe("summary_large_image");
+  expect(link(html, "canonical")).toBe(`${E2E_BASE_URL}/`);
+  expect(link(html, "icon")).toBe("/favicon.svg");
+  expect(link(html, "apple-touch-icon")).toBe("/apple-touch-icon.png");
+});
+
+test("the default icons are shipped with the site", async ({ request }) => {
+  const icon = await request.get("/favicon.svg");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+  const touchIcon = await request.get("/apple-touch-icon.png");
+  expect(touchIcon.status()).toBe(200);
+  expect(touchIcon.headers()["content-type"]).toContain("image/png");
+});
+
+test("a sub-page prefixes its own name to the title", async ({ page }) => {
+  const { html } = await rawHtml(page, "/links");
+  expect(title(html)).toBe("Links · Vitrine");
+  expect(meta(html, "og:title")).toBe("Links · Vitrine");
+  expect(meta(html, "og:url")).toBe(`${E2E_BASE_URL}/links`);
+  expect(link(html, "canonical")).toBe(`${E2E_BASE_URL}/links`);
+  expect(meta(html, "twitter:card")).toBe("summary_large_image");
+  // The browser shows the same title once the page is running.
+  await page.goto("/links");
+  await expect(page).toHaveTitle("Links · Vitrine");
+});
+
+const pages = [
+  { path: "/home", title: "Welcome to Vitrine · Vitrine" },
+  { path: "/faq", title: "Frequently asked questions · Vitrine" },
+  { path: "/videos", title: "Videos · Vitrine" },
+  { path: "/legal-notice", title: "Legal notice · Vitrine" },
+  { path: "/privacy", title: "Privacy policy · Vitrine" },
+  { path: "/auth", title: "Sign in · Vitrine" },
+];
+
+test("every public page has a title, description, Open Graph, Twitter card, canonical and icons", async ({ page }) => {
+  for (const { path, title: expected } of pages) {
+    const { status, html } = await rawHtml(page, path);
+    expect(status, path).toBe(200);
+    expect(title(html), path).toBe(expected);
+    expect(meta(html, "description"), path).toBeTruthy();
+    expect(meta(html, "og:title"), path).toBe(expected);
+    expect(meta(html, "og:description"), path).toBeTruthy();
+    expect(meta(html, "og:type"), path).toBe("website");
+    expect(meta(html, "og:url"), path).toBe(`${E2E_BASE_URL}${path}`);
+    expect(meta(html, "twitter:card"), path).toBe("summary_large_image");
+    expect(link(html, "canonical"), path).toBe(`${E2E_BASE_URL}${path}`);
+    expect(link(html, "icon"), path).toBe("/favicon.svg");
+    expect(link(html, "apple-touch-icon"), path).toBe("/apple-touch-icon.png");
+  }
+});
+
+test("the not-found page has its title and is not indexed", async ({ page }) => {
+  const { status, html } = await rawHtml(page, "/no/such/page");
+  expect(status).toBe(404);
+  expect(title(html)).toBe("Page not found · Vitrine");
+  expect(meta(html, "robots")).toBe("noindex");
+  expect(meta(html, "description")).toBe(DESCRIPTION);
+});
+
+test("German metadata: German titles, a German canonical and hreflang alternates", async ({ page }) => {
+  const { html } = await rawHtml(page, "/faq?lang=de");
+  expect(title(html)).toBe("Häufige Fragen · Vitrine");
+  expect(meta(html, "og:locale")).toBe("de_DE");
+  expect(link(html, "canonical")).toBe(`${E2E_BASE_URL}/faq?lang=de`);
+  const alternates = headTags(html, "link").filter((l) => l.rel === "alternate");
+  expect(alternates.map((l) => [l.hreflang, l.href])).toEqual([
+    ["en", `${E2E_BASE_URL}/faq?lang=en`],
+    ["de", `${E2E_BASE_URL}/faq?lang=de`],
+    ["x-default", `${E2E_BASE_URL}/faq`],
+  ]);
+});

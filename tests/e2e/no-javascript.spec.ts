@@ -1,0 +1,56 @@
+import { expect, test } from "./fixtures.ts";
+
+test.use({ javaScriptEnabled: false });
+
+test("the home page reads without JavaScript", async ({ page }) => {
+  await page.goto("/home");
+  await expect(page.getByRole("heading", { level: 1, name: "Welcome to Vitrine" })).toBeVisible();
+  await expect(page.getByText("Photographs, links and videos, all in one place.")).toBeVisible();
+  await expect(page.getByText("This is the home page of your new site.")).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "links", exact: true })).toHaveAttribute(
+    "href",
+    "https://example.com",
+  );
+  await expect(page.getByRole("contentinfo")).toContainText("© 2025 Vitrine");
+});
+
+test("plain links move between pages without JavaScript", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "FAQ" }).click();
+  await expect(page).toHaveURL("/faq");
+  await expect(page.getByRole("heading", { level: 1, name: "Frequently asked questions" })).toBeVisible();
+  // The footer entries are plain links to the full pages.
+  await page.getByRole("contentinfo").getByRole("link", { name: "Privacy" }).click();
+  await expect(page).toHaveURL("/privacy");
+  await expect(page.getByRole("heading", { level: 1, name: "Privacy policy" })).toBeVisible();
+});
+
+test("the theme and language switches work as plain form posts", async ({ page }) => {
+  await page.goto("/home");
+  await expect(page.locator("html")).toHaveClass("dark");
+  await page.getByRole("button", { name: "Switch to light theme" }).click();
+  await expect(page).toHaveURL("/home");
+  await expect(page.locator("html")).toHaveClass("light");
+  await expect(page.getByRole("heading", { level: 1, name: "Welcome to Vitrine" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Auf Deutsch umschalten" }).click();
+  await expect(page).toHaveURL("/home");
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await expect(page.getByRole("heading", { level: 1, name: "Willkommen bei Vitrine" })).toBeVisible();
+
+  await page.goto("/links");
+  await expect(page.locator("html")).toHaveClass("light");
+  await expect(page.getByRole("heading", { level: 1, name: "Links" })).toBeVisible();
+  await expect(page.getByText("Hier finden Sie mich sonst noch im Netz.")).toBeVisible();
+});
+
+test("sign-up messages show without JavaScript", async ({ page }) => {
+  await page.goto("/auth?mode=sign-up");
+  const panel = page.getByRole("tabpanel");
+  await expect(panel.getByRole("heading", { level: 1, name: "Create an account" })).toBeVisible();
+  await panel.getByLabel("E-mail").fill("nojs@example.test");
+  await panel.getByLabel("Password").fill("A-long-enough-passphrase");
+  await panel.getByRole("button", { name: "Sign up" }).click();
+  await expect(page.getByRole("alert")).toContainText("Invite code required");
+  await expect(page.getByRole("alert")).toContainText("Please enter a valid invite code to register.");
+});

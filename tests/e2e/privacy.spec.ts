@@ -1,0 +1,46 @@
+import { E2E_BASE_URL, expect, PUBLIC_PAGES, test } from "./fixtures.ts";
+
+test("no page requests anything from another origin", async ({ page, makeUser, signInAs }) => {
+  const requested: string[] = [];
+  page.on("request", (request) => requested.push(request.url()));
+  const isOwn = (url: string) =>
+    url.startsWith(`${E2E_BASE_URL}/`) || url.startsWith("data:") || url.startsWith("blob:");
+
+  // Every public page loaded directly, in both languages and both themes...
+  for (const { path, heading } of PUBLIC_PAGES) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await page.waitForLoadState("networkidle");
+  }
+  await page.goto("/home?lang=de");
+  await page.getByRole("button", { name: "Zum hellen Farbschema wechseln" }).click();
+  await expect(page.locator("html")).toHaveClass("light");
+
+  // ...reached by client-side navigation, with the footer dialog and the toasts of the sign-up form...
+  const nav = page.getByRole("navigation", { name: "Hauptmenü" });
+  for (const name of ["Galerie", "Links", "FAQ", "Videos", "Start"]) {
+    await nav.getByRole("link", { name, exact: true }).click();
+    await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+  }
+  await page.getByRole("contentinfo").getByRole("link", { name: "Impressum" }).click();
+  await expect(page.getByRole("dialog", { name: "Impressum" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await page.goto("/auth?mode=sign-up");
+  await page.getByRole("tabpanel").getByRole("button", { name: "Registrieren" }).click();
+  await expect(page.getByText("Einladungscode erforderlich")).toBeVisible();
+
+  // ...and the admin dashboard.
+  await signInAs(page, await makeUser({ admin: true }));
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { level: 1, name: "Übersicht" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+
+  expect(requested.length).toBeGreaterThan(20);
+  expect(requested.filter((url) => !isOwn(url))).toEqual([]);
+});
+
+test("responses tell browsers not to leak or frame the site", async ({ request }) => {
+  const response = await request.get("/");
+  expect(response.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+});

@@ -1,0 +1,259 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { findInviteCode } from "#app/domains/invites/invites.server.ts";
+import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
+import { createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
+import {
+  cleanEnv,
+  cookiePair,
+  postForm,
+  request,
+  run,
+  type ServerProcess,
+  sessionCookie,
+  startServer,
+} from "#tests/support/server-process.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+
+const CODE = /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/;
+
+/** Databases and servers of the running test, cleaned up whatever happens. */
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function emptyDatabase(kind: TestDatabase["kind"]): Promise<TestDatabase> {
+  // Not migrated: the server's first start must create the schema itself.
+  const database = await createTestDatabase(kind, { migrate: false });
+  cleanup.push(() => database.destroy());
+  return database;
+}
+
+async function start(database: TestDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await startServer({
+    dataDir: database.location.dataDir,
+    databaseUrl: database.location.databaseUrl,
+    env,
+  });
+  cleanup.push(() => server.stop("SIGKILL"));
+  return server;
+}
+
+async function settingsOf(server: ServerProcess): Promise<Record<string, string>> {
+  const rows = JSON.parse((await request(server.url("/api/settings"))).body) as { key: string; value: string }[];
+  return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+describe.each(databaseKinds)("starting and stopping the server (%s)", (kind) => {
+  it("migrates an empty database, prints the admin setup code until it is used, and keeps what the admin changed", async () => {
+    const database = await emptyDatabase(kind);
+
+    // First start: schema, defaults and the one-time admin code.
+    const first = await start(database);
+    const [code, ...more] = first.adminSetupCodes();
+    expect(more).toEqual([]);
+    expect(code).toMatch(CODE);
+    expect(await settingsOf(first)).toEqual(settingDefaults);
+    expect(await first.stop()).toBe(0);
+
+    // The admin changes settings; an upgrade brings a key this database does not have yet.
+    await database.db
+      .updateTable("site_settings")
+      .set({ value: "Jo's corner" })
+      .where("key", "=", "site_name")
+      .execute();
+    await database.db.updateTable("site_settings").set({ value: "" }).where("key", "=", "home_subtitle").execute();
+    await database.db.deleteFrom("site_settings").where("key", "=", "video_page_title_de").execute();
+    const before = await database.db.selectFrom("site_settings").selectAll().orderBy("key").execute();
+
+    // Second start: the same code again, the admin's changes untouched, the missing key back.
+    const second = await start(database);
+    expect(second.adminSetupCodes()).toEqual([code]);
+    const settings = await settingsOf(second);
+    expect(settings.site_name).toBe("Jo's corner");
+    expect(settings.home_subtitle).toBe("");
+    expect(settings.video_page_title_de).toBe(settingDefaults.video_page_title_de);
+    const after = await database.db.selectFrom("site_settings").selectAll().orderBy("key").execute();
+    expect(after.filter((row) => row.key !== "video_page_title_de")).toEqual(before);
+    const adminCodes = await database.db
+      .selectFrom("invite_codes")
+      .select("code")
+      .where("grants_role", "=", "admin")
+      .execute();
+    expect(adminCodes).toEqual([{ code }]);
+
+    // The owner signs up with the code and signs in.
+    const email = uniqueEmail("owner");
+    const password = strongPassword();
+    const signUp = await postForm(second, "/auth", { intent: "sign-up", email, password, inviteCode: code ?? "" });
+    expect(signUp.status).toBe(200);
+    const signIn = await postForm(second, "/auth", { intent: "sign-in", email, password });
+    const cookie = cookiePair(sessionCookie(signIn) ?? "");
+    expect(cookie).not.toBe("");
+    expect((await request(second.url("/admin"), { headers: { Cookie: cookie } })).status).toBe(200);
+    expect(await second.stop()).toBe(0);
+
+    // Third start: an admin exists, so no code; the session survives the restart.
+    const third = await start(database);
+    expect(third.adminSetupCodes()).toEqual([]);
+    expect(third.stdout).not.toContain("Admin setup code");
+    const admin = await request(third.url("/admin"), { headers: { Cookie: cookie } });
+    expect(admin.status).toBe(200);
+    expect(admin.body).toContain(email);
+    expect(await third.stop()).toBe(0);
+  }, 90_000);
+
+  it("renders pages with the default settings, and logs why, when the settings cannot be read", async () => {
+    const database = await createTestDatabase(kind);
+    cleanup.push(() => database.destroy());
+    const server = await start(database);
+    await database.db
+      .updateTable("site_settings")
+      .set({ value: "Jo's corner" })
+      .where("key", "=", "site_name")
+      .execute();
+    expect((await request(server.url("/"))).body).toContain("<title>Jo&#x27;s corner</title>");
+
+    await database.db.schema.alterTable("site_settings").renameTo("site_settings_lost").execute();
+    try {
+      const page = await request(server.url("/"));
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("<title>Vitrine</title>");
+      expect(page.body).toContain("© 2025 Vitrine");
+      const api = await request(server.url("/api/settings"));
+      expect(api.status).toBe(200);
+      expect(JSON.parse(api.body)).toContainEqual({ key: "site_name", value: "Vitrine" });
+      expect(server.stderr).toContain("Could not read site settings");
+    } finally {
+      await database.db.schema.alterTable("site_settings_lost").renameTo("site_settings").execute();
+    }
+  });
+
+  it("finishes a request in flight on SIGTERM, refuses new ones, then exits with 0", async () => {
+    const database = await emptyDatabase(kind);
+    const server = await start(database);
+    const [code = ""] = server.adminSetupCodes();
+    const email = uniqueEmail("late");
+    const body = new URLSearchParams({
+      intent: "sign-up",
+      email,
+      password: strongPassword(),
+      inviteCode: code,
+    }).toString();
+
+    // A sign-up whose body is still arriving when the signal comes.
+    const socket = net.connect(server.port, "127.0.0.1");
+    let raw = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      raw += chunk;
+    });
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.write(
+      [
+        "POST /auth HTTP/1.1",
+        `Host: 127.0.0.1:${server.port}`,
+        `Origin: ${server.origin}`,
+        "Content-Type: application/x-www-form-urlencoded",
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        "Connection: close",
+        "",
+        body.slice(0, 10),
+      ].join("\r\n"),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    server.child.kill("SIGTERM");
+    await server.waitForOutput("SIGTERM received");
+
+    // No longer accepting…
+    await expect(request(server.url("/"))).rejects.toThrow(/ECONNREFUSED|ECONNRESET/);
+    expect(server.child.exitCode).toBeNull();
+    // …but the request in flight completes.
+    // Written, not ended: a half-closed connection is an aborted request to Node's HTTP server.
+    socket.write(body.slice(10));
+    await closed;
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    expect(raw).toContain("Account created successfully");
+
+    const exit = await server.exited;
+    expect(exit.code).toBe(0);
+    expect(server.stderr).toBe("");
+    expect((await findInviteCode(database.db, code))?.isUsed).toBe(true);
+    expect(await database.db.selectFrom("user").select("email").execute()).toEqual([{ email }]);
+  });
+});
+
+describe("a bad environment", () => {
+  let dataDir = "";
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-env-"));
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it.each([
+    ["PORT", "abc"],
+    ["DATABASE_URL", "mysql://root@localhost/site"],
+    ["BASE_URL", "example.com"],
+  ])("stops the start with a non-zero exit and one line naming %s", async (name, value) => {
+    const result = await run(
+      process.execPath,
+      ["server.js"],
+      cleanEnv({ NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", [name]: value }),
+      20_000,
+    );
+
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(name);
+    expect(result.stdout).not.toContain("running on");
+  });
+});
+
+describe("too many failed attempts", () => {
+  it("slows down repeated failures from one address with 'Too many attempts'", async () => {
+    const database = await createTestDatabase("sqlite");
+    cleanup.push(() => database.destroy());
+    const server = await start(database, { AUTH_MAX_FAILED_ATTEMPTS: "3" });
+    const user = await createUser(database.db);
+    const signIn = (password: string, localAddress: string) =>
+      postForm(server, "/auth", { intent: "sign-in", email: user.email, password }, { localAddress });
+
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const failed = await signIn("wrong-password-123", "127.0.0.2");
+      expect(failed.status).toBe(400);
+      expect(failed.body).toContain("Sign in failed");
+    }
+    const limited = await signIn("wrong-password-123", "127.0.0.2");
+    expect(limited.status).toBe(429);
+    expect(limited.body).toContain("Too many attempts");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // Even the right password waits now.
+    const stillLimited = await signIn(user.password, "127.0.0.2");
+    expect(stillLimited.status).toBe(429);
+    expect(sessionCookie(stillLimited)).toBeUndefined();
+
+    // Another address is not affected.
+    const other = await signIn(user.password, "127.0.0.3");
+    expect(other.status).toBe(302);
+
+    // Guessing invite codes counts too, and the limit holds back a valid code afterwards.
+    const code = await createInvite(database.db);
+    const signUp = (inviteCode: string) =>
+      postForm(
+        server,
+        "/auth",
+        { intent: "sign-up", email: uniqueEmail(), password: strongPassword(), inviteCode },
+        { localAddress: "127.0.0.4" },
+      );
+    for (let attempt = 0; attempt < 3; attempt++) expect((await signUp("ABCD-EFGH-JKMN-PQRS")).status).toBe(400);
+    const blocked = await signUp(code);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toContain("Too many attempts");
+    expect((await findInviteCode(database.db, code))?.isUsed).toBe(false);
+  });
+});

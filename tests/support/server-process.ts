@@ -1,0 +1,229 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+
+/** The checkout: `node server.js` and `npm run cli` run from here. */
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** A secret for servers whose sessions a test signs itself (createSessionCookie). */
+export const TEST_AUTH_SECRET = "integration-test-secret-that-is-long-enough-0123456789";
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Only what the process needs, so nothing of the test runner's environment (TEST_DATABASE_URL, NODE_ENV) leaks in. */
+export function cleanEnv(variables: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8" };
+  for (const [name, value] of Object.entries(variables)) if (value !== undefined) env[name] = value;
+  return env;
+}
+
+export type ProcessResult = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** Runs a command to its end and collects its output. */
+export function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${command} ${args.join(" ")} did not finish in ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+export type ServerOptions = {
+  dataDir: string;
+  databaseUrl?: string;
+  /** Omit to let the server keep its own secret in DATA_DIR. */
+  authSecret?: string;
+  env?: Record<string, string>;
+};
+
+export class ServerProcess {
+  stdout = "";
+  stderr = "";
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stdout += chunk;
+    });
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  url(pathname: string): string {
+    return `${this.origin}${pathname}`;
+  }
+
+  /** Every `Admin setup code: …` line printed so far, the code only. */
+  adminSetupCodes(): string[] {
+    return [...this.stdout.matchAll(/^Admin setup code: (.*)$/gm)].map((match) => match[1] ?? "");
+  }
+
+  /** Resolves once stdout contains the text; fails when the process ends first. */
+  async waitForOutput(text: string | RegExp, timeoutMs = 60_000): Promise<void> {
+    const found = () => (typeof text === "string" ? this.stdout.includes(text) : text.test(this.stdout));
+    const deadline = Date.now() + timeoutMs;
+    let ended = false;
+    void this.exited.then(() => {
+      ended = true;
+    });
+    while (!found()) {
+      if (ended) throw new Error(`The server ended before printing ${text}:\n${this.stdout}\n${this.stderr}`);
+      if (Date.now() > deadline) throw new Error(`The server did not print ${text}:\n${this.stdout}\n${this.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Sends the signal and resolves with the exit code. */
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    const { code } = await this.exited;
+    return code;
+  }
+}
+
+/** Starts `node server.js` (the production build) and waits until it answers. */
+export async function startServer(options: ServerOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: cleanEnv({
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: origin,
+      DATA_DIR: options.dataDir,
+      DATABASE_URL: options.databaseUrl,
+      AUTH_SECRET: options.authSecret,
+      ...options.env,
+    }),
+  });
+  const server = new ServerProcess(child, port);
+  try {
+    await server.waitForOutput("Vitrine is running on");
+    const ready = await request(server.url("/api/settings"));
+    if (ready.status !== 200) throw new Error(`GET /api/settings answered ${ready.status}: ${ready.body}`);
+    // The admin setup code is printed right after the "running" line; let it arrive.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } catch (error) {
+    await server.stop("SIGKILL");
+    throw error;
+  }
+  return server;
+}
+
+export type HttpResponse = {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** The Set-Cookie headers. */
+  cookies: string[];
+};
+
+export type RequestOptions = {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The client address the server sees (any 127.x.y.z), for the per-address limits. */
+  localAddress?: string;
+};
+
+/** One HTTP request on its own connection; redirects are not followed. */
+export function request(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers["Content-Length"] ??= String(Buffer.byteLength(options.body));
+    const outgoing = http.request(
+      url,
+      { method: options.method ?? "GET", headers, agent: false, localAddress: options.localAddress },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body,
+            cookies: response.headers["set-cookie"] ?? [],
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(options.body);
+  });
+}
+
+/** A form post as a browser without JavaScript sends it, from the server's own origin unless told otherwise. */
+export function postForm(
+  server: ServerProcess,
+  pathname: string,
+  fields: Record<string, string>,
+  options: { origin?: string | null; cookie?: string; localAddress?: string } = {},
+): Promise<HttpResponse> {
+  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
+  if (options.origin !== null) headers.Origin = options.origin ?? server.origin;
+  if (options.cookie) headers.Cookie = options.cookie;
+  return request(server.url(pathname), {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(fields).toString(),
+    localAddress: options.localAddress,
+  });
+}
+
+/** `name=value` of a Set-Cookie header, ready for a Cookie header. */
+export function cookiePair(setCookie: string): string {
+  return setCookie.split(";")[0] ?? "";
+}
+
+/** The session cookie a response sets, if any. */
+export function sessionCookie(response: HttpResponse): string | undefined {
+  return response.cookies.find((cookie) => /^vitrine\.session_token=[^;]+/.test(cookie));
+}
