@@ -1,43 +1,15 @@
 // The one process that serves Vitrine: pages, API and static files.
 // `node server.js` runs the production build (building first when it is missing or stale);
 // `node server.js --dev` runs Vite in middleware mode with hot reload.
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
+import { buildIfStale } from "./scripts/build-if-stale.js";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
 process.env.NODE_ENV ??= dev ? "development" : "production";
-
-const BUILD_ENTRY = path.join(root, "build/server/index.js");
-const SOURCES = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
-
-function newestMtime(target) {
-  const stat = fs.statSync(target, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target)) {
-    // Tests beside the code are not part of the build: editing one must not trigger a rebuild.
-    if (/\.test\.tsx?$/.test(entry)) continue;
-    newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  }
-  return newest;
-}
-
-function ensureBuild() {
-  const built = fs.statSync(BUILD_ENTRY, { throwIfNoEntry: false });
-  const sourceTime = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
-  if (built && built.mtimeMs >= sourceTime) return;
-  console.log(built ? "Sources changed since the last build; building…" : "No build yet; building…");
-  execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/dist/cli/index.js"), "build"], {
-    cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-}
 
 async function main() {
   const server = express();
@@ -60,8 +32,7 @@ async function main() {
       }
     });
   } else {
-    ensureBuild();
-    appModule = await import(BUILD_ENTRY);
+    appModule = await import(buildIfStale());
     server.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
     server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
     server.use(appModule.app);

@@ -28,11 +28,31 @@ function fadeAndApply(apply: () => Promise<void> | void) {
   }, FADE_OUT_MS);
 }
 
-function usePreferenceForm() {
+/**
+ * A switch is a form that works without JavaScript (the server sets the cookie and sends the visitor back);
+ * with JavaScript it fades and applies in place.
+ */
+function PreferenceForm(props: {
+  name: "theme" | "lang";
+  value: string;
+  apply: () => Promise<void> | void;
+  children: React.ReactNode;
+}) {
   const location = useLocation();
-  const revalidator = useRevalidator();
-  const redirectTo = `${location.pathname}${location.search}${location.hash}`;
-  return { redirectTo, revalidate: () => revalidator.revalidate() };
+  return (
+    <form
+      method="post"
+      action="/api/preferences"
+      onSubmit={(event) => {
+        event.preventDefault();
+        fadeAndApply(props.apply);
+      }}
+    >
+      <input type="hidden" name={props.name} value={props.value} />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}${location.hash}`} />
+      {props.children}
+    </form>
+  );
 }
 
 const buttonClass =
@@ -41,27 +61,22 @@ const buttonClass =
 export function ThemeToggle() {
   const root = useRootData();
   const t = useTranslate();
-  const { redirectTo, revalidate } = usePreferenceForm();
+  const revalidator = useRevalidator();
   const current: Theme = root?.theme ?? "dark";
   const next: Theme = current === "dark" ? "light" : "dark";
   return (
-    <form
-      method="post"
-      action="/api/preferences"
-      onSubmit={(event) => {
-        event.preventDefault();
-        fadeAndApply(async () => {
-          rememberPreference(THEME_COOKIE, next);
-          document.documentElement.classList.remove(current);
-          document.documentElement.classList.add(next);
-          // The theme is applied above; refreshing the root data (toggle icon and label) must not hold the
-          // page dimmed beyond the 50 ms of spec §4 while it waits for the server.
-          void revalidate();
-        });
+    <PreferenceForm
+      name="theme"
+      value={next}
+      apply={() => {
+        rememberPreference(THEME_COOKIE, next);
+        document.documentElement.classList.remove(current);
+        document.documentElement.classList.add(next);
+        // The theme is applied above; refreshing the root data (toggle icon and label) must not hold the
+        // page dimmed beyond the 50 ms of spec §4 while it waits for the server.
+        void revalidator.revalidate();
       }}
     >
-      <input type="hidden" name="theme" value={next} />
-      <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
         className={buttonClass}
@@ -73,38 +88,33 @@ export function ThemeToggle() {
           <Moon aria-hidden="true" className="size-5" />
         )}
       </button>
-    </form>
+    </PreferenceForm>
   );
 }
 
 export function LanguageSwitch() {
   const root = useRootData();
   const t = useTranslate();
-  const { redirectTo, revalidate } = usePreferenceForm();
+  const revalidator = useRevalidator();
   const navigate = useNavigate();
   const location = useLocation();
   const next: Language = root?.lang === "de" ? "en" : "de";
   return (
-    <form
-      method="post"
-      action="/api/preferences"
-      onSubmit={(event) => {
-        event.preventDefault();
-        fadeAndApply(async () => {
-          rememberPreference(LANGUAGE_COOKIE, next);
-          const params = new URLSearchParams(location.search);
-          if (params.has("lang")) {
-            // A `?lang=` in the address would otherwise keep winning over the new choice.
-            params.set("lang", next);
-            await navigate({ search: `?${params}`, hash: location.hash }, { replace: true, preventScrollReset: true });
-          } else {
-            await revalidate();
-          }
-        });
+    <PreferenceForm
+      name="lang"
+      value={next}
+      apply={async () => {
+        rememberPreference(LANGUAGE_COOKIE, next);
+        const params = new URLSearchParams(location.search);
+        if (params.has("lang")) {
+          // A `?lang=` in the address would otherwise keep winning over the new choice.
+          params.set("lang", next);
+          await navigate({ search: `?${params}`, hash: location.hash }, { replace: true, preventScrollReset: true });
+        } else {
+          await revalidator.revalidate();
+        }
       }}
     >
-      <input type="hidden" name="lang" value={next} />
-      <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
         className={buttonClass}
@@ -114,6 +124,6 @@ export function LanguageSwitch() {
       >
         <span aria-hidden="true">{next.toUpperCase()}</span>
       </button>
-    </form>
+    </PreferenceForm>
   );
 }

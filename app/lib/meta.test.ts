@@ -116,10 +116,11 @@ describe("page metadata", () => {
     expect(head.property("og:url")).toBe("https://jo.example/start");
   });
 
-  it("never sends a sharing tag with empty content when no share image is configured", () => {
+  it("shares the default card image, and no tag with empty content, when no share image is configured", () => {
     const tags = pageMeta(seo({ ogImage: "" }), "/") as Record<string, unknown>[];
     for (const tag of tags) if ("content" in tag) expect(String(tag.content).trim(), JSON.stringify(tag)).not.toBe("");
-    expect(read(tags as MetaDescriptor[]).property("og:image")).toBeUndefined();
+    expect(read(tags as MetaDescriptor[]).property("og:image")).toBe(`${BASE}/og-image.png`);
+    expect(read(tags as MetaDescriptor[]).named("twitter:image")).toBe(`${BASE}/og-image.png`);
   });
 
   it("still gives a title when the root data is missing (error pages)", () => {

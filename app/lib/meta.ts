@@ -1,6 +1,8 @@
 import type { MetaDescriptor } from "react-router";
 import type { Language } from "#app/i18n/i18n.ts";
 
+const DEFAULT_SHARE_IMAGE = "/og-image.png";
+
 export type SeoData = {
   lang: Language;
   baseUrl: string;
@@ -59,10 +61,9 @@ export function pageMeta(
     { tagName: "link", rel: "icon", href: icon },
     { tagName: "link", rel: "apple-touch-icon", href: touchIcon },
   ];
-  if (seo.ogImage) {
-    const image = absolute(seo.ogImage, seo.baseUrl);
-    tags.push({ property: "og:image", content: image }, { name: "twitter:image", content: image });
-  }
+  // Without a configured share image, the card shipped with the site (public/og-image.png, 1200×630).
+  const image = absolute(seo.ogImage.trim() || DEFAULT_SHARE_IMAGE, seo.baseUrl);
+  tags.push({ property: "og:image", content: image }, { name: "twitter:image", content: image });
   return tags;
 }
 

@@ -46,9 +46,13 @@ test("the start page carries its metadata in the raw HTML", async ({ page }) => 
   expect(link(html, "canonical")).toBe(`${E2E_BASE_URL}/`);
   expect(link(html, "icon")).toBe("/favicon.svg");
   expect(link(html, "apple-touch-icon")).toBe("/apple-touch-icon.png");
+  expect(meta(html, "og:image")).toBe(`${E2E_BASE_URL}/og-image.png`);
 });
 
-test("the default icons are shipped with the site", async ({ request }) => {
+test("the default icons and share card are shipped with the site", async ({ request }) => {
+  const card = await request.get("/og-image.png");
+  expect(card.status()).toBe(200);
+  expect(card.headers()["content-type"]).toContain("image/png");
   const icon = await request.get("/favicon.svg");
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toContain("image/svg+xml");
