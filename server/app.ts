@@ -15,6 +15,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export async function startup(source: Record<string, string | undefined> = process.env) {
   const env: Env = parseEnv(source);
   const { adminSetupCode } = await startRuntime(env);
+  app.set("trust proxy", env.trustProxy);
   return { env, adminSetupCode };
 }
 

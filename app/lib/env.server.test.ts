@@ -23,7 +23,14 @@ describe("environment", () => {
       baseUrl: "http://localhost:3000",
       authSecret: undefined,
       authMaxFailedAttempts: 10,
+      trustProxy: false,
     });
+  });
+
+  it("reads TRUST_PROXY as a flag or a number of proxies, and refuses anything else", () => {
+    expect(parseEnv({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(parseEnv({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(envError({ TRUST_PROXY: "yes please" }).message).toMatch(/^Invalid environment variable TRUST_PROXY: /);
   });
 
   it("treats empty values as unset", () => {

@@ -40,6 +40,13 @@ const envSchema = z.object({
       .optional(),
   ),
   AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, "must be at least 32 characters long").optional()),
+  TRUST_PROXY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(true|false|\d{1,2})$/, "must be true, false or the number of proxies in front of the server")
+      .default("false"),
+  ),
   AUTH_MAX_FAILED_ATTEMPTS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),
@@ -55,6 +62,8 @@ export type Env = {
   baseUrl: string;
   authSecret: string | undefined;
   authMaxFailedAttempts: number;
+  /** Express's "trust proxy": whether X-Forwarded-For/-Proto name the client (behind a reverse proxy). */
+  trustProxy: boolean | number;
 };
 
 export class EnvError extends Error {
@@ -88,5 +97,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     baseUrl,
     authSecret: value.AUTH_SECRET,
     authMaxFailedAttempts: value.AUTH_MAX_FAILED_ATTEMPTS,
+    trustProxy: value.TRUST_PROXY === "true" ? true : value.TRUST_PROXY === "false" ? false : Number(value.TRUST_PROXY),
   };
 }
