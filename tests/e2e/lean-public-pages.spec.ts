@@ -8,9 +8,9 @@ const forbiddenMarkers = ["inviteCode", "data-sonner-toaster", "admin.section.se
 
 for (const path of publicPaths) {
   test(`a visitor's page ${path} loads no auth-form, toast or admin code`, async ({ page }) => {
-    const scripts = new Map<string, string>();
+    const scripts = new Map<string, Buffer>();
     page.on("response", async (response) => {
-      if (response.request().resourceType() === "script") scripts.set(response.url(), await response.text());
+      if (response.request().resourceType() === "script") scripts.set(response.url(), await response.body());
     });
     await page.goto(path);
     await page.waitForLoadState("networkidle");
