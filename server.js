@@ -14,6 +14,12 @@ process.env.NODE_ENV ??= dev ? "development" : "production";
 async function main() {
   const server = express();
   server.disable("x-powered-by");
+  let stopping = false;
+  server.use((_req, res, next) => {
+    // While stopping, keep-alive connections are closed after their response so the exit is not held up.
+    if (stopping) res.setHeader("Connection", "close");
+    next();
+  });
   server.use(compression());
 
   let appModule;
@@ -33,6 +39,7 @@ async function main() {
     });
   } else {
     appModule = await import(buildIfStale());
+    server.use(appModule.securityHeaders);
     server.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
     server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
     server.use(appModule.app);
@@ -68,7 +75,6 @@ async function main() {
     process.exit(1);
   });
 
-  let stopping = false;
   const stop = (signal) => {
     if (stopping) return;
     stopping = true;
@@ -82,7 +88,9 @@ async function main() {
       await appModule.shutdown().catch((error) => console.error("Closing the database failed:", error));
       process.exit(0);
     });
+    // Connections whose request was in flight become idle when it ends: close them then, too.
     httpServer.closeIdleConnections();
+    setInterval(() => httpServer.closeIdleConnections(), 100).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

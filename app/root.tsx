@@ -128,7 +128,18 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       />
     );
   }
-  if (!(isRouteErrorResponse(error) && error.status < 500)) console.error(error);
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    // A refused request says why (the server's own message, e.g. from readForm), never "something went wrong".
+    const reason = (error.data as { error?: unknown } | undefined)?.error;
+    return (
+      <StatusPage
+        status={error.status}
+        title={root ? t("error.refusedTitle") : "The request was refused"}
+        text={typeof reason === "string" ? reason : root ? t("error.refusedText") : ""}
+      />
+    );
+  }
+  console.error(error);
   return (
     <StatusPage
       status={isRouteErrorResponse(error) ? error.status : 500}

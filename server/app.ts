@@ -23,13 +23,19 @@ export async function shutdown() {
   await stopRuntime();
 }
 
-export const app = express();
-app.disable("x-powered-by");
-
-app.use((req, res, next) => {
+/** On every response, static files included (server.js mounts this before them). */
+export const securityHeaders: express.RequestHandler = (_req, res, next) => {
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("X-Frame-Options", "DENY");
+  next();
+};
+
+export const app = express();
+app.disable("x-powered-by");
+app.use(securityHeaders);
+
+app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
 
   const length = req.headers["content-length"];

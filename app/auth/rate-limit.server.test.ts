@@ -49,16 +49,30 @@ describe("failed attempt limiter", () => {
     expect(l.retryAfterMs("b")).toBe(0);
   });
 
-  it("forgets an address's failures after a success", () => {
-    const { limiter: l } = limiter(2);
-    l.recordFailure("a");
-    l.recordFailure("a");
+  it("counts attempts up front, so attempts sent at once cannot all get through", () => {
+    const { limiter: l } = limiter(3);
+    const started = Array.from({ length: 10 }, () => l.begin("a"));
+
+    expect(started.filter((wait) => wait === 0)).toHaveLength(3);
+    expect(started.slice(3).every((wait) => wait > 0)).toBe(true);
+  });
+
+  it("a success forgives only its own attempt, not the address's earlier failures", () => {
+    const { limiter: l } = limiter(3);
+    l.begin("a");
+    l.begin("a");
+    l.begin("a");
+    l.forgive("a");
+    expect(l.retryAfterMs("a")).toBe(0);
+
+    expect(l.begin("a")).toBe(0);
     expect(l.retryAfterMs("a")).toBeGreaterThan(0);
+  });
 
-    l.reset("a");
-
-    expect(l.retryAfterMs("a")).toBe(0);
-    l.recordFailure("a");
-    expect(l.retryAfterMs("a")).toBe(0);
+  it("forgives nothing for an address it does not know", () => {
+    const { limiter: l } = limiter(1);
+    l.forgive("b");
+    expect(l.begin("b")).toBe(0);
+    expect(l.begin("b")).toBeGreaterThan(0);
   });
 });

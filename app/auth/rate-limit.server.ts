@@ -24,8 +24,23 @@ export class FailedAttemptLimiter {
     if (this.#attempts.size > 10_000) this.#prune();
   }
 
-  reset(key: string): void {
-    this.#attempts.delete(key);
+  /**
+   * Counts an attempt before it is checked, so that many attempts sent at once cannot all slip through
+   * while the slow password check runs. Returns the wait in milliseconds when the address is blocked
+   * (nothing is counted then), or 0 when the attempt may go ahead.
+   */
+  begin(key: string): number {
+    const wait = this.retryAfterMs(key);
+    if (wait === 0) this.recordFailure(key);
+    return wait;
+  }
+
+  /** Takes back one attempt counted by `begin` that turned out not to be a failure (a success, a typo). */
+  forgive(key: string): void {
+    const entry = this.#current(key);
+    if (!entry) return;
+    entry.failures -= 1;
+    if (entry.failures <= 0) this.#attempts.delete(key);
   }
 
   #current(key: string) {

@@ -32,6 +32,9 @@ export const de = {
   "notFound.back": "Zurück zur Startseite",
   "error.title": "Etwas ist schiefgelaufen",
   "error.text": "Die Seite konnte nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal.",
+  "error.refusedTitle": "Die Anfrage wurde abgelehnt",
+  "error.refusedText":
+    "Die Anfrage war unvollständig oder nicht erlaubt. Bitte gehen Sie zurück und versuchen Sie es erneut.",
   "forbidden.title": "Kein Zugriff",
   "forbidden.text": "Sie sind angemeldet, aber dieser Bereich ist nur für die Admins der Website.",
   "auth.title": "Anmelden",

@@ -30,6 +30,8 @@ export const en = {
   "notFound.back": "Back to the start page",
   "error.title": "Something went wrong",
   "error.text": "The page could not be shown. Please try again in a moment.",
+  "error.refusedTitle": "The request was refused",
+  "error.refusedText": "The request was incomplete or not allowed. Please go back and try again.",
   "forbidden.title": "No access",
   "forbidden.text": "You are signed in, but this area is for the site's admins only.",
   "auth.title": "Sign in",

@@ -23,14 +23,19 @@ describe("environment", () => {
       baseUrl: "http://localhost:3000",
       authSecret: undefined,
       authMaxFailedAttempts: 10,
-      trustProxy: false,
+      trustProxy: 0,
     });
   });
 
-  it("reads TRUST_PROXY as a flag or a number of proxies, and refuses anything else", () => {
-    expect(parseEnv({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+  it("reads TRUST_PROXY as a number of proxies, and refuses 'trust everything'", () => {
     expect(parseEnv({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(parseEnv({ TRUST_PROXY: "false" }).trustProxy).toBe(0);
+    expect(envError({ TRUST_PROXY: "true" }).message).toMatch(/^Invalid environment variable TRUST_PROXY: /);
     expect(envError({ TRUST_PROXY: "yes please" }).message).toMatch(/^Invalid environment variable TRUST_PROXY: /);
+  });
+
+  it("treats blank values as unset rather than as port 0", () => {
+    expect(parseEnv({ PORT: " " }).port).toBe(3000);
   });
 
   it("treats empty values as unset", () => {

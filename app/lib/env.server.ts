@@ -7,7 +7,7 @@ const port = z.coerce
   .min(0, "must be a whole number from 0 to 65535")
   .max(65535, "must be a whole number from 0 to 65535");
 
-const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const emptyAsUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(["development", "production", "test"]).default("production")),
@@ -44,7 +44,8 @@ const envSchema = z.object({
     emptyAsUndefined,
     z
       .string()
-      .regex(/^(true|false|\d{1,2})$/, "must be true, false or the number of proxies in front of the server")
+      // A hop count, never "trust everything": otherwise a client could name its own address in X-Forwarded-For.
+      .regex(/^(false|\d{1,2})$/, "must be the number of reverse proxies in front of the server (0 or false for none)")
       .default("false"),
   ),
   AUTH_MAX_FAILED_ATTEMPTS: z.preprocess(
@@ -62,8 +63,8 @@ export type Env = {
   baseUrl: string;
   authSecret: string | undefined;
   authMaxFailedAttempts: number;
-  /** Express's "trust proxy": whether X-Forwarded-For/-Proto name the client (behind a reverse proxy). */
-  trustProxy: boolean | number;
+  /** How many reverse proxies' X-Forwarded-For/-Proto entries to trust (Express's "trust proxy" hop count). */
+  trustProxy: number;
 };
 
 export class EnvError extends Error {
@@ -97,6 +98,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     baseUrl,
     authSecret: value.AUTH_SECRET,
     authMaxFailedAttempts: value.AUTH_MAX_FAILED_ATTEMPTS,
-    trustProxy: value.TRUST_PROXY === "true" ? true : value.TRUST_PROXY === "false" ? false : Number(value.TRUST_PROXY),
+    trustProxy: value.TRUST_PROXY === "false" ? 0 : Number(value.TRUST_PROXY),
   };
 }

@@ -35,7 +35,10 @@ function resolveAuthSecret(env: Env): string {
   }
   fs.mkdirSync(env.dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");
-  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  // Written aside and renamed, so a crash mid-write never leaves a truncated secret behind.
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${secret}\n`, { mode: 0o600 });
+  fs.renameSync(temporary, file);
   return secret;
 }
 

@@ -10,6 +10,7 @@ import {
   tooManyAttempts,
 } from "#app/domains/users/auth-actions.server.ts";
 import { authForm } from "#app/domains/users/auth-forms.ts";
+import { normalizeEmail } from "#app/domains/users/email.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
@@ -45,13 +46,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ intent: "sign-in" as const, ok: false, email: "", toast }, { status: 400 });
   }
   const form = parsed.data;
-  const retryAfterMs = runtime.authLimiter.retryAfterMs(client);
+  const retryAfterMs = runtime.authLimiter.begin(client);
   if (retryAfterMs > 0) {
     return data(
       {
         intent: form.intent,
         ok: false,
-        email: form.email.trim().toLowerCase(),
+        email: normalizeEmail(form.email),
         toast: tooManyAttempts(t, retryAfterMs),
       },
       { status: 429, headers: { "Retry-After": String(Math.ceil(retryAfterMs / 1000)) } },

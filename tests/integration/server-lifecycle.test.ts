@@ -255,5 +255,17 @@ describe("too many failed attempts", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body).toContain("Too many attempts");
     expect((await findInviteCode(database.db, code))?.isUsed).toBe(false);
+
+    // Sent all at once, wrong passwords still get no more than the limit's worth of checks.
+    const burst = await Promise.all(Array.from({ length: 12 }, () => signIn("wrong-password-123", "127.0.0.5")));
+    expect(burst.filter((response) => response.status === 400)).toHaveLength(3);
+    expect(burst.filter((response) => response.status === 429)).toHaveLength(9);
+
+    // A successful sign-in in between does not wipe the address's earlier failures.
+    for (let attempt = 0; attempt < 2; attempt++)
+      expect((await signIn("wrong-password-123", "127.0.0.6")).status).toBe(400);
+    expect((await signIn(user.password, "127.0.0.6")).status).toBe(302);
+    expect((await signIn("wrong-password-123", "127.0.0.6")).status).toBe(400);
+    expect((await signIn("wrong-password-123", "127.0.0.6")).status).toBe(429);
   });
 });

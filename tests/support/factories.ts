@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
-import { signUpWithInvite } from "#app/domains/users/users.server.ts";
+import { grantAdmin, signUpWithInvite } from "#app/domains/users/users.server.ts";
 
 /** Test data, shared by the tests and `npm run seed`. */
 export function uniqueEmail(prefix = "user"): string {
@@ -15,17 +15,21 @@ export function strongPassword(): string {
 
 export type CreatedUser = { id: string; email: string; password: string; isAdmin: boolean };
 
-/** Creates a user through the real invite flow, so the rows are exactly what sign-up writes. */
+/**
+ * Creates a user through the real invite flow, so the rows are exactly what sign-up writes;
+ * an admin is then granted the role as the CLI does (admin-granting codes only work for the first admin).
+ */
 export async function createUser(
   db: Kysely<Database>,
   options: { email?: string; password?: string; admin?: boolean } = {},
 ): Promise<CreatedUser> {
   const email = options.email ?? uniqueEmail(options.admin ? "admin" : "user");
   const password = options.password ?? strongPassword();
-  const [inviteCode] = await createInviteCodes(db, { grantsRole: options.admin ? "admin" : null });
+  const [inviteCode] = await createInviteCodes(db);
   if (!inviteCode) throw new Error("No invite code was created");
   const account = await signUpWithInvite(db, { email, password, inviteCode });
-  return { id: account.userId, email: account.email, password, isAdmin: account.isAdmin };
+  if (options.admin) await grantAdmin(db, account.email);
+  return { id: account.userId, email: account.email, password, isAdmin: options.admin === true };
 }
 
 export async function createInvite(db: Kysely<Database>, options: { admin?: boolean } = {}): Promise<string> {

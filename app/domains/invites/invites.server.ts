@@ -64,8 +64,10 @@ export async function findInviteCode(db: Kysely<Database>, input: string): Promi
  * is kept (created if needed) and returned so the start-up can print it. Null once an admin exists.
  */
 export async function ensureAdminSetupCode(db: Kysely<Database>): Promise<string | null> {
-  const admin = await db.selectFrom("user_roles").select("user_id").where("role", "=", "admin").executeTakeFirst();
-  if (admin) return null;
+  if (await adminExists(db)) {
+    await removeUnusedAdminCodes(db);
+    return null;
+  }
   const existing = await db
     .selectFrom("invite_codes")
     .select("code")
@@ -76,4 +78,14 @@ export async function ensureAdminSetupCode(db: Kysely<Database>): Promise<string
   if (existing) return existing.code;
   const [code] = await createInviteCodes(db, { grantsRole: "admin", note: "First admin (printed at start)" });
   return code ?? null;
+}
+
+export async function adminExists(db: Kysely<Database>): Promise<boolean> {
+  const admin = await db.selectFrom("user_roles").select("user_id").where("role", "=", "admin").executeTakeFirst();
+  return admin !== undefined;
+}
+
+/** The setup code is only for the first admin: once there is one, an unused setup code must not linger in logs. */
+export async function removeUnusedAdminCodes(db: Kysely<Database>): Promise<void> {
+  await db.deleteFrom("invite_codes").where("grants_role", "=", "admin").where("is_used", "=", false).execute();
 }

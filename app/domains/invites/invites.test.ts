@@ -88,6 +88,37 @@ describe.each(databaseKinds)("the first-admin setup code (%s)", (kind) => {
     expect(rows.filter((row) => row.grants_role === "admin")).toEqual([]);
   });
 
+  it("stops working as soon as an admin exists by other means, and is removed", async () => {
+    const code = (await ensureAdminSetupCode(database.db)) ?? "";
+    const owner = await createUser(database.db);
+    await grantAdmin(database.db, owner.email);
+
+    const email = uniqueEmail("mallory");
+    await expect(
+      signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode: code }),
+    ).rejects.toMatchObject({ problem: "inviteInvalid" });
+    expect(await findInviteCode(database.db, code)).toBeUndefined();
+    expect(
+      await database.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirst(),
+    ).toBeUndefined();
+  });
+
+  it("refuses a leftover admin-granting code once an admin exists, and the next start removes it", async () => {
+    const owner = await createUser(database.db, { admin: true });
+    const [leftover = ""] = await createInviteCodes(database.db, { grantsRole: "admin" });
+
+    const email = uniqueEmail("late");
+    await expect(
+      signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode: leftover }),
+    ).rejects.toMatchObject({ problem: "inviteInvalid" });
+    expect((await findInviteCode(database.db, leftover))?.isUsed).toBe(false);
+    const admins = await database.db.selectFrom("user_roles").select("user_id").where("role", "=", "admin").execute();
+    expect(admins).toEqual([{ user_id: owner.id }]);
+
+    expect(await ensureAdminSetupCode(database.db)).toBeNull();
+    expect(await findInviteCode(database.db, leftover)).toBeUndefined();
+  });
+
   it("is not confused by ordinary codes", async () => {
     await createInviteCodes(database.db, { count: 3 });
 

@@ -16,7 +16,7 @@ const signUpProblemText: Record<string, MessageKey> = {
   "password.common": "auth.error.passwordCommon",
 };
 
-// Failures that could be guessing (codes, addresses, passwords) count towards the limit.
+// Failures that could be guessing (codes, addresses) stay counted towards the limit; the rest are forgiven.
 const countedSignUpProblems = new Set(["inviteInvalid", "emailTaken"]);
 
 export function tooManyAttempts(t: Translate, retryAfterMs: number): AuthToast {
@@ -36,6 +36,7 @@ export async function signUp(
   const email = normalizeEmail(form.email);
   try {
     const account = await signUpWithInvite(runtime.database.db, form);
+    runtime.authLimiter.forgive(client);
     return {
       intent: "sign-up",
       ok: true,
@@ -44,7 +45,7 @@ export async function signUp(
     };
   } catch (error) {
     if (!(error instanceof SignUpError)) throw error;
-    if (countedSignUpProblems.has(error.problem)) runtime.authLimiter.recordFailure(client);
+    if (!countedSignUpProblems.has(error.problem)) runtime.authLimiter.forgive(client);
     const toast: AuthToast =
       error.problem === "inviteRequired"
         ? { kind: "error", title: t("auth.inviteRequired"), description: t("auth.inviteRequiredText") }
@@ -59,7 +60,10 @@ export async function signUp(
   }
 }
 
-/** Signs in through better-auth; on success returns its Set-Cookie headers, on failure a toast. */
+/**
+ * Signs in through better-auth; on success returns its Set-Cookie headers, on failure a toast.
+ * The caller has counted the attempt with `authLimiter.begin`; only a wrong password keeps it counted.
+ */
 export async function signIn(
   runtime: Runtime,
   t: Translate,
@@ -74,8 +78,10 @@ export async function signIn(
     email,
     toast: { kind: "error", title: t("auth.signInFailed"), description: t(key) },
   });
-  if (!email) return fail("auth.error.emailRequired");
-  if (!form.password) return fail("auth.error.passwordRequired");
+  if (!email || !form.password) {
+    runtime.authLimiter.forgive(client);
+    return fail(email ? "auth.error.passwordRequired" : "auth.error.emailRequired");
+  }
 
   const response = await runtime.auth.api.signInEmail({
     body: { email, password: form.password, rememberMe: true },
@@ -83,15 +89,15 @@ export async function signIn(
     asResponse: true,
   });
   if (response.ok) {
-    runtime.authLimiter.reset(client);
+    runtime.authLimiter.forgive(client);
     const headers = new Headers();
     for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
     return { ok: true, headers };
   }
-  runtime.authLimiter.recordFailure(client);
   const body = (await response.json().catch(() => ({}))) as { code?: string };
   if (body.code === "INVALID_EMAIL" || body.code === "VALIDATION_ERROR") return fail("auth.error.emailInvalid");
-  if (response.status === 401 || body.code === "INVALID_EMAIL_OR_PASSWORD")
+  // A password longer than any allowed one cannot be right: the same answer as a wrong one.
+  if (response.status === 401 || body.code === "INVALID_EMAIL_OR_PASSWORD" || body.code === "PASSWORD_TOO_LONG")
     return fail("auth.error.invalidCredentials");
   console.error("Sign-in was rejected unexpectedly", response.status, body);
   return fail("auth.error.unknown");

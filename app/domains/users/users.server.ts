@@ -3,7 +3,7 @@ import { hashPassword } from "better-auth/crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { normalizeInviteCode } from "#app/domains/invites/invite-code.ts";
-import { isInviteCodeAvailable } from "#app/domains/invites/invites.server.ts";
+import { adminExists, isInviteCodeAvailable, removeUnusedAdminCodes } from "#app/domains/invites/invites.server.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 import { type PasswordProblem, passwordProblem } from "./password-policy.ts";
 
@@ -23,7 +23,6 @@ export class SignUpError extends Error {
 }
 
 class InviteClaimLost extends Error {}
-class EmailTaken extends Error {}
 
 export type NewAccount = { userId: string; email: string; isAdmin: boolean };
 
@@ -37,9 +36,9 @@ export async function signUpWithInvite(
   db: Kysely<Database>,
   input: { email: string; password: string; inviteCode: string },
 ): Promise<NewAccount> {
-  const code = normalizeInviteCode(input.inviteCode.trim());
-  if (!code) throw new SignUpError("inviteRequired");
-  if (!(await isInviteCodeAvailable(db, code))) throw new SignUpError("inviteInvalid");
+  if (!input.inviteCode.trim()) throw new SignUpError("inviteRequired");
+  const code = normalizeInviteCode(input.inviteCode);
+  if (!code || !(await isInviteCodeAvailable(db, code))) throw new SignUpError("inviteInvalid");
 
   const email = normalizeEmail(input.email);
   if (!email) throw new SignUpError("emailRequired");
@@ -63,17 +62,13 @@ export async function signUpWithInvite(
         .returning(["grants_role"])
         .executeTakeFirst();
       if (!claim) throw new InviteClaimLost();
+      // An admin-granting code is the first-admin setup code: worthless once any admin exists.
+      if (claim.grants_role === "admin" && (await adminExists(trx))) throw new InviteClaimLost();
 
-      try {
-        await trx
-          .insertInto("user")
-          .values({ id: userId, name: "", email, emailVerified: false, image: null, createdAt: now, updatedAt: now })
-          .execute();
-      } catch (error) {
-        // On PostgreSQL the failed insert has aborted the transaction: no further query may run in it.
-        if (isUniqueViolation(error)) throw new EmailTaken();
-        throw error;
-      }
+      await trx
+        .insertInto("user")
+        .values({ id: userId, name: "", email, emailVerified: false, image: null, createdAt: now, updatedAt: now })
+        .execute();
       await trx
         .insertInto("account")
         .values({
@@ -100,7 +95,8 @@ export async function signUpWithInvite(
     });
   } catch (error) {
     if (error instanceof InviteClaimLost) throw new SignUpError("inviteInvalid");
-    if (error instanceof EmailTaken || isUniqueViolation(error)) throw new SignUpError("emailTaken");
+    // On PostgreSQL a failed insert aborts the transaction, so the unique violation is read from the error itself.
+    if (isUniqueViolation(error)) throw new SignUpError("emailTaken");
     throw error;
   }
 }
@@ -141,6 +137,7 @@ export async function grantAdmin(db: Kysely<Database>, email: string): Promise<"
     .values({ user_id: user.id, role: "admin", created_at: new Date() })
     .onConflict((oc) => oc.columns(["user_id", "role"]).doNothing())
     .executeTakeFirst();
+  await removeUnusedAdminCodes(db);
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? "granted" : "already";
 }
 

@@ -43,6 +43,18 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
     expect(await countUsers(database, email)).toBe(0);
   });
 
+  it.each(["---", " - ", "!?"])(
+    "calls the code %j invalid, not missing: it is not empty after trimming",
+    async (inviteCode) => {
+      const email = uniqueEmail();
+      await expectSignUpProblem(
+        signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode }),
+        "inviteInvalid",
+      );
+      expect(await countUsers(database, email)).toBe(0);
+    },
+  );
+
   it("refuses a code that does not exist", async () => {
     const email = uniqueEmail();
     await expectSignUpProblem(
