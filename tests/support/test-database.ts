@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type AppDatabase, type DatabaseKind, openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
@@ -71,5 +72,39 @@ export async function createTestDatabase(
       await dropDatabase();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Registers a test database for the surrounding `describe`: a fresh one per test (`"each"`), or one
+ * shared by its tests (`"all"`). The returned object always stands for the current one, so tests can
+ * use `database.db` although the database is only created once the hook has run.
+ */
+export function useTestDatabase(kind: DatabaseKind, fresh: "each" | "all"): TestDatabase {
+  let database: TestDatabase | undefined;
+  const [before, after] = fresh === "each" ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
+    database = await createTestDatabase(kind);
+  });
+  after(async () => {
+    await database?.destroy();
+    database = undefined;
+  });
+  const current = () => {
+    if (!database) throw new Error("The test database only exists inside a test");
+    return database;
+  };
+  return {
+    get db() {
+      return current().db;
+    },
+    get kind() {
+      return current().kind;
+    },
+    get location() {
+      return current().location;
+    },
+    close: () => current().close(),
+    destroy: () => current().destroy(),
   };
 }

@@ -1,17 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { grantAdmin, signUpWithInvite } from "#app/domains/users/users.server.ts";
 import { createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createInviteCodes, ensureAdminSetupCode, findInviteCode, isInviteCodeAvailable } from "./invites.server.ts";
 
 describe.each(databaseKinds)("invite codes (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database.destroy();
-  });
+  const database = useTestDatabase(kind, "all");
 
   it("creates the requested number of distinct, unused codes", async () => {
     const codes = await createInviteCodes(database.db, { count: 25 });
@@ -48,13 +42,7 @@ describe.each(databaseKinds)("invite codes (%s)", (kind) => {
 });
 
 describe.each(databaseKinds)("the first-admin setup code (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeEach(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterEach(async () => {
-    await database.destroy();
-  });
+  const database = useTestDatabase(kind, "each");
 
   it("is one unused code granting the admin role, the same on every call", async () => {
     const first = await ensureAdminSetupCode(database.db);

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
 import { insertMissingDefaults, listSettingRows, readSettings } from "./settings.server.ts";
 import { DEFAULT_DESCRIPTION, DEFAULT_TITLE, localizedSetting, siteDescription, siteTitle } from "./settings.ts";
 import { type SiteSettings, settingDefaults } from "./settings-defaults.ts";
@@ -54,13 +54,7 @@ function settingsWith(overrides: Partial<SiteSettings>): SiteSettings {
 }
 
 describe.each(databaseKinds)("default site settings of a fresh database (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database.destroy();
-  });
+  const database = useTestDatabase(kind, "all");
 
   it("stores every key of spec §3 and the home page keys, with a real default where the spec gives one", async () => {
     const stored = await settingsRows(database.db);
@@ -106,13 +100,7 @@ describe.each(databaseKinds)("default site settings of a fresh database (%s)", (
 });
 
 describe.each(databaseKinds)("site settings changed by an admin (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeEach(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterEach(async () => {
-    await database.destroy();
-  });
+  const database = useTestDatabase(kind, "each");
 
   it("inserts only missing keys and never overwrites a value an admin changed", async () => {
     await database.db

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createUser } from "#tests/support/factories.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
 import { grantAdmin, isAdmin, RoleChangeError, revokeAdmin } from "./users.server.ts";
 
 async function adminIds(database: TestDatabase): Promise<string[]> {
@@ -9,13 +9,7 @@ async function adminIds(database: TestDatabase): Promise<string[]> {
 }
 
 describe.each(databaseKinds)("admin role (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeEach(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterEach(async () => {
-    await database.destroy();
-  });
+  const database = useTestDatabase(kind, "each");
 
   it("is false without a user_roles row, true with one", async () => {
     const user = await createUser(database.db);

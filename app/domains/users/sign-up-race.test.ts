@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { createInvite, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
 
 describe.each(databaseKinds)("twenty simultaneous sign-ups with one invite code (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeEach(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterEach(async () => {
-    await database.destroy();
-  });
+  const database = useTestDatabase(kind, "each");
 
   it("creates exactly one account; the other nineteen get 'invalid invite code'", async () => {
     const code = await createInvite(database.db);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAuth } from "#app/auth/auth.server.ts";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
 import { isAdmin, SignUpError, type SignUpProblem, signUpWithInvite } from "./users.server.ts";
 
 async function expectSignUpProblem(attempt: Promise<unknown>, problem: SignUpProblem) {
@@ -26,13 +26,7 @@ async function countUsers(database: TestDatabase, email: string): Promise<number
 
 // One database per kind for the whole file: every test uses its own codes and addresses.
 describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await database.destroy();
-  });
+  const database = useTestDatabase(kind, "all");
 
   it.each(["", "   ", "\t\n"])("asks for an invite code when the code is %j", async (inviteCode) => {
     const email = uniqueEmail();
