@@ -28,6 +28,17 @@ function fadeAndApply(apply: () => Promise<void> | void) {
   }, FADE_OUT_MS);
 }
 
+function languageShown(lang: Language, timeoutMs = 3000): Promise<void> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const check = () => {
+      if (document.documentElement.lang === lang || performance.now() - started > timeoutMs) resolve();
+      else requestAnimationFrame(check);
+    };
+    check();
+  });
+}
+
 /**
  * A switch is a form that works without JavaScript (the server sets the cookie and sends the visitor back);
  * with JavaScript it fades and applies in place.
@@ -113,6 +124,9 @@ export function LanguageSwitch() {
         } else {
           await revalidator.revalidate();
         }
+        // React commits the new data in a transition, possibly a few frames after it arrived:
+        // the 50 ms back to full opacity count from when the page is really German (or English).
+        await languageShown(next);
       }}
     >
       <button
