@@ -14,7 +14,6 @@ export const de = {
   "nav.signIn": "Anmelden",
   "nav.signOut": "Abmelden",
   "nav.openMenu": "Menü öffnen",
-  "nav.closeMenu": "Menü schließen",
   "nav.homeLink": "{site}, Startseite",
   "theme.toLight": "Zum hellen Farbschema wechseln",
   "theme.toDark": "Zum dunklen Farbschema wechseln",

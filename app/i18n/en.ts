@@ -13,7 +13,6 @@ export const en = {
   "nav.signIn": "Sign in",
   "nav.signOut": "Sign out",
   "nav.openMenu": "Open menu",
-  "nav.closeMenu": "Close menu",
   "nav.homeLink": "{site}, home",
   "theme.toLight": "Switch to light theme",
   "theme.toDark": "Switch to dark theme",

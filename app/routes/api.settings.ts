@@ -1,9 +1,10 @@
-import { listSettingRows } from "#app/domains/settings/settings.server.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { settingRows } from "#app/domains/settings/settings.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
+import type { Route } from "./+types/api.settings";
 
-/** Public: every site setting as `{ key, value }` rows (spec §7, "Read settings"). */
-export async function loader() {
-  return Response.json(await listSettingRows(getDb()), {
+/** Public: every site setting as `{ key, value }` rows (spec §7, "Read settings"), from the request's one read. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return Response.json(settingRows(await requestSettings(context)), {
     headers: { "Cache-Control": "no-cache" },
   });
 }

@@ -27,8 +27,8 @@ export async function readSettings(db: Kysely<Database>): Promise<SiteSettings> 
   return settings;
 }
 
-export async function listSettingRows(db: Kysely<Database>): Promise<{ key: string; value: string }[]> {
-  const settings = await readSettings(db);
+/** Settings as `{ key, value }` rows sorted by key, the shape of the public API. */
+export function settingRows(settings: SiteSettings): { key: string; value: string }[] {
   return Object.entries(settings)
     .map(([key, value]) => ({ key, value }))
     .sort((a, b) => a.key.localeCompare(b.key));

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
-import { insertMissingDefaults, listSettingRows, readSettings } from "./settings.server.ts";
+import { insertMissingDefaults, readSettings, settingRows } from "./settings.server.ts";
 import { DEFAULT_DESCRIPTION, DEFAULT_TITLE, localizedSetting, siteDescription, siteTitle } from "./settings.ts";
 import { type SiteSettings, settingDefaults } from "./settings-defaults.ts";
 
@@ -93,7 +93,7 @@ describe.each(databaseKinds)("default site settings of a fresh database (%s)", (
   });
 
   it("lists every setting as key/value rows for the public API", async () => {
-    const rows = await listSettingRows(database.db);
+    const rows = settingRows(await readSettings(database.db));
     expect(rows.map((row) => row.key)).toEqual(Object.keys(settingDefaults).sort((a, b) => a.localeCompare(b)));
     expect(rows).toContainEqual({ key: "site_name", value: "Vitrine" });
   });
