@@ -8,7 +8,8 @@ export default [
   route("faq", "routes/faq.tsx"),
   route("videos", "routes/videos.tsx"),
   route("auth", "routes/auth.tsx"),
-  route("admin", "routes/admin.tsx"),
+  // The admin area: the layout's middleware refuses visitors and non-admins before any nested loader or action runs.
+  route("admin", "routes/admin.tsx", [index("routes/admin._index.tsx")]),
   route("legal-notice", "routes/legal-notice.tsx"),
   route("privacy", "routes/privacy.tsx"),
 

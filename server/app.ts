@@ -9,6 +9,11 @@ export { EnvError } from "#app/lib/env.server.ts";
 
 /** Form posts and API bodies are small; anything larger is refused before it is read. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Uploads are posted to resource routes under this prefix, which stream the body and enforce
+ * the exact limit per kind of file; here only the largest allowed size (plus form overhead) is checked.
+ */
+export const UPLOAD_PATH_PREFIX = "/admin/uploads/";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Validates the environment, migrates the database and seeds defaults. */
@@ -43,14 +48,18 @@ app.use((req, res, next) => {
     res.status(411).type("text/plain").send("A request body needs a Content-Length header.");
     return;
   }
-  if (Number(length ?? 0) > MAX_BODY_BYTES) {
-    res.status(413).type("text/plain").send("The request body is too large (at most 1 MB).");
+  const env = getRuntime().env;
+  const isUpload = req.path.startsWith(UPLOAD_PATH_PREFIX);
+  const limit = isUpload ? Math.max(env.uploadMaxBytes, env.videoUploadMaxBytes) + MAX_BODY_BYTES : MAX_BODY_BYTES;
+  if (Number(length ?? 0) > limit) {
+    const megabytes = Math.round(limit / 1024 / 1024);
+    res.status(413).type("text/plain").send(`The request body is too large (at most ${megabytes} MB).`);
     return;
   }
 
   // Refuse form posts from other sites (CSRF), on top of the SameSite=Lax session cookie.
   const origin = req.headers.origin;
-  const ownOrigins = new Set([`${req.protocol}://${req.headers.host}`, getRuntime().env.baseUrl]);
+  const ownOrigins = new Set([`${req.protocol}://${req.headers.host}`, env.baseUrl]);
   if (origin !== undefined ? !ownOrigins.has(origin) : req.headers["sec-fetch-site"] === "cross-site") {
     res.status(403).type("text/plain").send("Cross-site requests are refused.");
     return;

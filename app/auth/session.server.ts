@@ -1,4 +1,4 @@
-import { data, type RouterContextProvider, redirect } from "react-router";
+import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { isAdmin } from "#app/domains/users/users.server.ts";
 import { type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
@@ -35,3 +35,17 @@ export function requireAdmin(url: URL, context: Readonly<RouterContextProvider>)
   if (!user.isAdmin) throw data({ reason: "forbidden" }, { status: 403 });
   return user;
 }
+
+/**
+ * On the admin layout route, before every nested loader and action: visitors are sent to sign in, and a
+ * signed-in non-admin's write is refused before any action runs. A non-admin's reads (page loads and
+ * client-side navigations) reach the loaders, so that the 403 page is rendered inside the site's header and
+ * footer (a throw here would skip the root loader): the admin layout's loader refuses them, and every admin
+ * loader calls `requireAdmin` too. Actions still call `requireAdmin` to learn who acts (for the audit log).
+ */
+export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ request, url, context }, next) => {
+  const user = getSessionUser(context);
+  const isRead = request.method === "GET" || request.method === "HEAD";
+  if (!user || (!user.isAdmin && !isRead)) requireAdmin(url, context);
+  return next();
+};

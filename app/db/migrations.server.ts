@@ -95,6 +95,96 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .execute();
       },
     },
+    "0002_content_media_audit": {
+      async up(db: Kysely<unknown>) {
+        const boolDefault = (value: boolean) =>
+          kind === "postgres" ? sql.raw(String(value)) : sql.raw(value ? "1" : "0");
+        await db.schema
+          .createTable("images")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("original_key", "text", (c) => c.notNull())
+          .addColumn("original_format", "text", (c) => c.notNull())
+          .addColumn("width", "integer", (c) => c.notNull())
+          .addColumn("height", "integer", (c) => c.notNull())
+          .addColumn("placeholder", "text", (c) => c.notNull())
+          .addColumn("variants", "text", (c) => c.notNull())
+          .addColumn("watermark", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable("gallery_images")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("image_id", "text", (c) => c.notNull().references("images.id"))
+          .addColumn("title", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("title_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("description", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("description_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("category", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("category_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("sort_order", "integer", (c) => c.notNull())
+          .addColumn("published", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex("gallery_images_order_idx")
+          .on("gallery_images")
+          .columns(["published", "sort_order"])
+          .execute();
+        await db.schema
+          .createTable("links")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("icon", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("title", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("title_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("sort_order", "integer", (c) => c.notNull())
+          .addColumn("active", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable("faq_entries")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("question", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("question_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("answer", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("answer_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("sort_order", "integer", (c) => c.notNull())
+          .addColumn("active", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable("videos")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("title", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("title_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("description", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("description_de", "text", (c) => c.notNull().defaultTo(""))
+          .addColumn("embed_url", "text")
+          .addColumn("file_key", "text")
+          .addColumn("file_type", "text")
+          .addColumn("poster_image_id", "text", (c) => c.references("images.id").onDelete("set null"))
+          .addColumn("sort_order", "integer", (c) => c.notNull())
+          .addColumn("active", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable("audit_log")
+          .addColumn("id", kind === "postgres" ? "serial" : "integer", (c) => c.primaryKey())
+          .addColumn("actor_id", "text", (c) => c.notNull())
+          .addColumn("actor_email", "text", (c) => c.notNull())
+          .addColumn("action", "text", (c) => c.notNull())
+          .addColumn("target", "text", (c) => c.notNull())
+          .addColumn("old_value", "text")
+          .addColumn("new_value", "text")
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("audit_log_created_idx").on("audit_log").column("created_at").execute();
+      },
+    },
   };
 }
 

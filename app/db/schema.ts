@@ -75,6 +75,97 @@ export interface InviteCodesTable {
   created_at: DbDate;
 }
 
+/** A stored image: the private original and the public variants made from it (see domains/media). */
+export interface ImagesTable {
+  id: string;
+  /** Storage key of the original, kept privately for reprocessing. */
+  original_key: string;
+  /** The original's format as recognised from its content: jpeg, png, webp, avif, gif. */
+  original_format: string;
+  /** Size after applying the EXIF orientation. */
+  width: number;
+  height: number;
+  /** A tiny blurred preview as a data URI, shown while the image loads. */
+  placeholder: string;
+  /** JSON: the served variants, [{ width, height, format, key }]. */
+  variants: string;
+  /** The watermark text drawn into the large variants, '' when none. */
+  watermark: string;
+  created_at: DbDate;
+}
+
+export interface GalleryImagesTable {
+  id: string;
+  image_id: string;
+  title: string;
+  title_de: string;
+  description: string;
+  description_de: string;
+  category: string;
+  category_de: string;
+  sort_order: number;
+  published: DbBoolean;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface LinksTable {
+  id: string;
+  url: string;
+  icon: string;
+  title: string;
+  title_de: string;
+  sort_order: number;
+  active: DbBoolean;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface FaqEntriesTable {
+  id: string;
+  question: string;
+  question_de: string;
+  /** Markdown. */
+  answer: string;
+  answer_de: string;
+  sort_order: number;
+  active: DbBoolean;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface VideosTable {
+  id: string;
+  title: string;
+  title_de: string;
+  description: string;
+  description_de: string;
+  /** A YouTube or Vimeo URL, or null for an uploaded file. */
+  embed_url: string | null;
+  /** Storage key of an uploaded MP4/WebM file, or null for an embed. */
+  file_key: string | null;
+  file_type: string | null;
+  poster_image_id: string | null;
+  sort_order: number;
+  active: DbBoolean;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** No foreign key: the record outlives the account; the e-mail is kept as it was. */
+  actor_id: string;
+  actor_email: string;
+  /** `<area>.<verb>`, e.g. `settings.update`, `invites.create`, `gallery.delete`. */
+  action: string;
+  /** What was changed: a setting key, an invite code, a user's e-mail, a content item's title. */
+  target: string;
+  old_value: string | null;
+  new_value: string | null;
+  created_at: DbDate;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -83,4 +174,10 @@ export interface Database {
   site_settings: SiteSettingsTable;
   user_roles: UserRolesTable;
   invite_codes: InviteCodesTable;
+  images: ImagesTable;
+  gallery_images: GalleryImagesTable;
+  links: LinksTable;
+  faq_entries: FaqEntriesTable;
+  videos: VideosTable;
+  audit_log: AuditLogTable;
 }

@@ -72,17 +72,4 @@ export const de = {
   "auth.error.unknown": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
   "auth.error.incompleteForm":
     "Das Formular war unvollständig. Bitte laden Sie die Seite neu und versuchen Sie es erneut.",
-  "admin.title": "Admin",
-  "admin.heading": "Übersicht",
-  "admin.intro": "Verwalten Sie Inhalte, Einstellungen und Einladungscodes Ihrer Website.",
-  "admin.signedInAs": "Angemeldet als {email}",
-  "admin.section.settings": "Website-Einstellungen",
-  "admin.section.settingsText": "Name, Logo, Fußzeile, Rechtstexte und Teilen.",
-  "admin.section.invites": "Einladungscodes",
-  "admin.section.invitesText": "Codes für neue Konten erstellen und verfolgen.",
-  "admin.section.users": "Benutzer",
-  "admin.section.usersText": "Konten und Admin-Rollen.",
-  "admin.section.content": "Inhalte",
-  "admin.section.contentText": "Galerie, Links, FAQ und Videos.",
-  "admin.comingSoon": "Demnächst",
 } satisfies Dictionary;

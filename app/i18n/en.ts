@@ -68,19 +68,6 @@ export const en = {
   "auth.error.emailTaken": "An account with this e-mail address already exists.",
   "auth.error.unknown": "Something went wrong. Please try again.",
   "auth.error.incompleteForm": "The form was incomplete. Please reload the page and try again.",
-  "admin.title": "Admin",
-  "admin.heading": "Dashboard",
-  "admin.intro": "Manage your site's content, settings and invite codes.",
-  "admin.signedInAs": "Signed in as {email}",
-  "admin.section.settings": "Site settings",
-  "admin.section.settingsText": "Name, logo, footer, legal pages and sharing.",
-  "admin.section.invites": "Invite codes",
-  "admin.section.invitesText": "Create and track codes for new accounts.",
-  "admin.section.users": "Users",
-  "admin.section.usersText": "Accounts and admin roles.",
-  "admin.section.content": "Content",
-  "admin.section.contentText": "Gallery, links, FAQ and videos.",
-  "admin.comingSoon": "Coming soon",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { adminDe, adminEn } from "./admin-dictionary.ts";
 import { de } from "./de.ts";
 import { en } from "./en.ts";
 import { dictionaryFor } from "./i18n.server.ts";
@@ -6,23 +7,28 @@ import { createTranslator, isLanguage } from "./i18n.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
-describe("the German dictionary", () => {
+describe.each([
+  { name: "site", english: en as Record<string, string>, german: de as Record<string, string> },
+  { name: "admin", english: adminEn as Record<string, string>, german: adminDe as Record<string, string> },
+])("the German $name dictionary", ({ english, german }) => {
   it("has exactly the keys of the English one", () => {
-    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+    expect(Object.keys(german).sort()).toEqual(Object.keys(english).sort());
   });
 
   it("has no empty text in either language", () => {
-    for (const [key, text] of [...Object.entries(en), ...Object.entries(de)]) {
+    for (const [key, text] of [...Object.entries(english), ...Object.entries(german)]) {
       expect(text.trim(), `empty text for ${key}`).not.toBe("");
     }
   });
 
   it("uses the same placeholders as the English text, key by key", () => {
-    for (const key of Object.keys(en) as (keyof typeof en)[]) {
-      expect(placeholders(de[key]), key).toEqual(placeholders(en[key]));
+    for (const key of Object.keys(english)) {
+      expect(placeholders(german[key] ?? ""), key).toEqual(placeholders(english[key] ?? ""));
     }
   });
+});
 
+describe("the German site dictionary", () => {
   it("is really German where the interface differs", () => {
     expect(de["common.loading"]).toBe("Lädt...");
     expect(en["common.loading"]).toBe("Loading...");

@@ -9,9 +9,10 @@ export function isLanguage(value: unknown): value is Language {
   return value === "en" || value === "de";
 }
 
-export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+export type TranslateWith<Key extends string> = (key: Key, params?: Record<string, string | number>) => string;
+export type Translate = TranslateWith<MessageKey>;
 
-export function createTranslator(dictionary: Dictionary): Translate {
+export function createTranslator<Key extends string = MessageKey>(dictionary: Record<Key, string>): TranslateWith<Key> {
   return (key, params) => {
     const text = dictionary[key] ?? key;
     if (!params) return text;

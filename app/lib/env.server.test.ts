@@ -24,7 +24,16 @@ describe("environment", () => {
       authSecret: undefined,
       authMaxFailedAttempts: 10,
       trustProxy: 0,
+      uploadMaxBytes: 25 * 1024 * 1024,
+      videoUploadMaxBytes: 1024 * 1024 * 1024,
     });
+  });
+
+  it("takes upload limits in megabytes and refuses nonsense", () => {
+    expect(parseEnv({ UPLOAD_MAX_MB: "5" }).uploadMaxBytes).toBe(5 * 1024 * 1024);
+    expect(parseEnv({ VIDEO_UPLOAD_MAX_MB: "10" }).videoUploadMaxBytes).toBe(10 * 1024 * 1024);
+    expect(() => parseEnv({ UPLOAD_MAX_MB: "0" })).toThrow(/UPLOAD_MAX_MB/);
+    expect(() => parseEnv({ VIDEO_UPLOAD_MAX_MB: "lots" })).toThrow(/VIDEO_UPLOAD_MAX_MB/);
   });
 
   it("reads TRUST_PROXY as a number of proxies, and refuses 'trust everything'", () => {

@@ -48,6 +48,14 @@ const envSchema = z.object({
       .regex(/^(false|\d{1,2})$/, "must be the number of reverse proxies in front of the server (0 or false for none)")
       .default("false"),
   ),
+  UPLOAD_MAX_MB: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1, "must be a whole number of megabytes, at least 1").max(1024).default(25),
+  ),
+  VIDEO_UPLOAD_MAX_MB: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1, "must be a whole number of megabytes, at least 1").max(16384).default(1024),
+  ),
   AUTH_MAX_FAILED_ATTEMPTS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),
@@ -63,6 +71,10 @@ export type Env = {
   baseUrl: string;
   authSecret: string | undefined;
   authMaxFailedAttempts: number;
+  /** Largest image upload, in bytes. */
+  uploadMaxBytes: number;
+  /** Largest video upload, in bytes. */
+  videoUploadMaxBytes: number;
   /** How many reverse proxies' X-Forwarded-For/-Proto entries to trust (Express's "trust proxy" hop count). */
   trustProxy: number;
 };
@@ -99,5 +111,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     authSecret: value.AUTH_SECRET,
     authMaxFailedAttempts: value.AUTH_MAX_FAILED_ATTEMPTS,
     trustProxy: value.TRUST_PROXY === "false" ? 0 : Number(value.TRUST_PROXY),
+    uploadMaxBytes: value.UPLOAD_MAX_MB * 1024 * 1024,
+    videoUploadMaxBytes: value.VIDEO_UPLOAD_MAX_MB * 1024 * 1024,
   };
 }

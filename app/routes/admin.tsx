@@ -1,54 +1,62 @@
-import { FileText, Images, KeyRound, Settings, Users } from "lucide-react";
-import { isRouteErrorResponse } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { LayoutDashboard } from "lucide-react";
+import { isRouteErrorResponse, NavLink, Outlet } from "react-router";
+import { Toaster } from "sonner";
+import { requireAdmin, requireAdminMiddleware } from "#app/auth/session.server.ts";
+import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { StatusPage } from "#app/components/status-page.tsx";
-import type { MessageKey } from "#app/i18n/i18n.ts";
+import { adminDictionaryFor } from "#app/i18n/admin-dictionary.ts";
+import { type AdminLayoutData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import type { Route } from "./+types/admin";
 
-export async function loader({ url, context }: Route.LoaderArgs) {
+export const middleware: Route.MiddlewareFunction[] = [requireAdminMiddleware];
+
+export async function loader({ request, url, context }: Route.LoaderArgs): Promise<AdminLayoutData> {
   const admin = requireAdmin(url, context);
-  return { email: admin.email };
+  const { lang } = languageOf(request);
+  return { email: admin.email, lang, dictionary: adminDictionaryFor(lang) };
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
   return [...pageMeta(rootSeo(matches), location.pathname, { title: "Admin" }), { name: "robots", content: "noindex" }];
 }
 
-const sections: { title: MessageKey; text: MessageKey; icon: typeof Settings }[] = [
-  { title: "admin.section.settings", text: "admin.section.settingsText", icon: Settings },
-  { title: "admin.section.invites", text: "admin.section.invitesText", icon: KeyRound },
-  { title: "admin.section.users", text: "admin.section.usersText", icon: Users },
-  { title: "admin.section.content", text: "admin.section.contentText", icon: Images },
-];
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `flex items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 ${
+    isActive
+      ? "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white"
+      : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white"
+  }`;
 
-export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const t = useTranslate();
+export default function AdminLayout() {
+  const t = useAdminTranslate();
+  const theme = useRootData()?.theme ?? "dark";
   return (
-    <div>
-      <header className="mb-8">
-        <h1 className="text-3xl font-bold tracking-tight">{t("admin.heading")}</h1>
-        <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.intro")}</p>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
-          {t("admin.signedInAs", { email: loaderData.email })}
-        </p>
-      </header>
-      <ul className="grid gap-4 sm:grid-cols-2">
-        {sections.map(({ title, text, icon: Icon }) => (
-          <li key={title} className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
-            <div className="flex items-center gap-3">
-              <Icon aria-hidden="true" className="size-5 text-indigo-700 dark:text-indigo-300" />
-              <h2 className="font-semibold">{t(title)}</h2>
-            </div>
-            <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">{t(text)}</p>
-            <p className="mt-3 inline-flex items-center gap-1 text-xs font-medium text-zinc-600 dark:text-zinc-300">
-              <FileText aria-hidden="true" className="size-3.5" />
-              {t("admin.comingSoon")}
-            </p>
+    <div className="flex flex-col gap-6 lg:flex-row">
+      <nav aria-label={t("admin.nav.label")} className="lg:w-52 lg:shrink-0">
+        <ul className="flex gap-1 overflow-x-auto pb-2 lg:flex-col lg:overflow-visible lg:pb-0">
+          <li>
+            <NavLink to="/admin" end className={navLinkClass}>
+              <LayoutDashboard aria-hidden="true" className="size-4" />
+              {t("admin.nav.dashboard")}
+            </NavLink>
           </li>
-        ))}
-      </ul>
+          {adminSections.map(({ to, title, icon: Icon }) => (
+            <li key={to}>
+              <NavLink to={to} className={navLinkClass}>
+                <Icon aria-hidden="true" className="size-4" />
+                {t(title)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="min-w-0 flex-1">
+        <Outlet />
+      </div>
+      <Toaster theme={theme} position="bottom-right" richColors closeButton />
     </div>
   );
 }

@@ -60,8 +60,15 @@ test("an admin sees the dashboard and an Admin link in the header", async ({ pag
   await adminLink.click();
   await expect(page).toHaveURL("/admin");
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
-  for (const section of ["Site settings", "Invite codes", "Users", "Content"]) {
-    await expect(page.getByRole("heading", { level: 2, name: section })).toBeVisible();
+  const dashboard = page.getByRole("main");
+  for (const section of ["Gallery", "Links", "FAQ", "Videos", "Site settings", "Invite codes", "Users", "Audit log"]) {
+    await expect(dashboard.getByRole("navigation").getByRole("link", { name: section, exact: true })).toBeVisible();
+    await expect(
+      dashboard
+        .getByRole("list")
+        .last()
+        .getByRole("link", { name: new RegExp(`^${section}`) }),
+    ).toBeVisible();
   }
   await expect(page).toHaveTitle("Admin · Vitrine");
 });

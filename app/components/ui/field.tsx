@@ -1,0 +1,107 @@
+import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
+
+export const inputClass =
+  "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 placeholder:text-zinc-500 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-500 aria-[invalid=true]:border-red-600 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400 dark:aria-[invalid=true]:border-red-400";
+
+type Described = { label: string; hint?: string; error?: string };
+
+function FieldText({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-600 dark:text-zinc-300">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  const ids = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean);
+  return ids.length > 0 ? ids.join(" ") : undefined;
+}
+
+/** A labelled input; its hint and error are tied to it for screen readers. */
+export function TextField({
+  label,
+  hint,
+  error,
+  className = "",
+  ...props
+}: Described & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        className={inputClass}
+        {...props}
+      />
+      <FieldText id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+export function TextAreaField({
+  label,
+  hint,
+  error,
+  className = "",
+  rows = 4,
+  ...props
+}: Described & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={rows}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        className={inputClass}
+        {...props}
+      />
+      <FieldText id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+export function CheckboxField({
+  label,
+  hint,
+  className = "",
+  ...props
+}: Described & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className={`flex items-start gap-2 ${className}`}>
+      <input
+        id={id}
+        type="checkbox"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        className="mt-1 size-4 rounded border-zinc-400 accent-indigo-700"
+        {...props}
+      />
+      <div>
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <FieldText id={id} hint={hint} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { adminCommonDe } from "./admin/common.de.ts";
+import { adminCommonEn } from "./admin/common.en.ts";
+import { adminContentDe } from "./admin/content.de.ts";
+import { adminContentEn } from "./admin/content.en.ts";
+import { adminGalleryDe } from "./admin/gallery.de.ts";
+import { adminGalleryEn } from "./admin/gallery.en.ts";
+import { adminSiteDe } from "./admin/site.de.ts";
+import { adminSiteEn } from "./admin/site.en.ts";
+import { createTranslator, type Language, type TranslateWith } from "./i18n.ts";
+
+/**
+ * The admin screens' strings: English is the source, German must have every key (checked by the type).
+ * Only the server and tests import this module (for values); the browser gets one language through the
+ * admin layout's loader.
+ */
+export const adminEn = { ...adminCommonEn, ...adminGalleryEn, ...adminContentEn, ...adminSiteEn };
+export type AdminMessageKey = keyof typeof adminEn;
+export type AdminDictionary = Record<AdminMessageKey, string>;
+export const adminDe = {
+  ...adminCommonDe,
+  ...adminGalleryDe,
+  ...adminContentDe,
+  ...adminSiteDe,
+} satisfies AdminDictionary;
+
+export function adminDictionaryFor(lang: Language): AdminDictionary {
+  return lang === "de" ? adminDe : adminEn;
+}
+
+export type AdminTranslate = TranslateWith<AdminMessageKey>;
+
+export function adminTranslatorFor(lang: Language): AdminTranslate {
+  return createTranslator(adminDictionaryFor(lang));
+}

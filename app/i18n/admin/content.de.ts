@@ -1,0 +1,3 @@
+import type { adminContentEn } from "./content.en.ts";
+
+export const adminContentDe = {} satisfies Record<keyof typeof adminContentEn, string>;

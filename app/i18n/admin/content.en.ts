@@ -1,0 +1,2 @@
+/** Admin strings of the links, FAQ and video screens (issue 3). */
+export const adminContentEn = {} as const;
