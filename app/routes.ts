@@ -9,7 +9,14 @@ export default [
   route("videos", "routes/videos.tsx"),
   route("auth", "routes/auth.tsx"),
   // The admin area: the layout's middleware refuses visitors and non-admins before any nested loader or action runs.
-  route("admin", "routes/admin.tsx", [index("routes/admin._index.tsx")]),
+  route("admin", "routes/admin.tsx", [
+    index("routes/admin._index.tsx"),
+    route("settings", "routes/admin.settings.tsx"),
+    route("markdown-preview", "routes/admin.markdown-preview.ts"),
+    route("invites", "routes/admin.invites.tsx"),
+    route("users", "routes/admin.users.tsx"),
+    route("audit", "routes/admin.audit.tsx"),
+  ]),
   route("legal-notice", "routes/legal-notice.tsx"),
   route("privacy", "routes/privacy.tsx"),
 

@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from "react-router";
 import type { Language } from "#app/i18n/i18n.ts";
 
-const DEFAULT_SHARE_IMAGE = "/og-image.png";
+export const DEFAULT_SHARE_IMAGE = "/og-image.png";
 
 export type SeoData = {
   lang: Language;
@@ -13,7 +13,8 @@ export type SeoData = {
   faviconUrl: string;
 };
 
-function absolute(url: string, baseUrl: string): string {
+/** The URL made absolute against the site; the site itself when it cannot be read. */
+export function absolute(url: string, baseUrl: string): string {
   try {
     return new URL(url, `${baseUrl}/`).href;
   } catch {
