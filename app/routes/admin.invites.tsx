@@ -4,6 +4,7 @@ import { data, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
@@ -206,7 +207,7 @@ function InviteRow({
   );
 }
 
-export default function AdminInvites({ loaderData }: Route.ComponentProps) {
+export default function AdminInvites({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminTranslate();
   const fetcher = useFetcher<InviteActionResult>();
   const result = useResultToast(fetcher.data, t("admin.common.error"));
@@ -223,6 +224,7 @@ export default function AdminInvites({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold tracking-tight">{t("admin.section.invites")}</h1>
         <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.invites.intro")}</p>
       </header>
+      <ActionMessage result={actionData} />
 
       <section
         aria-labelledby="invites-create-title"

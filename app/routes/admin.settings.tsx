@@ -2,6 +2,7 @@ import { Eye } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { CheckboxField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
@@ -19,7 +20,7 @@ import {
 } from "#app/domains/settings/settings-form.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
-import type { ActionResult } from "#app/lib/action-result.ts";
+import { type ActionResult, isActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
@@ -331,17 +332,20 @@ function GroupForm({
   draft,
   setValue,
   baseUrl,
+  pageErrors,
 }: {
   id: SettingGroupId;
   fields: SettingField[];
   draft: Draft;
   setValue: SetValue;
   baseUrl: string;
+  /** Field errors of a form post without JavaScript (the page's own action answer). */
+  pageErrors: Record<string, string>;
 }) {
   const t = useAdminTranslate();
   const fetcher = useFetcher<ActionResult>();
   const result = useResultToast(fetcher.data, t("admin.common.error"));
-  const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
+  const errors = result && !result.ok ? (result.fieldErrors ?? {}) : result ? {} : pageErrors;
   const titleId = `settings-${id}-title`;
   return (
     <section
@@ -373,7 +377,7 @@ function GroupForm({
   );
 }
 
-export default function AdminSettings({ loaderData }: Route.ComponentProps) {
+export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminTranslate();
   const [draft, setDraft] = useState<Draft>(loaderData.values);
   const stored = useRef(loaderData.values);
@@ -401,6 +405,7 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold tracking-tight">{t("admin.section.settings")}</h1>
         <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.settings.intro")}</p>
       </header>
+      <ActionMessage result={actionData} />
       <nav aria-label={t("admin.settings.groupsNav")} className="mb-6">
         <ul className="flex flex-wrap gap-2">
           {settingGroups.map(({ id }) => (
@@ -417,7 +422,15 @@ export default function AdminSettings({ loaderData }: Route.ComponentProps) {
       </nav>
       <div className="flex flex-col gap-8">
         {settingGroups.map(({ id, fields }) => (
-          <GroupForm key={id} id={id} fields={fields} draft={draft} setValue={setValue} baseUrl={loaderData.baseUrl} />
+          <GroupForm
+            key={id}
+            id={id}
+            fields={fields}
+            draft={draft}
+            setValue={setValue}
+            baseUrl={loaderData.baseUrl}
+            pageErrors={isActionResult(actionData) && !actionData.ok ? (actionData.fieldErrors ?? {}) : {}}
+          />
         ))}
       </div>
     </div>

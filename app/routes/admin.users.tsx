@@ -2,6 +2,7 @@ import { LogOut, ShieldMinus, ShieldPlus, Trash2 } from "lucide-react";
 import { data, useFetcher } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
@@ -169,7 +170,7 @@ function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: bool
   );
 }
 
-export default function AdminUsers({ loaderData }: Route.ComponentProps) {
+export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminTranslate();
   const { users, selfId } = loaderData;
   // One fetcher for the whole table: its answer still shows when the row it came from is gone (deleted).
@@ -182,6 +183,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold tracking-tight">{t("admin.section.users")}</h1>
         <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.users.intro")}</p>
       </header>
+      <ActionMessage result={actionData} />
       <div className="overflow-x-auto">
         <table className="w-full min-w-[48rem] border-collapse">
           <caption className="sr-only">{t("admin.users.caption", { count: users.length })}</caption>
