@@ -1,5 +1,5 @@
 import { LogOut, ShieldMinus, ShieldPlus, Trash2 } from "lucide-react";
-import { data, useFetcher } from "react-router";
+import { data, redirect, useFetcher } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
@@ -60,6 +60,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (!result.ok) {
     return data({ ok: false, message: t(PROBLEMS[result.problem]) } satisfies ActionResult, { status: 400 });
   }
+  // Whoever removed their own role or sessions can no longer see this screen: off to the start page.
+  if (userId === admin.id && intent !== "grantAdmin" && result.changed) throw redirect("/");
   const messages: Record<typeof intent, AdminMessageKey> = {
     grantAdmin: result.changed ? "admin.users.granted" : "admin.users.alreadyAdmin",
     revokeAdmin: result.changed ? "admin.users.revoked" : "admin.users.notAdmin",
