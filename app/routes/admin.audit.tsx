@@ -85,7 +85,13 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       {records.length === 0 ? (
         <p className="text-zinc-600 dark:text-zinc-300">{t("admin.audit.empty")}</p>
       ) : (
-        <div className="overflow-x-auto">
+        // A wide table scrolls sideways on small screens: focusable, so the keyboard can scroll it too.
+        <section
+          aria-label={t("admin.audit.caption", { page, pages })}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+          tabIndex={0}
+          className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500"
+        >
           <table className="w-full min-w-[48rem] border-collapse text-sm">
             <caption className="sr-only">{t("admin.audit.caption", { page, pages })}</caption>
             <thead>
@@ -129,7 +135,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
 
       <nav aria-label={t("admin.audit.pagination")} className="mt-6 flex items-center gap-4">

@@ -36,10 +36,10 @@ test("an admin creates three codes; one is used to sign up and the list shows it
   const usedRow = page.getByRole("row").filter({ hasText: used });
   await expect(usedRow).toContainText("Used");
   await expect(usedRow).toContainText(email);
-  await expect(usedRow.getByRole("button", { name: `Delete ${used}` })).toHaveCount(0);
+  await expect(usedRow.getByRole("button", { name: `Delete: ${used}` })).toHaveCount(0);
 
   // Deleting an unused code makes it worthless at sign-up.
-  await page.getByRole("button", { name: `Delete ${deleted}` }).click();
+  await page.getByRole("button", { name: `Delete: ${deleted}` }).click();
   const dialog = page.getByRole("alertdialog", { name: `Delete “${deleted}”?` });
   await dialog.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page, `Code ${deleted} deleted.`)).toBeVisible();
@@ -64,13 +64,12 @@ test("a code and a ready sign-up link are copied to the clipboard, with a visibl
   await page.goto("/admin/invites");
   await waitForHydration(page);
 
-  const copyCode = page.getByRole("button", { name: `Copy code ${code}` });
+  const copyCode = page.getByRole("button", { name: `Copy code: ${code}` });
   await copyCode.click();
   await expect(toast(page, `Code ${code} copied to the clipboard.`)).toBeVisible();
-  await expect(copyCode).toContainText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
 
-  await page.getByRole("button", { name: `Copy sign-up link for ${code}` }).click();
+  await page.getByRole("button", { name: `Copy link: ${code}` }).click();
   await expect(toast(page, "Sign-up link copied to the clipboard.")).toBeVisible();
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(link).toBe(`${E2E_BASE_URL}/auth?invite=${code}`);

@@ -74,7 +74,7 @@ test("the last admin can be neither demoted nor deleted", async ({ page, databas
   await waitForHydration(page);
   const row = page.getByRole("row").filter({ hasText: admin.email });
 
-  await row.getByRole("button", { name: `Remove admin role from ${admin.email}` }).click();
+  await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
   await page
     .getByRole("alertdialog", { name: "Remove your own admin role?" })
     .getByRole("button", { name: "Yes, remove my admin role" })
@@ -82,7 +82,7 @@ test("the last admin can be neither demoted nor deleted", async ({ page, databas
   await expect(toast(page, "The last admin cannot be removed")).toBeVisible();
   await expect(row.getByRole("cell").nth(1)).toHaveText("Admin");
 
-  await row.getByRole("button", { name: `Delete the account ${admin.email}` }).click();
+  await row.getByRole("button", { name: `Delete: ${admin.email}` }).click();
   await page
     .getByRole("alertdialog", { name: "Delete your own account?" })
     .getByRole("button", { name: "Yes, delete my account" })

@@ -45,7 +45,7 @@ for (const theme of ["light", "dark"] as const) {
       await expect(page.getByRole("heading", { level: 1, name: "Invite codes" })).toBeVisible();
       await expectNoViolations(page, `/admin/invites (${theme})`);
       await page
-        .getByRole("button", { name: /^Delete / })
+        .getByRole("button", { name: /^Delete: / })
         .first()
         .click();
       await expect(page.getByRole("alertdialog")).toBeVisible();

@@ -14,11 +14,11 @@ test("an admin makes a user an admin, who can then open the admin area", async (
   const row = page.getByRole("row").filter({ hasText: user.email });
   await expect(row).toContainText("User");
 
-  await row.getByRole("button", { name: `Make ${user.email} an admin` }).click();
+  await row.getByRole("button", { name: `Make admin: ${user.email}` }).click();
 
   await expect(toast(page, `${user.email} is now an admin.`)).toBeVisible();
   await expect(row.getByRole("cell").nth(1)).toHaveText("Admin");
-  await expect(row.getByRole("button", { name: `Remove admin role from ${user.email}` })).toBeVisible();
+  await expect(row.getByRole("button", { name: `Remove admin: ${user.email}` })).toBeVisible();
 
   const context = await browser.newContext();
   const userPage = await context.newPage();
@@ -46,7 +46,7 @@ test("signing a user out everywhere ends their session in their browser", async 
   await waitForHydration(page);
   const row = page.getByRole("row").filter({ hasText: user.email });
   await expect(row).toContainText("Sessions: 1");
-  await row.getByRole("button", { name: `Sign ${user.email} out everywhere` }).click();
+  await row.getByRole("button", { name: `Sign out everywhere: ${user.email}` }).click();
   await page
     .getByRole("alertdialog", { name: `Sign ${user.email} out everywhere?` })
     .getByRole("button", { name: "Sign out everywhere" })
@@ -67,14 +67,14 @@ test("removing your own admin role takes an explicit extra confirmation", async 
   const row = page.getByRole("row").filter({ hasText: admin.email });
   await expect(row).toContainText("(you)");
 
-  await row.getByRole("button", { name: `Remove admin role from ${admin.email}` }).click();
+  await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
   const dialog = page.getByRole("alertdialog", { name: "Remove your own admin role?" });
   await expect(dialog).toContainText("You will lose access to the admin area at once");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(row.getByRole("cell").nth(1)).toHaveText("Admin");
 
-  await row.getByRole("button", { name: `Remove admin role from ${admin.email}` }).click();
+  await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
   await dialog.getByRole("button", { name: "Yes, remove my admin role" }).click();
 
   // No longer an admin: sent to the start page, which offers no Admin link any more.
