@@ -1,13 +1,15 @@
-import { Eye } from "lucide-react";
+import { Eye, Upload } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { data, useFetcher, useRevalidator } from "react-router";
+import { toast } from "sonner";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { CheckboxField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
+import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
-import { saveSettings } from "#app/domains/settings/settings-admin.server.ts";
+import { saveSettings, startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
 import type { SettingKey, SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import {
   SETTING_LIMITS,
@@ -18,6 +20,8 @@ import {
   settingKinds,
   validateSettings,
 } from "#app/domains/settings/settings-form.ts";
+import { removeReplacedSiteImage } from "#app/domains/settings/site-images.server.ts";
+import { SITE_IMAGE_SETTING, type SiteImageKind } from "#app/domains/settings/site-images.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { type ActionResult, isActionResult } from "#app/lib/action-result.ts";
@@ -32,7 +36,12 @@ import type { Route } from "./+types/admin.settings";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  return { values: await requestSettings(context), baseUrl: getRuntime().env.baseUrl };
+  const { env } = getRuntime();
+  return {
+    values: await requestSettings(context),
+    baseUrl: env.baseUrl,
+    uploadMax: formatMegabytes(env.uploadMaxBytes),
+  };
 }
 
 const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
@@ -70,7 +79,12 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (Object.keys(checked.values).length === 0) {
     return data({ ok: false, message: t("admin.settings.error.empty") } satisfies ActionResult, { status: 400 });
   }
-  const { changed } = await saveSettings(getDb(), admin, checked.values);
+  const { changed, previous, settings } = await saveSettings(getDb(), admin, checked.values);
+  if (changed.some((key) => key.startsWith("watermark_"))) startWatermarkRefresh(getDb(), settings);
+  // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
+  for (const key of Object.values(SITE_IMAGE_SETTING)) {
+    if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key]);
+  }
   const result: ActionResult = {
     ok: true,
     message:
@@ -326,12 +340,103 @@ function SharePreview({ draft, baseUrl }: { draft: Draft; baseUrl: string }) {
   );
 }
 
+/**
+ * Uploads a logo, favicon or share image; the server stores it and saves the setting at once. A form of its
+ * own (a file cannot travel in the settings form); without JavaScript it posts to the upload route directly.
+ */
+function SiteImageUpload({
+  kind,
+  uploadMax,
+  setValue,
+}: {
+  kind: SiteImageKind;
+  uploadMax: string;
+  setValue: SetValue;
+}) {
+  const t = useAdminTranslate();
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const id = useId();
+  return (
+    <form
+      method="post"
+      action={`/admin/uploads/site/${kind}`}
+      encType="multipart/form-data"
+      className="flex flex-col gap-2 sm:flex-row sm:items-end"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        const body = new FormData(form);
+        const file = body.get("file");
+        if (!(file instanceof File) || file.size === 0) {
+          setError(t("admin.settings.upload.noFile"));
+          return;
+        }
+        setBusy(true);
+        setError(undefined);
+        try {
+          const response = await fetch(form.action, { method: "POST", body, headers: { Accept: "application/json" } });
+          const answer = (await response.json().catch(() => null)) as (ActionResult & { url?: string }) | null;
+          if (!answer?.ok) {
+            const message = answer?.message ?? t("admin.settings.upload.failed");
+            setError(message);
+            toast.error(t("admin.common.error"), { description: message });
+            return;
+          }
+          if (answer.url) setValue(SITE_IMAGE_SETTING[kind], answer.url);
+          form.reset();
+          toast.success(answer.message);
+          void revalidator.revalidate();
+        } catch {
+          setError(t("admin.settings.upload.failed"));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <div className="flex-1">
+        <label htmlFor={id} className="block text-sm font-medium">
+          {t(`admin.settings.upload.${kind}` as AdminMessageKey)}
+        </label>
+        <input
+          id={id}
+          type="file"
+          name="file"
+          accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+          aria-invalid={error ? true : undefined}
+          className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border file:border-zinc-300 file:bg-white file:px-3 file:py-1.5 file:text-zinc-900 dark:file:border-zinc-600 dark:file:bg-zinc-900 dark:file:text-zinc-100"
+        />
+        <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-600 dark:text-zinc-300">
+          {t(`admin.settings.upload.hint.${kind}` as AdminMessageKey, { max: uploadMax })}
+        </p>
+        {error ? (
+          <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <Button type="submit" variant="secondary" disabled={busy}>
+        <Upload aria-hidden="true" className="size-4" />
+        {busy ? t("admin.settings.upload.uploading") : t("admin.settings.upload.button")}
+      </Button>
+    </form>
+  );
+}
+
+const GROUP_UPLOADS: Partial<Record<SettingGroupId, SiteImageKind[]>> = {
+  identity: ["logo", "favicon"],
+  sharing: ["share-image"],
+};
+
 function GroupForm({
   id,
   fields,
   draft,
   setValue,
   baseUrl,
+  uploadMax,
   pageErrors,
 }: {
   id: SettingGroupId;
@@ -339,6 +444,7 @@ function GroupForm({
   draft: Draft;
   setValue: SetValue;
   baseUrl: string;
+  uploadMax: string;
   /** Field errors of a form post without JavaScript (the page's own action answer). */
   pageErrors: Record<string, string>;
 }) {
@@ -373,6 +479,14 @@ function GroupForm({
           </Button>
         </div>
       </fetcher.Form>
+      {GROUP_UPLOADS[id] ? (
+        <div className="mt-6 flex flex-col gap-4 border-t border-zinc-200 pt-4 dark:border-zinc-800">
+          <h3 className="text-base font-semibold">{t("admin.settings.upload.title")}</h3>
+          {GROUP_UPLOADS[id]?.map((kind) => (
+            <SiteImageUpload key={kind} kind={kind} uploadMax={uploadMax} setValue={setValue} />
+          ))}
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -429,6 +543,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             draft={draft}
             setValue={setValue}
             baseUrl={loaderData.baseUrl}
+            uploadMax={loaderData.uploadMax}
             pageErrors={isActionResult(actionData) && !actionData.ok ? (actionData.fieldErrors ?? {}) : {}}
           />
         ))}

@@ -82,6 +82,25 @@ export const adminSiteDe = {
   "admin.settings.error.badBoolean": "Muss ein- oder ausgeschaltet sein.",
   "admin.settings.error.control": "Enthält unsichtbare Steuerzeichen; bitte den Text neu eingeben.",
 
+  "admin.settings.upload.title": "Stattdessen hochladen",
+  "admin.settings.upload.logo": "Bilddatei für das Logo",
+  "admin.settings.upload.favicon": "Bilddatei für das Favicon",
+  "admin.settings.upload.share-image": "Bilddatei für das Vorschaubild",
+  "admin.settings.upload.hint.logo":
+    "JPEG, PNG, WebP, AVIF oder GIF, bis {max}. Wird höchstens 128 Pixel hoch angezeigt.",
+  "admin.settings.upload.hint.favicon":
+    "Am besten ein quadratisches Bild: Daraus entstehen Symbole mit 32, 180, 192 und 512 Pixeln. Bis {max}.",
+  "admin.settings.upload.hint.share-image":
+    "Wird auf 1200 × 630 Pixel zugeschnitten, die Größe für Linkvorschauen. Bis {max}.",
+  "admin.settings.upload.button": "Hochladen und speichern",
+  "admin.settings.upload.uploading": "Wird hochgeladen …",
+  "admin.settings.upload.done": "Hochgeladen und gespeichert.",
+  "admin.settings.upload.noFile": "Bitte zuerst eine Bilddatei auswählen.",
+  "admin.settings.upload.tooLarge": "Die Datei ist größer als die erlaubten {max}.",
+  "admin.settings.upload.notImage": "Kein verwendbares Bild: JPEG, PNG, WebP, AVIF oder GIF werden angenommen.",
+  "admin.settings.upload.failed": "Das Hochladen ist fehlgeschlagen; bitte erneut versuchen.",
+  "admin.settings.upload.unknownKind": "Ein solches Website-Bild gibt es nicht.",
+
   // Einladungscodes
   "admin.invites.intro":
     "Nur wer einen unbenutzten Code hat, kann ein Konto anlegen. Schicken Sie der Person einen Code oder einen Link, der ihn schon einträgt.",

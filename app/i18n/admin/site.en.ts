@@ -77,6 +77,23 @@ export const adminSiteEn = {
   "admin.settings.error.badBoolean": "Must be on or off.",
   "admin.settings.error.control": "Contains invisible control characters; please retype the text.",
 
+  "admin.settings.upload.title": "Upload instead",
+  "admin.settings.upload.logo": "Logo image file",
+  "admin.settings.upload.favicon": "Favicon image file",
+  "admin.settings.upload.share-image": "Share image file",
+  "admin.settings.upload.hint.logo": "JPEG, PNG, WebP, AVIF or GIF, up to {max}. Shown at most 128 pixels high.",
+  "admin.settings.upload.hint.favicon":
+    "A square image works best: icons of 32, 180, 192 and 512 pixels are made from it. Up to {max}.",
+  "admin.settings.upload.hint.share-image": "Cropped to 1200 × 630 pixels, the size link previews use. Up to {max}.",
+  "admin.settings.upload.button": "Upload and save",
+  "admin.settings.upload.uploading": "Uploading…",
+  "admin.settings.upload.done": "Uploaded and saved.",
+  "admin.settings.upload.noFile": "Choose an image file first.",
+  "admin.settings.upload.tooLarge": "The file is larger than the allowed {max}.",
+  "admin.settings.upload.notImage": "Not a usable image: JPEG, PNG, WebP, AVIF or GIF files are accepted.",
+  "admin.settings.upload.failed": "The upload failed; please try again.",
+  "admin.settings.upload.unknownKind": "There is no such site image.",
+
   // Invite codes
   "admin.invites.intro":
     "Only someone with an unused code can create an account. Send a code, or a link that fills it in, to the person it is for.",
