@@ -1,8 +1,15 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
+import { storeImage } from "#app/domains/media/images.server.ts";
+import { createLocalStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { type CreatedUser, createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
+import { type FilePart, postMultipart } from "#tests/support/multipart.ts";
 import {
   type HttpResponse,
   postForm,
@@ -23,6 +30,17 @@ function visibleText(html: string): string {
     .replaceAll("&quot;", '"')
     .replaceAll("&amp;", "&")
     .replace(/\s+/g, " ");
+}
+
+function linkTags(html: string): string[] {
+  return html.slice(0, html.indexOf("</head>")).match(/<link[^>]*>/g) ?? [];
+}
+
+async function pngPart(width: number, height: number, color: string): Promise<FilePart> {
+  const data = await sharp({ create: { width, height, channels: 4, background: color } })
+    .png()
+    .toBuffer();
+  return { field: "file", filename: "picture.png", type: "image/png", data };
 }
 
 function titleOf(html: string): string | undefined {
@@ -67,7 +85,9 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     users: await database.db.selectFrom("user").select("id").orderBy("id").execute(),
     sessions: await database.db.selectFrom("session").select("id").orderBy("id").execute(),
     audit: await database.db.selectFrom("audit_log").select("id").orderBy("id").execute(),
+    siteFiles: fs.existsSync(siteDir()) ? fs.readdirSync(siteDir()).sort() : [],
   });
+  const siteDir = () => path.join(database.location.dataDir, "storage", "public", "site");
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -75,6 +95,8 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       dataDir: database.location.dataDir,
       databaseUrl: database.location.databaseUrl,
       authSecret: TEST_AUTH_SECRET,
+      // Small, so that an oversize upload is cheap to send.
+      env: { UPLOAD_MAX_MB: "1" },
     });
     owner = await createUser(database.db, { admin: true });
     ownerCookie = await cookieFor(owner);
@@ -440,6 +462,174 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
       expect(await snapshot()).toEqual(before);
       expect((await request(server.url("/admin/users"), { headers: { Cookie: ownerCookie } })).status).toBe(200);
+    });
+  });
+
+  describe("site image uploads", () => {
+    const JSON_ACCEPT = "application/json";
+
+    it("refuses visitors and non-admins, and nothing changes", async () => {
+      const before = await snapshot();
+      for (const kind of ["logo", "favicon", "share-image"]) {
+        const file = await pngPart(64, 64, "#336699");
+        expectSentToSignIn(await postMultipart(server, `/admin/uploads/site/${kind}`, [file]));
+        const asMember = await postMultipart(server, `/admin/uploads/site/${kind}`, [file], { cookie: memberCookie });
+        expect(asMember.status).toBe(403);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("makes the favicon sizes; every page's head links them and they are served", async () => {
+      const response = await postMultipart(
+        server,
+        "/admin/uploads/site/favicon",
+        [await pngPart(300, 300, "#ff8800")],
+        {
+          cookie: ownerCookie,
+          accept: JSON_ACCEPT,
+        },
+      );
+
+      expect(response.status).toBe(200);
+      const answer = JSON.parse(response.body) as { ok: boolean; message: string; url: string };
+      expect(answer).toMatchObject({ ok: true, message: "Uploaded and saved." });
+      const hash = answer.url.match(/^\/media\/site\/favicon-([0-9a-f]{16})-32\.png$/)?.[1];
+      expect(hash).toBeDefined();
+      const links = linkTags((await request(server.url("/faq"))).body);
+      for (const [rel, size] of [
+        ["icon", 32],
+        ["apple-touch-icon", 180],
+        ["icon", 192],
+        ["icon", 512],
+      ] as const) {
+        const href = `/media/site/favicon-${hash}-${size}.png`;
+        expect(
+          links.some(
+            (tag) =>
+              tag.includes(`rel="${rel}"`) && tag.includes(`sizes="${size}x${size}"`) && tag.includes(`href="${href}"`),
+          ),
+          href,
+        ).toBe(true);
+        const file = await request(server.url(href));
+        expect(file.status).toBe(200);
+        expect(file.headers["content-type"]).toBe("image/png");
+      }
+    });
+
+    it("replaces the logo and removes the old file; a form post without JavaScript goes back to the settings", async () => {
+      const first = await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, "#00aa00")], {
+        cookie: ownerCookie,
+        accept: JSON_ACCEPT,
+      });
+      const oldUrl = (JSON.parse(first.body) as { url: string }).url;
+      expect((await request(server.url(oldUrl))).status).toBe(200);
+      expect((await request(server.url("/"))).body).toContain(`src="${oldUrl}"`);
+
+      const second = await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, "#aa0000")], {
+        cookie: ownerCookie,
+      });
+
+      expect(second.status).toBe(303);
+      expect(second.headers.location).toBe("/admin/settings");
+      const newUrl = (
+        await database.db
+          .selectFrom("site_settings")
+          .select("value")
+          .where("key", "=", "site_logo_url")
+          .executeTakeFirstOrThrow()
+      ).value;
+      expect(newUrl).not.toBe(oldUrl);
+      expect((await request(server.url(newUrl))).status).toBe(200);
+      expect((await request(server.url(oldUrl))).status).toBe(404);
+    });
+
+    it.each([
+      [
+        "a text file named .png",
+        { field: "file", filename: "x.png", type: "image/png", data: Buffer.from("not an image at all") },
+        415,
+        "Not a usable image",
+      ],
+      [
+        "an SVG",
+        {
+          field: "file",
+          filename: "x.svg",
+          type: "image/svg+xml",
+          data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+        },
+        415,
+        "Not a usable image",
+      ],
+      [
+        "a file over UPLOAD_MAX_MB",
+        { field: "file", filename: "big.png", type: "image/png", data: Buffer.alloc(1024 * 1024 + 10, 1) },
+        413,
+        "The file is larger than the allowed 1 MB.",
+      ],
+    ] as const)("refuses %s with a message and changes nothing", async (_label, part, status, message) => {
+      const before = await snapshot();
+      const response = await postMultipart(
+        server,
+        "/admin/uploads/site/share-image",
+        [{ ...part, data: Buffer.from(part.data) }],
+        {
+          cookie: ownerCookie,
+          accept: JSON_ACCEPT,
+        },
+      );
+      expect(response.status).toBe(status);
+      expect(JSON.parse(response.body)).toMatchObject({ ok: false, message: expect.stringContaining(message) });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("answers an upload without a file, or of an unknown kind, with a message", async () => {
+      const before = await snapshot();
+      const empty = await postMultipart(server, "/admin/uploads/site/logo", [], {
+        cookie: ownerCookie,
+        accept: JSON_ACCEPT,
+      });
+      expect(empty.status).toBe(400);
+      expect(empty.body).toContain("Choose an image file first.");
+      const unknown = await postMultipart(server, "/admin/uploads/site/wallpaper", [await pngPart(10, 10, "#000000")], {
+        cookie: ownerCookie,
+        accept: JSON_ACCEPT,
+      });
+      expect(unknown.status).toBe(404);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe("watermark", () => {
+    it("redraws the gallery's images after the watermark text changes", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-watermark-"));
+      const source = path.join(dir, "photo.png");
+      await sharp({ create: { width: 1400, height: 900, channels: 3, background: "#668899" } })
+        .png()
+        .toFile(source);
+      const storage = createLocalStorage({
+        root: path.join(database.location.dataDir, "storage"),
+        secret: mediaSigningSecret(TEST_AUTH_SECRET),
+      });
+      const id = await storeImage(database.db, source, { watermark: settingDefaults.watermark_text, storage });
+      fs.rmSync(dir, { recursive: true, force: true });
+
+      const response = await postForm(
+        server,
+        "/admin/settings",
+        { intent: "save", watermark_enabled: "true", watermark_text: "© Jo Example" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(200);
+
+      await expect
+        .poll(
+          async () =>
+            (await database.db.selectFrom("images").select("watermark").where("id", "=", id).executeTakeFirstOrThrow())
+              .watermark,
+          { timeout: 20_000 },
+        )
+        .toBe("© Jo Example");
     });
   });
 
