@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { toast } from "./admin-site-helpers.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
@@ -90,4 +91,42 @@ test("the last admin can be neither demoted nor deleted", async ({ page, databas
   await expect(toast(page, "The last admin cannot be removed")).toHaveCount(2);
   await page.reload();
   await expect(page.getByRole("row").filter({ hasText: admin.email })).toContainText("Admin");
+});
+
+test("an admin uploads a favicon; every page's head links its sizes", async ({ page, browser, makeUser, signInAs }) => {
+  await signInAs(page, await makeUser({ admin: true }));
+  await page.goto("/admin/settings");
+  await waitForHydration(page);
+  const identity = page.getByRole("region", { name: "Site identity" });
+  const png = await sharp({ create: { width: 256, height: 256, channels: 4, background: "#e11d48" } })
+    .png()
+    .toBuffer();
+
+  await identity
+    .getByLabel("Favicon image file")
+    .setInputFiles({ name: "icon.png", mimeType: "image/png", buffer: png });
+  await identity.getByRole("button", { name: "Upload and save" }).nth(1).click();
+
+  await expect(toast(page, "Uploaded and saved.")).toBeVisible();
+  const field = identity.getByLabel("Favicon address");
+  await expect(field).toHaveValue(/^\/media\/site\/favicon-[0-9a-f]{16}-32\.png$/);
+  const url = await field.inputValue();
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto("/videos");
+  for (const size of [32, 192, 512]) {
+    await expect(visitor.locator(`head link[rel="icon"][sizes="${size}x${size}"]`)).toHaveAttribute(
+      "href",
+      url.replace("-32.png", `-${size}.png`),
+    );
+  }
+  await expect(visitor.locator('head link[rel="apple-touch-icon"]')).toHaveAttribute(
+    "href",
+    url.replace("-32.png", "-180.png"),
+  );
+  const icon = await visitor.request.get(url);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toBe("image/png");
+  await context.close();
 });
