@@ -84,3 +84,25 @@ test("an invalid address is refused with a message at the field, and nothing is 
     .executeTakeFirst();
   expect(row?.value).toBe("Vitrine");
 });
+
+test("the admin site screens break no Content-Security-Policy rule, the preview included", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`Refused to load (Content Security Policy): ${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  await page.goto("/admin/settings");
+  await waitForHydration(page);
+  const home = page.getByRole("region", { name: "Home page" });
+  await home.getByRole("button", { name: "Show preview" }).first().click();
+  await expect(home.getByRole("region", { name: "Preview: Text (English)" })).toContainText("This is the home page");
+  for (const path of ["/admin/invites", "/admin/users", "/admin/audit"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+  }
+  expect(violations).toEqual([]);
+});
