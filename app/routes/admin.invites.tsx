@@ -165,9 +165,9 @@ function InviteRow({
           <span>{t("admin.invites.unused")}</span>
         )}
       </td>
-      <td className="whitespace-nowrap py-3 pr-4 text-sm">{formatDate(invite.createdAt)}</td>
+      <td className="py-3 pr-4 text-sm">{formatDate(invite.createdAt)}</td>
       <td className="py-3">
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-col items-start gap-2 [&>button]:whitespace-nowrap">
           <CopyButton
             text={invite.code}
             icon="code"
@@ -264,7 +264,7 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
           <p className="mt-4 text-zinc-600 dark:text-zinc-300">{t("admin.invites.empty")}</p>
         ) : (
           <div className="mt-4 overflow-x-auto">
-            <table className="w-full min-w-[48rem] border-collapse">
+            <table className="w-full min-w-[40rem] border-collapse">
               <caption className="sr-only">{t("admin.invites.listTitle", { count: invites.length })}</caption>
               <thead>
                 <tr className="text-left text-sm text-zinc-600 dark:text-zinc-300">

@@ -94,11 +94,11 @@ function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: bool
           <span className="ml-2 text-xs font-normal text-zinc-600 dark:text-zinc-300">{t("admin.users.you")}</span>
         ) : null}
       </th>
-      <td className="whitespace-nowrap py-3 pr-4 text-sm">{created} UTC</td>
+      <td className="py-3 pr-4 text-sm">{created} UTC</td>
       <td className="py-3 pr-4 text-sm">{user.isAdmin ? t("admin.users.roleAdmin") : t("admin.users.roleUser")}</td>
       <td className="py-3 pr-4 text-sm">{t("admin.users.sessionCount", { count: user.activeSessions })}</td>
       <td className="py-3">
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-col items-start gap-2 [&>button]:whitespace-nowrap">
           {user.isAdmin ? (
             <ConfirmDialog
               trigger={
@@ -187,7 +187,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
       </header>
       <ActionMessage result={actionData} />
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[48rem] border-collapse">
+        <table className="w-full min-w-[40rem] border-collapse">
           <caption className="sr-only">{t("admin.users.caption", { count: users.length })}</caption>
           <thead>
             <tr className="text-left text-sm text-zinc-600 dark:text-zinc-300">
