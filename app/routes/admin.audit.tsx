@@ -1,9 +1,10 @@
 import { Form, Link } from "react-router";
+import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { inputClass } from "#app/components/ui/field.tsx";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
-import { AUDIT_AREAS, type AuditArea } from "#app/domains/audit/audit-areas.ts";
+import { AUDIT_AREAS } from "#app/domains/audit/audit-areas.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
@@ -12,12 +13,19 @@ import type { Route } from "./+types/admin.audit";
 
 const PAGE_SIZE = 50;
 
+const auditQuery = z.object({
+  area: z.enum(AUDIT_AREAS).nullable().catch(null).default(null),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
+});
+
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const rawArea = url.searchParams.get("area") ?? "";
-  const area = (AUDIT_AREAS as readonly string[]).includes(rawArea) ? (rawArea as AuditArea) : null;
-  const requested = Number.parseInt(url.searchParams.get("page") ?? "1", 10);
-  const page = Number.isFinite(requested) && requested >= 1 ? Math.min(requested, 100_000) : 1;
+  // Anything unexpected in the address falls back to the first page of every area, never an error.
+  const query = auditQuery.parse({
+    area: url.searchParams.get("area") ?? undefined,
+    page: url.searchParams.get("page") ?? undefined,
+  });
+  const { area, page } = query;
   const { records, total } = await listAudit(getDb(), {
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
