@@ -1,5 +1,5 @@
 import { Check, Copy, Link2, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -209,6 +209,11 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
   const result = useResultToast(fetcher.data, t("admin.common.error"));
   const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   const fresh = new Set(fetcher.data?.codes ?? []);
+  const createForm = useRef<HTMLFormElement>(null);
+  // After codes were made, the form starts over for the next batch.
+  useEffect(() => {
+    if (result?.ok) createForm.current?.reset();
+  }, [result]);
   // Deletions answer through the page's fetcher: the row they came from is gone when the answer shows.
   const deleter = useFetcher<InviteActionResult>();
   useResultToast(deleter.data, t("admin.common.error"));
@@ -229,7 +234,7 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
         <h2 id="invites-create-title" className="text-xl font-semibold">
           {t("admin.invites.createTitle")}
         </h2>
-        <fetcher.Form method="post" className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
+        <fetcher.Form ref={createForm} method="post" className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
           <input type="hidden" name="intent" value="create" />
           <TextField
             label={t("admin.invites.count")}
