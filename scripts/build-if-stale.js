@@ -7,7 +7,15 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_ENTRY = path.join(ROOT, "build/server/index.js");
-const SOURCES = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
+const SOURCES = [
+  "app",
+  "server",
+  "public",
+  "package.json",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "scripts/build-if-stale.js",
+];
 
 function newestMtime(target) {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
@@ -30,6 +38,8 @@ export function buildIfStale({ quiet = false } = {}) {
   if (!quiet) console.log(built ? "Sources changed since the last build; building…" : "No build yet; building…");
   execFileSync(process.execPath, [path.join(ROOT, "node_modules/@react-router/dev/dist/cli/index.js"), "build"], {
     cwd: ROOT,
+    // Always a production bundle: a test runner's NODE_ENV=test would otherwise ship React's development build.
+    env: { ...process.env, NODE_ENV: "production" },
     stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"],
   });
   return BUILD_ENTRY;
