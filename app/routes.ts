@@ -9,7 +9,12 @@ export default [
   route("videos", "routes/videos.tsx"),
   route("auth", "routes/auth.tsx"),
   // The admin area: the layout's middleware refuses visitors and non-admins before any nested loader or action runs.
-  route("admin", "routes/admin.tsx", [index("routes/admin._index.tsx")]),
+  route("admin", "routes/admin.tsx", [
+    index("routes/admin._index.tsx"),
+    route("links", "routes/admin.links.tsx"),
+    route("faq", "routes/admin.faq.tsx"),
+    route("videos", "routes/admin.videos.tsx"),
+  ]),
   route("legal-notice", "routes/legal-notice.tsx"),
   route("privacy", "routes/privacy.tsx"),
 

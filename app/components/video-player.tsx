@@ -1,0 +1,104 @@
+import { Play, Video } from "lucide-react";
+import { useState } from "react";
+import { useTranslate } from "#app/lib/root-data.ts";
+
+export type VideoPlayerData =
+  | { kind: "embed"; host: "youtube" | "vimeo"; src: string }
+  | { kind: "file"; src: string; type: string };
+
+export type VideoData = {
+  id: string;
+  title: string;
+  description: string;
+  posterUrl: string | null;
+  player: VideoPlayerData;
+};
+
+const HOST_NAMES = { youtube: "YouTube", vimeo: "Vimeo" } as const;
+
+function Poster({ url }: { url: string | null }) {
+  // The site's own poster image, or a neutral placeholder: never the video host's thumbnail.
+  if (url) return <img src={url} alt="" className="absolute inset-0 size-full object-cover" loading="lazy" />;
+  return (
+    <div className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-zinc-200 to-zinc-300 dark:from-zinc-800 dark:to-zinc-900">
+      <Video aria-hidden="true" className="size-12 text-zinc-500 dark:text-zinc-400" />
+    </div>
+  );
+}
+
+/**
+ * A YouTube or Vimeo video that contacts the host only once the visitor presses play: until then it is the
+ * poster, a play button and a note saying what pressing it loads.
+ */
+function EmbedPlayer({ video, player }: { video: VideoData; player: Extract<VideoPlayerData, { kind: "embed" }> }) {
+  const t = useTranslate();
+  const [playing, setPlaying] = useState(false);
+  const host = HOST_NAMES[player.host];
+  const noteId = `video-note-${video.id}`;
+  if (playing) {
+    return (
+      <iframe
+        src={player.src}
+        title={t("videos.playerTitle", { title: video.title, host })}
+        className="aspect-video w-full rounded-xl bg-black"
+        allow="autoplay; encrypted-media; fullscreen; picture-in-picture"
+        allowFullScreen
+        referrerPolicy="strict-origin-when-cross-origin"
+      />
+    );
+  }
+  return (
+    <div>
+      <div className="relative aspect-video w-full overflow-hidden rounded-xl">
+        <Poster url={video.posterUrl} />
+        <button
+          type="button"
+          onClick={() => setPlaying(true)}
+          aria-describedby={noteId}
+          className="group absolute inset-0 flex items-center justify-center focus-visible:outline-4 focus-visible:-outline-offset-4 focus-visible:outline-indigo-500"
+        >
+          <span className="flex size-16 items-center justify-center rounded-full bg-black/75 text-white shadow-lg group-hover:bg-indigo-700">
+            <Play aria-hidden="true" className="ml-1 size-8" fill="currentColor" />
+          </span>
+          <span className="sr-only">{t("videos.play", { title: video.title })}</span>
+        </button>
+      </div>
+      <p id={noteId} className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">
+        {t("videos.loadsFrom", { host })}
+      </p>
+    </div>
+  );
+}
+
+export function VideoPlayer({ video }: { video: VideoData }) {
+  const t = useTranslate();
+  const { player } = video;
+  if (player.kind === "embed") return <EmbedPlayer video={video} player={player} />;
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: uploaded videos come without caption files
+    <video
+      controls
+      preload="metadata"
+      poster={video.posterUrl ?? undefined}
+      className="aspect-video w-full rounded-xl bg-black"
+      aria-label={video.title}
+    >
+      <source src={player.src} type={player.type} />
+      {t("videos.noPlayback")}
+    </video>
+  );
+}
+
+/** A video with its title and description. */
+export function VideoCard({ video, headingLevel = 2 }: { video: VideoData; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="space-y-3">
+      <VideoPlayer video={video} />
+      <Heading className="text-xl font-semibold">{video.title}</Heading>
+      {video.description ? (
+        <p className="whitespace-pre-line text-zinc-700 dark:text-zinc-300">{video.description}</p>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,104 @@
+import type { Kysely } from "kysely";
+import { data } from "react-router";
+import { z } from "zod";
+import type { Database } from "#app/db/schema.ts";
+import type { AuditActor } from "#app/domains/audit/audit.server.ts";
+import { type AdminMessageKey, adminEn, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
+import type { ContentResult } from "./content.server.ts";
+
+/** What a content admin screen can do; each area passes its service (videos wrap theirs). */
+export type ContentActions = {
+  create: (db: Kysely<Database>, actor: AuditActor, fields: Record<string, string>) => Promise<ContentResult>;
+  update: (
+    db: Kysely<Database>,
+    actor: AuditActor,
+    id: string,
+    fields: Record<string, string>,
+  ) => Promise<ContentResult>;
+  remove: (db: Kysely<Database>, actor: AuditActor, id: string) => Promise<ContentResult>;
+  setActive: (db: Kysely<Database>, actor: AuditActor, id: string, active: boolean) => Promise<ContentResult>;
+  reorder: (db: Kysely<Database>, actor: AuditActor, ids: string[]) => Promise<ContentResult>;
+};
+
+const ID = z.string().min(1).max(100);
+const intentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create") }),
+  z.object({ intent: z.literal("update"), id: ID }),
+  z.object({ intent: z.literal("delete"), id: ID }),
+  z.object({ intent: z.literal("toggle"), id: ID, active: z.enum(["true", "false"]) }),
+  z.object({
+    intent: z.literal("reorder"),
+    ids: z
+      .string()
+      .max(100_000)
+      .transform((value) => value.split(",").filter(Boolean)),
+  }),
+]);
+
+function isAdminKey(value: string): value is AdminMessageKey {
+  return value in adminEn;
+}
+
+/**
+ * The one action behind (after the route's `requireAdmin`) the links, FAQ and video screens: who acts, which intent, the service call, and the
+ * answer as a translated `ActionResult` (400 when refused, so nothing looks like a success).
+ */
+export async function contentAction(request: Request, admin: AuditActor, actions: ContentActions) {
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const fields = await readForm(request);
+  const refuse = (result: ActionResult) => data(result, { status: 400 });
+
+  const parsed = intentSchema.safeParse(fields);
+  if (!parsed.success) return refuse({ ok: false, message: t("admin.content.badRequest") });
+  const command = parsed.data;
+  const db = getDb();
+
+  let result: ContentResult;
+  switch (command.intent) {
+    case "create":
+      result = await actions.create(db, admin, fields);
+      break;
+    case "update":
+      result = await actions.update(db, admin, command.id, fields);
+      break;
+    case "delete":
+      result = await actions.remove(db, admin, command.id);
+      break;
+    case "toggle":
+      result = await actions.setActive(db, admin, command.id, command.active === "true");
+      break;
+    case "reorder":
+      result = await actions.reorder(db, admin, command.ids);
+      break;
+  }
+
+  if (!result.ok) {
+    if (result.reason === "not-found") return refuse({ ok: false, message: t("admin.common.notFound") });
+    if (result.reason === "stale") return refuse({ ok: false, message: t("admin.content.stale") });
+    if (result.reason !== "invalid") throw new Error("unreachable");
+    const fieldErrors: Record<string, string> = {};
+    for (const [field, message] of Object.entries(result.fieldErrors)) {
+      fieldErrors[field] = isAdminKey(message) ? t(message) : message;
+    }
+    return refuse({ ok: false, message: t("admin.content.invalid"), fieldErrors });
+  }
+
+  const name = result.target;
+  const messages = {
+    create: t("admin.content.created", { name }),
+    update: t("admin.content.updated", { name }),
+    delete: t("admin.content.deleted", { name }),
+    toggle: t(
+      command.intent === "toggle" && command.active === "true" ? "admin.content.shown" : "admin.content.hidden",
+      {
+        name,
+      },
+    ),
+    reorder: t("admin.common.orderSaved"),
+  } satisfies Record<typeof command.intent, string>;
+  return { ok: true, message: messages[command.intent], id: result.id } satisfies ActionResult;
+}
