@@ -29,7 +29,7 @@ export const de = {
   "faq.listLabel": "Fragen und Antworten",
   "videos.play": "„{title}“ abspielen",
   "videos.loadsFrom":
-    "Beim Abspielen wird das Video von {host} geladen; dabei erhält {host} Ihre IP-Adresse und kann Cookies setzen.",
+    "Beim Abspielen wird das Video von {host} geladen; der Anbieter erhält dabei Ihre IP-Adresse und kann Cookies setzen.",
   "videos.playerTitle": "{title} (Video auf {host})",
   "videos.noPlayback": "Ihr Browser kann dieses Video nicht abspielen.",
   "home.highlights": "Höhepunkte",
