@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { faqService } from "#app/domains/faq/faq.server.ts";
+import { linksService } from "#app/domains/links/links.server.ts";
+import { videosService } from "#app/domains/videos/videos.server.ts";
+import { createUser } from "#tests/support/factories.ts";
+import {
+  type HttpResponse,
+  postForm,
+  request,
+  type ServerProcess,
+  startServer,
+  TEST_AUTH_SECRET,
+} from "#tests/support/server-process.ts";
+import { createSessionCookie } from "#tests/support/sessions.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+
+const seedActor = { id: "seed", email: "seed@example.test" };
+
+/** Each admin screen with a valid new item, a valid change, and the item's name in the HTML. */
+const screens = [
+  {
+    path: "/admin/links",
+    table: "links",
+    service: linksService,
+    fields: (title: string) => ({ title, url: "https://example.com/", icon: "globe", active: "on" }),
+  },
+  {
+    path: "/admin/faq",
+    table: "faq_entries",
+    service: faqService,
+    fields: (title: string) => ({ question: title, answer: "An answer.", active: "on" }),
+  },
+  {
+    path: "/admin/videos",
+    table: "videos",
+    service: videosService,
+    fields: (title: string) => ({ title, embed_url: "https://youtu.be/dQw4w9WgXcQ", active: "on" }),
+  },
+] as const;
+
+describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (kind) => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let adminCookie: string;
+  let memberCookie: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    server = await startServer({
+      dataDir: database.location.dataDir,
+      databaseUrl: database.location.databaseUrl,
+      authSecret: TEST_AUTH_SECRET,
+    });
+    const admin = await createUser(database.db, { admin: true });
+    const member = await createUser(database.db);
+    const adminSession = await createSessionCookie(database.db, admin.id, TEST_AUTH_SECRET);
+    const memberSession = await createSessionCookie(database.db, member.id, TEST_AUTH_SECRET);
+    adminCookie = `${adminSession.name}=${adminSession.value}`;
+    memberCookie = `${memberSession.name}=${memberSession.value}`;
+  });
+
+  afterAll(async () => {
+    const code = await server?.stop();
+    await database?.destroy();
+    expect(code).toBe(0);
+  });
+
+  /** Everything an admin action could change: the three tables and the audit log. */
+  async function snapshot() {
+    return {
+      links: await database.db.selectFrom("links").selectAll().orderBy("id").execute(),
+      faq: await database.db.selectFrom("faq_entries").selectAll().orderBy("id").execute(),
+      videos: await database.db.selectFrom("videos").selectAll().orderBy("id").execute(),
+      audit: await database.db.selectFrom("audit_log").selectAll().orderBy("id").execute(),
+    };
+  }
+
+  describe.each(screens)("$path", ({ path, table, service, fields }) => {
+    beforeEach(async () => {
+      await database.db.deleteFrom(table).execute();
+    });
+
+    /** Every intent of the screen, against two existing items. */
+    async function intents(): Promise<Array<() => Promise<Record<string, string>>>> {
+      const first = await service.create(database.db, seedActor, fields(`First ${path}`));
+      const second = await service.create(database.db, seedActor, fields(`Second ${path}`));
+      if (!first.ok || !second.ok) throw new Error("seed refused");
+      // The order names every row as it is when the form is sent (a stale list is refused).
+      const reversed = async () =>
+        (await service.listAll(database.db))
+          .map((row) => row.id)
+          .reverse()
+          .join(",");
+      return [
+        async () => ({ intent: "create", ...fields("Created over HTTP") }),
+        async () => ({ intent: "update", id: first.id, ...fields("Updated over HTTP") }),
+        async () => ({ intent: "toggle", id: first.id, active: "false" }),
+        async () => ({ intent: "reorder", ids: await reversed() }),
+        async () => ({ intent: "delete", id: second.id }),
+      ];
+    }
+
+    it("refuses visitors: a redirect to sign-in, nothing changed", async () => {
+      for (const makeForm of await intents()) {
+        const form = await makeForm();
+        const before = await snapshot();
+        const response = await postForm(server, path, form);
+        expect(response.status, form.intent).toBe(302);
+        expect(response.headers.location).toBe(`/auth?redirectTo=${encodeURIComponent(path)}`);
+        expect(await snapshot(), form.intent).toEqual(before);
+      }
+      expect((await request(server.url(path))).status).toBe(302);
+    });
+
+    it("refuses signed-in non-admins with 403, nothing changed", async () => {
+      for (const makeForm of await intents()) {
+        const form = await makeForm();
+        const before = await snapshot();
+        const response = await postForm(server, path, form, { cookie: memberCookie });
+        expect(response.status, form.intent).toBe(403);
+        expect(await snapshot(), form.intent).toEqual(before);
+      }
+      expect((await request(server.url(path), { headers: { Cookie: memberCookie } })).status).toBe(403);
+    });
+
+    it("accepts every action of an admin and records each in the audit log", async () => {
+      const forms = await intents();
+      const auditBefore = (await snapshot()).audit.length;
+      let updatedId = "";
+      for (const makeForm of forms) {
+        const form = await makeForm();
+        if (form.intent === "update") updatedId = form.id ?? "";
+        const response = await postForm(server, path, form, { cookie: adminCookie });
+        expect(response.status, `${form.intent}: ${response.body.slice(0, 300)}`).toBe(200);
+      }
+      const rows = await service.listAll(database.db);
+      const names = rows.map((row) => ("title" in row ? row.title : "question" in row ? row.question : ""));
+      expect(names).toContain("Created over HTTP");
+      expect(names).toContain("Updated over HTTP");
+      expect(names).not.toContain(`Second ${path}`);
+      const updated = rows.find((row) => row.id === updatedId);
+      expect(updated?.active === true || updated?.active === 1).toBe(false);
+      const audit = (await snapshot()).audit.slice(auditBefore).map((entry) => entry.action);
+      expect(audit.map((action) => action.split(".")[1])).toEqual([
+        "create",
+        "update",
+        "deactivate",
+        "reorder",
+        "delete",
+      ]);
+    });
+
+    it("answers an admin's invalid input with 400 and changes nothing", async () => {
+      const before = await snapshot();
+      const forms: Record<string, string>[] = [
+        { ...fields(""), intent: "create" },
+        fields("No intent"),
+        { intent: "delete" },
+        { intent: "delete", id: "no-such-item" },
+        { intent: "reorder", ids: "a,b" },
+      ];
+      for (const form of forms) {
+        const response: HttpResponse = await postForm(server, path, form, { cookie: adminCookie });
+        expect(response.status, JSON.stringify(form)).toBe(400);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("shows an admin the screen", async () => {
+      const response = await request(server.url(path), { headers: { Cookie: adminCookie } });
+      expect(response.status).toBe(200);
+    });
+  });
+
+  it("refuses a javascript: link and an unknown video host from an admin", async () => {
+    const before = await snapshot();
+    const link = await postForm(
+      server,
+      "/admin/links",
+      { intent: "create", title: "Bad", url: "javascript:alert(1)", active: "on" },
+      { cookie: adminCookie },
+    );
+    const video = await postForm(
+      server,
+      "/admin/videos",
+      { intent: "create", title: "Bad", embed_url: "https://dailymotion.com/video/x7tgad0", active: "on" },
+      { cookie: adminCookie },
+    );
+    expect([link.status, video.status]).toEqual([400, 400]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  describe("public pages", () => {
+    beforeAll(async () => {
+      for (const table of ["links", "faq_entries", "videos"] as const) await database.db.deleteFrom(table).execute();
+      for (const name of ["Beta", "Hidden", "Alpha"]) {
+        const active = name === "Hidden" ? "" : "on";
+        await linksService.create(database.db, seedActor, {
+          title: `Link ${name}`,
+          url: `https://example.com/${name}`,
+          icon: "github",
+          active,
+        });
+        await faqService.create(database.db, seedActor, {
+          question: `Question ${name}?`,
+          answer: `Answer ${name} </script><b>`,
+          active,
+        });
+        await videosService.create(database.db, seedActor, {
+          title: `Video ${name}`,
+          embed_url: "https://youtu.be/dQw4w9WgXcQ",
+          active,
+        });
+      }
+    });
+
+    const order = (html: string, names: string[]) => names.map((name) => html.indexOf(name));
+
+    it("/links lists the active links in order, opening safely", async () => {
+      const html = (await request(server.url("/links"))).body;
+      const [beta, alpha] = order(html, ["Link Beta", "Link Alpha"]);
+      expect(beta).toBeGreaterThan(0);
+      expect(alpha).toBeGreaterThan(beta ?? 0);
+      expect(html).not.toContain("Link Hidden");
+      expect(html).toMatch(/<a [^>]*href="https:\/\/example.com\/Beta"[^>]*rel="noopener noreferrer"/);
+    });
+
+    it("/faq shows the active entries in order with FAQPage data in the server HTML", async () => {
+      const html = (await request(server.url("/faq"))).body;
+      const [beta, alpha] = order(html, ["Question Beta?", "Question Alpha?"]);
+      expect(beta).toBeGreaterThan(0);
+      expect(alpha).toBeGreaterThan(beta ?? 0);
+      expect(html).not.toContain("Question Hidden?");
+      expect(html).toContain("<details");
+      const json = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)?.[1] ?? "";
+      const data = JSON.parse(json);
+      expect(data["@type"]).toBe("FAQPage");
+      expect(data.mainEntity.map((q: { name: string }) => q.name)).toEqual(["Question Beta?", "Question Alpha?"]);
+      expect(json).not.toContain("<");
+    });
+
+    it("/videos shows the active videos in order without loading anything from the host", async () => {
+      const html = (await request(server.url("/videos"))).body;
+      const [beta, alpha] = order(html, ["Video Beta", "Video Alpha"]);
+      expect(beta).toBeGreaterThan(0);
+      expect(alpha).toBeGreaterThan(beta ?? 0);
+      expect(html).not.toContain("Video Hidden");
+      expect(html).not.toContain("<iframe");
+      expect(html).not.toMatch(/src="https?:\/\/[^"]*(youtube|ytimg|vimeo)/);
+    });
+
+    it("/home shows the active links and the latest active video", async () => {
+      const html = (await request(server.url("/home"))).body;
+      expect(html).toContain("Link Beta");
+      expect(html).not.toContain("Link Hidden");
+      expect(html).toContain("Video Alpha");
+      expect(html).not.toContain("Video Hidden");
+    });
+  });
+});
