@@ -44,3 +44,42 @@ test("responses tell browsers not to leak or frame the site", async ({ request }
   expect(response.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(response.headers()["x-content-type-options"]).toBe("nosniff");
 });
+
+test("a Content-Security-Policy keeps scripts and requests to this site, and the pages break none of it", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`Refused to load (Content Security Policy): ${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+
+  const response = await page.goto("/");
+  const policy = response?.headers()["content-security-policy"] ?? "";
+  const nonce = policy.match(/'nonce-([^']+)'/)?.[1];
+  expect(policy).toContain("default-src 'self'");
+  expect(policy).toContain("frame-ancestors 'none'");
+  expect(nonce).toBeTruthy();
+  // A new nonce for every response, so a page's nonce cannot be reused by injected markup.
+  const again = await page.request.get("/");
+  expect(again.headers()["content-security-policy"]).not.toContain(`'nonce-${nonce}'`);
+
+  for (const { path } of PUBLIC_PAGES) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+  }
+  await signInAs(page, await makeUser({ admin: true }));
+  await page.goto("/admin");
+  await page.waitForLoadState("networkidle");
+  // The app still hydrates under the policy: client-side navigation works.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Links", exact: true }).click();
+  await expect(page).toHaveURL("/links");
+
+  expect(violations).toEqual([]);
+});
