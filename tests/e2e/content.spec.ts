@@ -1,0 +1,220 @@
+import { faqService } from "#app/domains/faq/faq.server.ts";
+import { linksService } from "#app/domains/links/links.server.ts";
+import { videosService } from "#app/domains/videos/videos.server.ts";
+import { addInAdmin, expectNoAxeViolations, positionsIn, uniqueName } from "./content-helpers.ts";
+import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
+
+// One admin edits what the public pages show; the steps of a test depend on each other's order.
+test.describe.configure({ mode: "serial" });
+
+test("links added in the admin screen appear in order, move by keyboard and disappear when hidden", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  await signInAs(page, await makeUser({ admin: true }));
+  const first = uniqueName("First link");
+  const second = uniqueName("Second link");
+  await page.goto("/admin/links");
+  await waitForHydration(page);
+  await addInAdmin(
+    page,
+    "Add a link",
+    { "Title (English)": first, "Address (URL)": "https://example.com/first", Icon: "github" },
+    first,
+  );
+  await addInAdmin(
+    page,
+    "Add a link",
+    { "Title (English)": second, "Title (German)": `${second} DE`, "Address (URL)": "https://example.com/second" },
+    second,
+  );
+
+  await page.goto("/links");
+  const [a, b] = await positionsIn(page, [first, second]);
+  expect(a).toBeGreaterThanOrEqual(0);
+  expect(b).toBeGreaterThan(a ?? 0);
+  const link = page.getByRole("link", { name: new RegExp(first) });
+  await expect(link).toHaveAttribute("href", "https://example.com/first");
+  await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+
+  // Move the second link up with the keyboard.
+  await page.goto("/admin/links");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Move “${second}” up` }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Order saved.")).toBeVisible();
+  await page.goto("/links");
+  const [a2, b2] = await positionsIn(page, [first, second]);
+  expect(b2).toBeGreaterThanOrEqual(0);
+  expect(a2).toBeGreaterThan(b2 ?? 0);
+
+  // Hide the first one.
+  await page.goto("/admin/links");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Hide “${first}”` }).click();
+  await expect(page.getByText(`“${first}” is now hidden from visitors.`)).toBeVisible();
+  await page.goto("/links");
+  await expect(page.getByText(second, { exact: true })).toBeVisible();
+  await expect(page.getByText(first)).toHaveCount(0);
+});
+
+test("FAQ entries added in the admin screen appear in order, open by keyboard and disappear when hidden", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  await signInAs(page, await makeUser({ admin: true }));
+  const first = uniqueName("First question");
+  const second = uniqueName("Second question");
+  await page.goto("/admin/faq");
+  await waitForHydration(page);
+  await addInAdmin(
+    page,
+    "Add a question",
+    { "Question (English)": first, "Answer (English)": "The **first** answer." },
+    first,
+  );
+  await addInAdmin(
+    page,
+    "Add a question",
+    { "Question (English)": second, "Answer (English)": "The second answer." },
+    second,
+  );
+
+  await page.goto("/faq");
+  const [a, b] = await positionsIn(page, [first, second]);
+  expect(a).toBeGreaterThanOrEqual(0);
+  expect(b).toBeGreaterThan(a ?? 0);
+
+  // The accordion opens from the keyboard.
+  const answer = page.getByText("The first answer.");
+  await expect(answer).toBeHidden();
+  const summary = page.locator("summary", { hasText: first });
+  await summary.focus();
+  await page.keyboard.press("Enter");
+  await expect(answer).toBeVisible();
+  await expect(page.locator("strong", { hasText: "first" })).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(answer).toBeHidden();
+
+  await page.goto("/admin/faq");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Hide “${first}”` }).click();
+  await expect(page.getByText(`“${first}” is now hidden from visitors.`)).toBeVisible();
+  await page.goto("/faq");
+  await expect(page.getByText(second)).toBeVisible();
+  await expect(page.getByText(first)).toHaveCount(0);
+});
+
+test("a YouTube video contacts no other host until play is pressed, then loads the privacy-enhanced player", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  await signInAs(page, await makeUser({ admin: true }));
+  const title = uniqueName("Mountain video");
+  const vimeoTitle = uniqueName("Lake video");
+  await page.goto("/admin/videos");
+  await waitForHydration(page);
+  await addInAdmin(
+    page,
+    "Add a YouTube or Vimeo video",
+    { "Title (English)": title, "YouTube or Vimeo address": "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
+    title,
+  );
+  await addInAdmin(
+    page,
+    "Add a YouTube or Vimeo video",
+    { "Title (English)": vimeoTitle, "YouTube or Vimeo address": "https://vimeo.com/76979871" },
+    vimeoTitle,
+  );
+
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).origin !== E2E_BASE_URL) foreign.push(request.url());
+  });
+  // No internet here: answer the players' requests locally so the test sees them without waiting on a network.
+  await page.route(/^https:\/\/(www\.youtube-nocookie\.com|player\.vimeo\.com)\//, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html", body: "<p>player</p>" }),
+  );
+
+  await page.goto("/videos");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  const [a, b] = await positionsIn(page, [title, vimeoTitle]);
+  expect(a).toBeGreaterThanOrEqual(0);
+  expect(b).toBeGreaterThan(a ?? 0);
+  await expect(page.getByText("Pressing play loads the video from YouTube").first()).toBeVisible();
+  await expect(page.locator("iframe")).toHaveCount(0);
+  expect(foreign).toEqual([]);
+
+  await page.getByRole("button", { name: `Play “${title}”` }).click();
+  const frame = page.locator(`iframe[title="${title} (video on YouTube)"]`);
+  await expect(frame).toHaveAttribute("src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1");
+  await expect.poll(() => foreign).toEqual(["https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1"]);
+
+  await page.getByRole("button", { name: `Play “${vimeoTitle}”` }).click();
+  await expect(page.locator(`iframe[title="${vimeoTitle} (video on Vimeo)"]`)).toHaveAttribute(
+    "src",
+    "https://player.vimeo.com/video/76979871?dnt=1&autoplay=1",
+  );
+
+  // Hidden in the admin screen, gone from the page.
+  await page.goto("/admin/videos");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Hide “${title}”` }).click();
+  await expect(page.getByText(`“${title}” is now hidden from visitors.`)).toBeVisible();
+  await page.goto("/videos");
+  await expect(page.getByRole("heading", { name: vimeoTitle })).toBeVisible();
+  await expect(page.getByText(title)).toHaveCount(0);
+});
+
+for (const theme of ["light", "dark"] as const) {
+  test(`axe finds nothing on the content pages and their admin screens with content (${theme})`, async ({
+    page,
+    makeUser,
+    signInAs,
+    database,
+  }) => {
+    await setPreferences(page, { theme });
+    const admin = await makeUser({ admin: true });
+    await signInAs(page, admin);
+    const actor = { id: admin.id, email: admin.email };
+    await linksService.create(database.db, actor, {
+      title: uniqueName("Axe link"),
+      url: "https://example.com",
+      icon: "rss",
+      active: "on",
+    });
+    await faqService.create(database.db, actor, {
+      question: uniqueName("Axe question"),
+      answer: "An answer with a [link](https://example.com) and a list:\n\n- one\n- two",
+      active: "on",
+    });
+    await videosService.create(database.db, actor, {
+      title: uniqueName("Axe video"),
+      description: "A description.",
+      embed_url: "https://youtu.be/dQw4w9WgXcQ",
+      active: "on",
+    });
+    // Open a question so its answer is checked too.
+    for (const path of ["/links", "/faq", "/videos", "/home"]) {
+      await page.goto(path);
+      await expect(page.locator("html")).toHaveClass(theme);
+      if (path === "/faq") await page.getByRole("main").locator("summary").first().click();
+      await expect(page.getByRole("main").locator("li, article").first()).toBeVisible();
+      await expectNoAxeViolations(page, `${path} (${theme})`);
+    }
+    for (const path of ["/admin/links", "/admin/faq", "/admin/videos"]) {
+      await page.goto(path);
+      await waitForHydration(page);
+      await expect(page.getByRole("button", { name: /^Move “.*” down$/ }).first()).toBeVisible();
+      await page
+        .getByRole("button", { name: /^Edit “/ })
+        .first()
+        .click();
+      await expectNoAxeViolations(page, `${path} with an open editor (${theme})`);
+    }
+  });
+}
