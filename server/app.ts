@@ -1,6 +1,11 @@
+import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { RouterContextProvider } from "react-router";
+import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
+import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
+import { getStorage } from "#app/domains/media/storage.server.ts";
+import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
@@ -19,8 +24,20 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Validates the environment, migrates the database and seeds defaults. */
 export async function startup(source: Record<string, string | undefined> = process.env) {
   const env: Env = parseEnv(source);
-  const { adminSetupCode } = await startRuntime(env);
+  const { adminSetupCode, runtime } = await startRuntime(env);
   app.set("trust proxy", env.trustProxy);
+  // Files an interrupted upload or a crash left behind; an hour's grace spares uploads in flight. Not awaited.
+  sweepOrphanFiles(runtime.database.db, {
+    olderThanMs: 60 * 60 * 1000,
+    tempDirs: [uploadTempDir(), path.join(env.dataDir, "storage", ".tmp")],
+  }).then(
+    ({ removed, tempFilesRemoved }) => {
+      if (removed.length + tempFilesRemoved > 0) {
+        console.log(`Removed ${removed.length} unreferenced media files and ${tempFilesRemoved} stale temp files.`);
+      }
+    },
+    (error) => console.error("Sweeping unreferenced media files failed:", error),
+  );
   return { env, adminSetupCode };
 }
 
@@ -66,6 +83,9 @@ app.use((req, res, next) => {
   }
   next();
 });
+
+// Uploaded media: public files by content-hashed name, private ones by signed URL (see serve-media.server.ts).
+app.use(mediaHandler(getStorage));
 
 app.use(
   createRequestHandler({

@@ -6,6 +6,7 @@ import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
+import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import type { Env } from "./env.server.ts";
 
@@ -14,6 +15,8 @@ export type Runtime = {
   database: AppDatabase;
   auth: Auth;
   authLimiter: FailedAttemptLimiter;
+  /** Uploaded and generated files, under DATA_DIR/storage. */
+  storage: FileStorage;
 };
 
 // Kept on globalThis so that the development server's module reloads reuse one connection.
@@ -56,13 +59,16 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
     await migrateToLatest(database.db, database.kind);
     await insertMissingDefaults(database.db);
     const adminSetupCode = await ensureAdminSetupCode(database.db);
-    const auth = createAuth({
-      db: database.db,
-      kind: database.kind,
-      secret: resolveAuthSecret(env),
-      baseUrl: env.baseUrl,
-    });
-    const runtime: Runtime = { env, database, auth, authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts) };
+    const secret = resolveAuthSecret(env);
+    const auth = createAuth({ db: database.db, kind: database.kind, secret, baseUrl: env.baseUrl });
+    const storage = createLocalStorage({ root: path.join(env.dataDir, "storage"), secret: mediaSigningSecret(secret) });
+    const runtime: Runtime = {
+      env,
+      database,
+      auth,
+      authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
+      storage,
+    };
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };
   } catch (error) {

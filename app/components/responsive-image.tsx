@@ -1,0 +1,46 @@
+import type { ImgHTMLAttributes } from "react";
+import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+
+/**
+ * A stored image as `<picture>`: AVIF, then WebP, then JPEG, each with every width, so the browser picks
+ * the smallest file that fills `sizes`. Width and height reserve the space before it loads (no layout
+ * shift) and the tiny blurred placeholder shows through until the pixels arrive.
+ */
+export function ResponsiveImage({
+  image,
+  alt,
+  sizes,
+  loading = "lazy",
+  className = "",
+  ...props
+}: {
+  image: ImageDisplay;
+  alt: string;
+  /** The rendered width per breakpoint, e.g. "(min-width: 1024px) 33vw, 100vw". */
+  sizes: string;
+  loading?: "lazy" | "eager";
+} & Omit<ImgHTMLAttributes<HTMLImageElement>, "src" | "srcSet" | "width" | "height" | "loading" | "alt" | "sizes">) {
+  return (
+    <picture>
+      {image.sources.avif ? <source type="image/avif" srcSet={image.sources.avif} sizes={sizes} /> : null}
+      {image.sources.webp ? <source type="image/webp" srcSet={image.sources.webp} sizes={sizes} /> : null}
+      <img
+        src={image.fallback.src}
+        srcSet={image.fallback.srcset}
+        sizes={sizes}
+        width={image.width}
+        height={image.height}
+        alt={alt}
+        loading={loading}
+        decoding="async"
+        className={`bg-cover bg-center ${className}`}
+        style={{ backgroundImage: `url("${image.placeholder}")` }}
+        onLoad={(event) => {
+          // Transparent images should not keep the preview behind them.
+          event.currentTarget.style.backgroundImage = "none";
+        }}
+        {...props}
+      />
+    </picture>
+  );
+}

@@ -1,0 +1,287 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { getRuntime } from "#app/lib/runtime.server.ts";
+
+/**
+ * Where uploaded and generated files live. A key is a relative path whose first segment is the area:
+ * `public/…` (served to everyone at `/media/<rest>`, forever cacheable, so names must carry a content hash)
+ * or `private/…` (only through a signed, time-limited URL at `/media-private/<rest>?expires=…&sig=…`).
+ *
+ * Prefixes in use: `public/images/<imageId>/…` and `private/originals/<imageId>.<ext>` belong to the image
+ * pipeline (images.server.ts) and are swept against the `images` table; other areas (e.g. `public/videos/`)
+ * are never touched by that sweep (see `sweepUnreferenced` in images.server.ts to sweep your own prefix).
+ */
+export interface FileStorage {
+  /** Writes the file; refuses (StorageError "exists") to replace an existing key unless `overwrite` is set. */
+  save(key: string, data: Buffer | Readable, options?: { overwrite?: boolean }): Promise<StoredFile>;
+  /** The file's bytes, or the inclusive byte range `start`–`end`. Throws StorageError "not_found". */
+  readStream(key: string, range?: ByteRange): Promise<Readable>;
+  /** Size and modification time, or null when there is no such file. */
+  stat(key: string): Promise<StoredFile | null>;
+  /** Files whose key starts with `prefix` (recursively), sorted by name ascending unless told otherwise. */
+  list(prefix: string, options?: ListOptions): Promise<StoredFile[]>;
+  move(from: string, to: string, options?: { overwrite?: boolean }): Promise<void>;
+  copy(from: string, to: string, options?: { overwrite?: boolean }): Promise<void>;
+  /** Removes the files; missing ones are ignored. */
+  remove(keys: string | string[]): Promise<void>;
+  /** A URL path that serves a private file until `expiresInSeconds` from now. */
+  signedUrl(key: string, expiresInSeconds: number): string;
+  /** Whether a signature (as put into a signed URL) is valid and unexpired for the key. */
+  verifySignature(key: string, expires: string | null, signature: string | null, now?: number): boolean;
+}
+
+export type StoredFile = { key: string; size: number; modifiedAt: Date };
+export type ByteRange = { start: number; end: number };
+export type ListOptions = {
+  limit?: number;
+  offset?: number;
+  sortBy?: { column: "name" | "size" | "modifiedAt"; order?: "asc" | "desc" };
+};
+
+export type StorageErrorCode = "invalid_key" | "exists" | "not_found";
+
+export class StorageError extends Error {
+  override name = "StorageError";
+  constructor(
+    readonly code: StorageErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const PUBLIC_MEDIA_PATH = "/media/";
+export const PRIVATE_MEDIA_PATH = "/media-private/";
+const AREAS = new Set(["public", "private"]);
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+const MAX_KEY_LENGTH = 512;
+
+/** Throws unless the key is `public/…` or `private/…` made of plain segments (no `..`, no absolute paths). */
+export function assertValidKey(key: string): void {
+  const segments = key.split("/");
+  const valid =
+    typeof key === "string" &&
+    key.length > 0 &&
+    key.length <= MAX_KEY_LENGTH &&
+    segments.length >= 2 &&
+    AREAS.has(segments[0] ?? "") &&
+    segments.every((segment) => SEGMENT.test(segment) && segment !== "." && segment !== "..");
+  if (!valid) throw new StorageError("invalid_key", `Invalid storage key "${String(key).slice(0, 100)}"`);
+}
+
+/** The URL path of a public key: `public/images/a.avif` → `/media/images/a.avif`. */
+export function publicUrl(key: string): string {
+  assertValidKey(key);
+  if (!key.startsWith("public/")) throw new StorageError("invalid_key", `"${key}" is not a public key`);
+  return `${PUBLIC_MEDIA_PATH}${key.slice("public/".length)}`;
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === "ENOENT";
+}
+
+/** Files on the local disk under `root` (DATA_DIR/storage): `root/public/…`, `root/private/…`, temp files in `root/.tmp`. */
+export function createLocalStorage(options: { root: string; secret: string }): FileStorage {
+  const root = path.resolve(options.root);
+  const tempDir = path.join(root, ".tmp");
+
+  const fileOf = (key: string) => {
+    assertValidKey(key);
+    const file = path.join(root, ...key.split("/"));
+    // Belt and braces: the key check already excludes anything that could leave the root.
+    if (!file.startsWith(`${root}${path.sep}`)) throw new StorageError("invalid_key", `Invalid storage key "${key}"`);
+    return file;
+  };
+
+  const tempFile = async () => {
+    await fsp.mkdir(tempDir, { recursive: true });
+    return path.join(tempDir, `${Date.now()}-${randomBytes(8).toString("hex")}.part`);
+  };
+
+  const statOf = async (key: string): Promise<StoredFile | null> => {
+    try {
+      const info = await fsp.stat(fileOf(key));
+      return info.isFile() ? { key, size: info.size, modifiedAt: info.mtime } : null;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  };
+
+  const exists = (key: string) => new StorageError("exists", `A file already exists at "${key}"`);
+
+  /** Puts a finished temp file under its final name: atomically, and without replacing unless asked. */
+  const publish = async (temp: string, key: string, overwrite: boolean) => {
+    const target = fileOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    if (overwrite) {
+      await fsp.rename(temp, target);
+      return;
+    }
+    try {
+      // A hard link fails when the name is taken, so two writers can never replace each other's file.
+      await fsp.link(temp, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw exists(key);
+      throw error;
+    } finally {
+      await fsp.rm(temp, { force: true });
+    }
+  };
+
+  const sign = (key: string, expires: string) =>
+    createHmac("sha256", options.secret).update(`${key}\n${expires}`).digest("base64url");
+
+  const storage: FileStorage = {
+    async save(key, data, saveOptions = {}) {
+      fileOf(key);
+      const overwrite = saveOptions.overwrite === true;
+      if (!overwrite && (await statOf(key))) {
+        if (data instanceof Readable) data.destroy();
+        throw exists(key);
+      }
+      const temp = await tempFile();
+      try {
+        if (Buffer.isBuffer(data)) await fsp.writeFile(temp, data);
+        else await pipeline(data, fs.createWriteStream(temp));
+        await publish(temp, key, overwrite);
+      } catch (error) {
+        await fsp.rm(temp, { force: true });
+        throw error;
+      }
+      const stored = await statOf(key);
+      if (!stored) throw new StorageError("not_found", `"${key}" vanished right after it was written`);
+      return stored;
+    },
+
+    async readStream(key, range) {
+      const file = fileOf(key);
+      const handle = await fsp.open(file, "r").catch((error) => {
+        if (isNotFound(error)) throw new StorageError("not_found", `No file at "${key}"`);
+        throw error;
+      });
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    },
+
+    stat: statOf,
+
+    async list(prefix, listOptions = {}) {
+      const limit = Math.min(Math.max(listOptions.limit ?? 100, 0), 10_000);
+      const offset = Math.max(listOptions.offset ?? 0, 0);
+      const column = listOptions.sortBy?.column ?? "name";
+      const order = listOptions.sortBy?.order ?? "asc";
+      const [area] = prefix.split("/");
+      if (!AREAS.has(area ?? "") || prefix.includes("..")) {
+        throw new StorageError("invalid_key", `Invalid storage prefix "${prefix}"`);
+      }
+      // Walk the deepest directory the prefix names completely, then filter on the rest.
+      const directoryPart = prefix.slice(0, prefix.lastIndexOf("/") + 1);
+      const start = path.join(root, ...directoryPart.split("/").filter(Boolean));
+      const found: StoredFile[] = [];
+      const walk = async (directory: string, keyPrefix: string) => {
+        let entries: fs.Dirent[];
+        try {
+          entries = await fsp.readdir(directory, { withFileTypes: true });
+        } catch (error) {
+          if (isNotFound(error)) return;
+          throw error;
+        }
+        for (const entry of entries) {
+          const key = `${keyPrefix}${entry.name}`;
+          if (entry.isDirectory()) await walk(path.join(directory, entry.name), `${key}/`);
+          else if (entry.isFile() && key.startsWith(prefix)) {
+            const info = await fsp.stat(path.join(directory, entry.name)).catch(() => null);
+            if (info) found.push({ key, size: info.size, modifiedAt: info.mtime });
+          }
+        }
+      };
+      await walk(start, directoryPart);
+      const direction = order === "desc" ? -1 : 1;
+      found.sort((a, b) => {
+        const difference =
+          column === "size"
+            ? a.size - b.size
+            : column === "modifiedAt"
+              ? a.modifiedAt.getTime() - b.modifiedAt.getTime()
+              : a.key < b.key
+                ? -1
+                : a.key > b.key
+                  ? 1
+                  : 0;
+        return difference * direction;
+      });
+      return found.slice(offset, offset + limit);
+    },
+
+    async move(from, to, moveOptions = {}) {
+      const source = fileOf(from);
+      if (!(await statOf(from))) throw new StorageError("not_found", `No file at "${from}"`);
+      const overwrite = moveOptions.overwrite === true;
+      if (!overwrite && (await statOf(to))) throw exists(to);
+      const target = fileOf(to);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      if (overwrite) await fsp.rename(source, target);
+      else {
+        try {
+          await fsp.link(source, target);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "EEXIST") throw exists(to);
+          throw error;
+        }
+        await fsp.rm(source, { force: true });
+      }
+    },
+
+    async copy(from, to, copyOptions = {}) {
+      const source = fileOf(from);
+      if (!(await statOf(from))) throw new StorageError("not_found", `No file at "${from}"`);
+      const overwrite = copyOptions.overwrite === true;
+      if (!overwrite && (await statOf(to))) throw exists(to);
+      const temp = await tempFile();
+      try {
+        await fsp.copyFile(source, temp);
+        await publish(temp, to, overwrite);
+      } catch (error) {
+        await fsp.rm(temp, { force: true });
+        throw error;
+      }
+    },
+
+    async remove(keys) {
+      const list = Array.isArray(keys) ? keys : [keys];
+      const files = list.map(fileOf);
+      for (const file of files) await fsp.rm(file, { force: true });
+    },
+
+    signedUrl(key, expiresInSeconds) {
+      assertValidKey(key);
+      if (!key.startsWith("private/")) throw new StorageError("invalid_key", `"${key}" is not a private key`);
+      const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(expiresInSeconds)));
+      const rest = key.slice("private/".length);
+      return `${PRIVATE_MEDIA_PATH}${rest}?expires=${expires}&sig=${sign(key, expires)}`;
+    },
+
+    verifySignature(key, expires, signature, now = Date.now()) {
+      if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return false;
+      if (Number(expires) * 1000 < now) return false;
+      const expected = Buffer.from(sign(key, expires));
+      const given = Buffer.from(signature);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+  };
+  return storage;
+}
+
+/** The storage the server runs with (created by the runtime under DATA_DIR/storage). */
+export function getStorage(): FileStorage {
+  return getRuntime().storage;
+}
+
+/** The signing secret for private media URLs, derived from the auth secret so no new variable is needed. */
+export function mediaSigningSecret(authSecret: string): string {
+  return createHmac("sha256", authSecret).update("vitrine media signing").digest("base64url");
+}
