@@ -14,6 +14,7 @@ export default [
     route("links", "routes/admin.links.tsx"),
     route("faq", "routes/admin.faq.tsx"),
     route("videos", "routes/admin.videos.tsx"),
+    route("uploads/videos", "routes/admin.uploads.videos.ts"),
   ]),
   route("legal-notice", "routes/legal-notice.tsx"),
   route("privacy", "routes/privacy.tsx"),

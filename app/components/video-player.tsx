@@ -1,6 +1,8 @@
 import { Play, Video } from "lucide-react";
 import { useState } from "react";
+import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
+import { ResponsiveImage } from "./responsive-image.tsx";
 
 export type VideoPlayerData =
   | { kind: "embed"; host: "youtube" | "vimeo"; src: string }
@@ -10,15 +12,25 @@ export type VideoData = {
   id: string;
   title: string;
   description: string;
-  posterUrl: string | null;
+  /** An image served by this site, or null for the neutral placeholder: never the video host's thumbnail. */
+  poster: ImageDisplay | null;
   player: VideoPlayerData;
 };
 
 const HOST_NAMES = { youtube: "YouTube", vimeo: "Vimeo" } as const;
 
-function Poster({ url }: { url: string | null }) {
+function Poster({ image }: { image: ImageDisplay | null }) {
   // The site's own poster image, or a neutral placeholder: never the video host's thumbnail.
-  if (url) return <img src={url} alt="" className="absolute inset-0 size-full object-cover" loading="lazy" />;
+  if (image) {
+    return (
+      <ResponsiveImage
+        image={image}
+        alt=""
+        sizes="(min-width: 1024px) 50vw, 100vw"
+        className="absolute inset-0 size-full object-cover"
+      />
+    );
+  }
   return (
     <div className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-zinc-200 to-zinc-300 dark:from-zinc-800 dark:to-zinc-900">
       <Video aria-hidden="true" className="size-12 text-zinc-500 dark:text-zinc-400" />
@@ -50,7 +62,7 @@ function EmbedPlayer({ video, player }: { video: VideoData; player: Extract<Vide
   return (
     <div>
       <div className="relative aspect-video w-full overflow-hidden rounded-xl">
-        <Poster url={video.posterUrl} />
+        <Poster image={video.poster} />
         <button
           type="button"
           onClick={() => setPlaying(true)}
@@ -79,7 +91,7 @@ export function VideoPlayer({ video }: { video: VideoData }) {
     <video
       controls
       preload="metadata"
-      poster={video.posterUrl ?? undefined}
+      poster={video.poster?.fallback.src || undefined}
       className="aspect-video w-full rounded-xl bg-black"
       aria-label={video.title}
     >

@@ -34,6 +34,7 @@ export const de = {
   "videos.noPlayback": "Ihr Browser kann dieses Video nicht abspielen.",
   "home.highlights": "Höhepunkte",
   "home.latestImages": "Neueste Bilder",
+  "home.image": "Bild {number}",
   "home.allImages": "Zur ganzen Galerie",
   "home.links": "Hier finden Sie mich außerdem",
   "home.allLinks": "Alle Links",

@@ -33,6 +33,7 @@ export const en = {
   "videos.noPlayback": "Your browser cannot play this video.",
   "home.highlights": "Highlights",
   "home.latestImages": "Latest pictures",
+  "home.image": "Picture {number}",
   "home.allImages": "See the whole gallery",
   "home.links": "Find me elsewhere",
   "home.allLinks": "All links",

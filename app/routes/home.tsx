@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { LinkList } from "#app/components/link-list.tsx";
 import { MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
+import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
+import { latestGalleryImages } from "#app/domains/home/home.server.ts";
 import { publicLinks } from "#app/domains/links/links.server.ts";
-import { videoMedia } from "#app/domains/videos/video-media.server.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
@@ -15,12 +16,13 @@ import type { Route } from "./+types/home";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const db = getDb();
-  const [texts, links, video] = await Promise.all([
+  const [texts, images, links, video] = await Promise.all([
     pageTexts(request, context, ["home_title", "home_subtitle"], ["home_content"]),
+    latestGalleryImages(db, lang),
     publicLinks(db, lang),
-    latestVideo(db, lang, videoMedia),
+    latestVideo(db, lang),
   ]);
-  return { ...texts, links, video };
+  return { ...texts, images, links, video };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
@@ -48,15 +50,36 @@ function Highlight(props: { id: string; title: string; more: string; to: string;
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
   const t = useTranslate();
-  const { links, video } = loaderData;
+  const { images, links, video } = loaderData;
   return (
     <>
       <article className="max-w-3xl">
         <PageHeader title={loaderData.home_title} subtitle={loaderData.home_subtitle} />
         <MarkdownContent html={loaderData.home_content} />
       </article>
-      {links.length > 0 || video ? (
+      {images.length > 0 || links.length > 0 || video ? (
         <div className="mt-14 space-y-14">
+          {images.length > 0 ? (
+            <Highlight id="home-images" title={t("home.latestImages")} more={t("home.allImages")} to="/">
+              <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+                {images.map((item, index) => (
+                  <li key={item.id}>
+                    <Link
+                      to={`/?image=${encodeURIComponent(item.id)}`}
+                      className="block overflow-hidden rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+                    >
+                      <ResponsiveImage
+                        image={item.image}
+                        alt={item.title || t("home.image", { number: index + 1 })}
+                        sizes="(min-width: 640px) 33vw, 50vw"
+                        className="aspect-square w-full object-cover transition-transform hover:scale-105"
+                      />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </Highlight>
+          ) : null}
           {video ? (
             <Highlight id="home-video" title={t("home.latestVideo")} more={t("home.allVideos")} to="/videos">
               <div className="max-w-3xl">

@@ -1,6 +1,5 @@
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
-import { videoMedia } from "#app/domains/videos/video-media.server.ts";
 import { publicVideos } from "#app/domains/videos/videos.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
@@ -12,7 +11,7 @@ import type { Route } from "./+types/videos";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, videos] = await Promise.all([
     pageTexts(request, context, ["video_page_title", "video_page_subtitle"]),
-    publicVideos(getDb(), languageOf(request).lang, videoMedia),
+    publicVideos(getDb(), languageOf(request).lang),
   ]);
   return { ...texts, videos };
 }

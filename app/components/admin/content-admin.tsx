@@ -121,7 +121,15 @@ function ItemForm(props: {
   );
 }
 
-function ItemRow({ item, renderFields }: { item: ContentItem; renderFields: RenderFields }) {
+function ItemRow({
+  item,
+  renderFields,
+  renderExtra,
+}: {
+  item: ContentItem;
+  renderFields: RenderFields;
+  renderExtra?: (item: ContentItem) => ReactNode;
+}) {
   const t = useAdminTranslate();
   const [editing, setEditing] = useState(false);
   const toggle = useFetcher<ActionResult>();
@@ -204,6 +212,7 @@ function ItemRow({ item, renderFields }: { item: ContentItem; renderFields: Rend
             onSaved={closeEditor}
             onCancel={closeEditor}
           />
+          {renderExtra?.(item)}
         </div>
       ) : null}
     </div>
@@ -224,6 +233,8 @@ export function ContentAdmin(props: {
   renderFields: RenderFields;
   /** More ways to add an item (the video upload form), after the add form. */
   extraAdd?: ReactNode;
+  /** More controls in an item's edit panel, outside its form (a video's poster upload). */
+  renderExtra?: (item: ContentItem) => ReactNode;
 }) {
   const t = useAdminTranslate();
   const reorder = useFetcher<ActionResult>();
@@ -262,7 +273,13 @@ export function ContentAdmin(props: {
               items={props.items}
               label={props.listLabel}
               nameOf={(item) => item.name || t("admin.common.untitled")}
-              renderItem={(item) => <ItemRow item={byId.get(item.id) ?? item} renderFields={props.renderFields} />}
+              renderItem={(item) => (
+                <ItemRow
+                  item={byId.get(item.id) ?? item}
+                  renderFields={props.renderFields}
+                  renderExtra={props.renderExtra}
+                />
+              )}
               onReorder={(ids) => reorder.submit({ intent: "reorder", ids: ids.join(",") }, { method: "post" })}
             />
           </>

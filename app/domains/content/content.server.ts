@@ -54,6 +54,11 @@ export type ContentConfig<T extends ContentTable, Input extends { active: boolea
   target: (row: ContentRow<T>) => string;
   /** The recorded old and new value of an update: the item's own fields, as text. */
   describe: (row: ContentRow<T>) => string;
+  /**
+   * Runs in the delete's transaction after the row is gone (to delete rows it owned); the function it
+   * answers runs once that transaction has committed (to remove files, which no rollback could restore).
+   */
+  onDelete?: (trx: Transaction<Database>, row: ContentRow<T>) => Promise<() => Promise<void>>;
 };
 
 /**
@@ -168,20 +173,19 @@ export function contentService<T extends ContentTable, Input extends { active: b
       });
     },
 
-    /** Deletes the row; answers the deleted row so the caller can remove its files once committed. */
-    async remove(
-      db: Kysely<Database>,
-      actor: AuditActor,
-      id: string,
-    ): Promise<ContentResult & { row?: ContentRow<T> }> {
-      return db.transaction().execute(async (trx) => {
+    async remove(db: Kysely<Database>, actor: AuditActor, id: string): Promise<ContentResult> {
+      let afterCommit = async () => {};
+      const result = await db.transaction().execute(async (trx): Promise<ContentResult> => {
         const row = await find(trx, id);
         if (!row) return { ok: false, reason: "not-found" };
         await trx.deleteFrom(table).where("id", "=", id).execute();
+        if (config.onDelete) afterCommit = await config.onDelete(trx, row);
         const target = config.target(row);
         await recordAudit(trx, actor, { action: `${config.area}.delete`, target, oldValue: config.describe(row) });
-        return { ok: true, id, target, row };
+        return { ok: true, id, target };
       });
+      if (result.ok) await afterCommit();
+      return result;
     },
 
     async setActive(db: Kysely<Database>, actor: AuditActor, id: string, active: boolean): Promise<ContentResult> {
