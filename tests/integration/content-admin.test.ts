@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
@@ -188,6 +190,91 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
     );
     expect([link.status, video.status]).toEqual([400, 400]);
     expect(await snapshot()).toEqual(before);
+  });
+
+  describe("video uploads", () => {
+    const UPLOAD = "/admin/uploads/videos";
+    /** An MP4's first bytes (ISO-BMFF ftyp box) and a payload big enough for a partial answer to mean something. */
+    const mp4 = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18]),
+      Buffer.from("ftypisom", "latin1"),
+      Buffer.from([0, 0, 2, 0]),
+      Buffer.from("isomiso2", "latin1"),
+      Buffer.alloc(100_000, 3),
+    ]);
+
+    function send(fields: Record<string, string>, files: Record<string, Buffer>, cookie?: string) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      for (const [name, bytes] of Object.entries(files))
+        form.append(name, new Blob([new Uint8Array(bytes)]), `${name}.mp4`);
+      const headers: Record<string, string> = { Origin: server.origin };
+      if (cookie) headers.Cookie = cookie;
+      return fetch(server.url(UPLOAD), { method: "POST", body: form, headers, redirect: "manual" });
+    }
+
+    /** The uploaded video files on the server's disk. */
+    const storedVideos = () => {
+      const directory = path.join(database.location.dataDir, "storage", "public", "videos");
+      return fs.existsSync(directory) ? fs.readdirSync(directory) : [];
+    };
+
+    beforeEach(async () => {
+      await database.db.deleteFrom("videos").execute();
+    });
+
+    it("refuses visitors and non-admins and stores nothing", async () => {
+      const fields = { intent: "create", title: "Sneaky", active: "on" };
+      const visitor = await send(fields, { video: mp4 });
+      expect(visitor.status).toBe(302);
+      expect(visitor.headers.get("location")).toBe(`/auth?redirectTo=${encodeURIComponent(UPLOAD)}`);
+      const member = await send(fields, { video: mp4 }, memberCookie);
+      expect(member.status).toBe(403);
+      expect(await videosService.listAll(database.db)).toEqual([]);
+      expect(storedVideos()).toEqual([]);
+    });
+
+    it("refuses a file that is not MP4 or WebM with a clear message, leaving no row and no file", async () => {
+      const response = await send(
+        { intent: "create", title: "Not a video", active: "on" },
+        { video: Buffer.from("#!/bin/sh\necho hello\n") },
+        adminCookie,
+      );
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        ok: false,
+        message: "This file is not an MP4 or WebM video. Nothing was saved.",
+      });
+      expect(await videosService.listAll(database.db)).toEqual([]);
+      expect(storedVideos()).toEqual([]);
+    });
+
+    it("stores an admin's video, serves it with range requests, and deletes the file with the video", async () => {
+      const response = await send({ intent: "create", title: "Uploaded", active: "on" }, { video: mp4 }, adminCookie);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ ok: true, message: "“Uploaded” was added." });
+      const [row] = await videosService.listAll(database.db);
+      expect(storedVideos()).toHaveLength(1);
+
+      const page = (await request(server.url("/videos"))).body;
+      const src = page.match(/<source src="([^"]+)" type="video\/mp4"/)?.[1] ?? "";
+      expect(src).toMatch(/^\/media\/videos\/.+\.mp4$/);
+      expect(page).toMatch(/<video[^>]*preload="metadata"/);
+      const partial = await request(server.url(src), { headers: { Range: "bytes=100-199" } });
+      expect(partial.status).toBe(206);
+      expect(partial.headers["content-range"]).toBe(`bytes 100-199/${mp4.length}`);
+      expect(partial.headers["content-type"]).toBe("video/mp4");
+
+      const deleted = await postForm(
+        server,
+        "/admin/videos",
+        { intent: "delete", id: row?.id ?? "" },
+        { cookie: adminCookie },
+      );
+      expect(deleted.status).toBe(200);
+      expect(storedVideos()).toEqual([]);
+      expect((await request(server.url(src))).status).toBe(404);
+    });
   });
 
   describe("public pages", () => {
