@@ -1,5 +1,15 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+import type { Kysely } from "kysely";
+import sharp from "sharp";
+import type { Database } from "#app/db/schema.ts";
+import { storeImage } from "#app/domains/media/images.server.ts";
+import { createLocalStorage } from "#app/domains/media/storage.server.ts";
+import { E2E_DATA_DIR } from "./e2e-env.ts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
@@ -31,4 +41,76 @@ export async function addInAdmin(page: Page, section: string, fields: Record<str
 export async function positionsIn(page: Page, names: string[]): Promise<number[]> {
   const text = await page.getByRole("main").innerText();
   return names.map((name) => text.indexOf(name));
+}
+
+/**
+ * A real, playable WebM video of about a second, recorded in the browser from an animated canvas (the
+ * machine has no video tools, and a fixture file would be an opaque binary in the repository).
+ */
+export async function recordWebm(page: Page): Promise<Buffer> {
+  const bytes = await page.evaluate(async () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 320;
+    canvas.height = 180;
+    const context = canvas.getContext("2d");
+    if (!context) throw new Error("no 2d context");
+    const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: "video/webm;codecs=vp8" });
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (event) => chunks.push(event.data);
+    const stopped = new Promise((resolve) => {
+      recorder.onstop = resolve;
+    });
+    recorder.start();
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      const draw = () => {
+        const elapsed = performance.now() - started;
+        context.fillStyle = `hsl(${(elapsed / 4) % 360} 70% 50%)`;
+        context.fillRect(0, 0, 320, 180);
+        context.fillStyle = "white";
+        context.fillRect((elapsed / 5) % 320, 80, 20, 20);
+        if (elapsed > 1500) resolve();
+        else requestAnimationFrame(draw);
+      };
+      draw();
+    });
+    recorder.stop();
+    await stopped;
+    return Array.from(new Uint8Array(await new Blob(chunks).arrayBuffer()));
+  });
+  return Buffer.from(bytes);
+}
+
+/** A published gallery picture, stored through the real image pipeline into the e2e server's storage. */
+export async function publishGalleryPicture(db: Kysely<Database>, title: string): Promise<string> {
+  const storage = createLocalStorage({ root: path.join(E2E_DATA_DIR, "storage"), secret: "unused-for-public-files" });
+  const file = path.join(os.tmpdir(), `vitrine-e2e-${randomUUID()}.png`);
+  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#4477aa" } })
+    .png()
+    .toFile(file);
+  try {
+    const imageId = await storeImage(db, file, { storage });
+    const id = randomUUID();
+    const now = new Date();
+    await db
+      .insertInto("gallery_images")
+      .values({
+        id,
+        image_id: imageId,
+        title,
+        title_de: "",
+        description: "",
+        description_de: "",
+        category: "",
+        category_de: "",
+        sort_order: 0,
+        published: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }
