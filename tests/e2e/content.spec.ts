@@ -66,6 +66,20 @@ test("links added in the admin screen appear in order, move by keyboard and disa
   await page.goto("/links");
   await expect(page.getByText(second, { exact: true })).toBeVisible();
   await expect(page.getByText(first)).toHaveCount(0);
+
+  // Delete the second one, after confirming.
+  await page.goto("/admin/links");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Delete “${second}”` }).click();
+  const dialog = page.getByRole("alertdialog", { name: `Delete “${second}”?` });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("list", { name: "Links in display order" }).getByText(second)).toBeVisible();
+  await page.getByRole("button", { name: `Delete “${second}”` }).click();
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText(`“${second}” was deleted.`)).toBeVisible();
+  await expect(page.getByRole("list", { name: "Links in display order" }).getByText(second)).toHaveCount(0);
+  await page.goto("/links");
+  await expect(page.getByText(second)).toHaveCount(0);
 });
 
 test("FAQ entries added in the admin screen appear in order, open by keyboard and disappear when hidden", async ({

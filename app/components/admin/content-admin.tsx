@@ -125,17 +125,17 @@ function ItemRow({
   item,
   renderFields,
   renderExtra,
+  onDelete,
 }: {
   item: ContentItem;
   renderFields: RenderFields;
   renderExtra?: (item: ContentItem) => ReactNode;
+  onDelete: (id: string) => void;
 }) {
   const t = useAdminTranslate();
   const [editing, setEditing] = useState(false);
   const toggle = useFetcher<ActionResult>();
-  const remove = useFetcher<ActionResult>();
   useResultToast(toggle.data, t("admin.common.error"));
-  useResultToast(remove.data, t("admin.common.error"));
   const name = item.name || t("admin.common.untitled");
   const editId = `edit-${item.id}`;
   const closeEditor = () => setEditing(false);
@@ -197,7 +197,7 @@ function ItemRow({
           description={t("admin.common.confirmDeleteText")}
           confirmLabel={t("admin.common.delete")}
           cancelLabel={t("admin.common.cancel")}
-          onConfirm={() => remove.submit({ intent: "delete", id: item.id }, { method: "post" })}
+          onConfirm={() => onDelete(item.id)}
         />
       </div>
       {editing ? (
@@ -238,7 +238,11 @@ export function ContentAdmin(props: {
 }) {
   const t = useAdminTranslate();
   const reorder = useFetcher<ActionResult>();
+  // Here and not in the row: the row is gone once the delete has been answered, its toast must not be.
+  const remove = useFetcher<ActionResult>();
   useResultToast(reorder.data, t("admin.common.error"));
+  useResultToast(remove.data, t("admin.common.error"));
+  const onDelete = (id: string) => remove.submit({ intent: "delete", id }, { method: "post" });
   const byId = new Map(props.items.map((item) => [item.id, item]));
 
   return (
@@ -278,6 +282,7 @@ export function ContentAdmin(props: {
                   item={byId.get(item.id) ?? item}
                   renderFields={props.renderFields}
                   renderExtra={props.renderExtra}
+                  onDelete={onDelete}
                 />
               )}
               onReorder={(ids) => reorder.submit({ intent: "reorder", ids: ids.join(",") }, { method: "post" })}
