@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
@@ -249,17 +250,29 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(storedVideos()).toEqual([]);
     });
 
-    it("stores an admin's video, serves it with range requests, and deletes the file with the video", async () => {
-      const response = await send({ intent: "create", title: "Uploaded", active: "on" }, { video: mp4 }, adminCookie);
+    it("stores an admin's video and poster, serves them (the video with ranges), and deletes both with the video", async () => {
+      const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#335577" } })
+        .png()
+        .toBuffer();
+      const response = await send(
+        { intent: "create", title: "Uploaded", active: "on" },
+        { video: mp4, poster },
+        adminCookie,
+      );
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ ok: true, message: "“Uploaded” was added." });
       const [row] = await videosService.listAll(database.db);
       expect(storedVideos()).toHaveLength(1);
+      expect(row?.poster_image_id).toBeTruthy();
 
       const page = (await request(server.url("/videos"))).body;
       const src = page.match(/<source src="([^"]+)" type="video\/mp4"/)?.[1] ?? "";
       expect(src).toMatch(/^\/media\/videos\/.+\.mp4$/);
-      expect(page).toMatch(/<video[^>]*preload="metadata"/);
+      const video = page.match(/<video[^>]*>/)?.[0] ?? "";
+      expect(video).toContain('preload="metadata"');
+      const posterSrc = video.match(/poster="([^"]+)"/)?.[1] ?? "";
+      expect(posterSrc).toMatch(/^\/media\/images\//);
+      expect((await request(server.url(posterSrc))).status).toBe(200);
       const partial = await request(server.url(src), { headers: { Range: "bytes=100-199" } });
       expect(partial.status).toBe(206);
       expect(partial.headers["content-range"]).toBe(`bytes 100-199/${mp4.length}`);
@@ -274,6 +287,8 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(deleted.status).toBe(200);
       expect(storedVideos()).toEqual([]);
       expect((await request(server.url(src))).status).toBe(404);
+      expect((await request(server.url(posterSrc))).status).toBe(404);
+      expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
     });
   });
 

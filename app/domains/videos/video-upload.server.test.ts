@@ -8,7 +8,7 @@ import { createLocalStorage, type FileStorage } from "#app/domains/media/storage
 import type { ReceivedUpload } from "#app/domains/media/upload.server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createVideoFromUpload, replaceVideoPoster, type UploadOptions } from "./video-upload.server.ts";
-import { publicVideos, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
+import { publicVideos, sweepOrphanVideoFiles, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
 const actor = { id: "admin-1", email: "owner@example.test" };
 
@@ -155,5 +155,21 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
     );
     expect(missing).toEqual({ ok: false, reason: "not-found" });
     expect((await database.db.selectFrom("images").select("id").execute()).length).toBe(1);
+  });
+
+  it("sweeps video files no video names once they are old enough, keeping the others", async () => {
+    await createVideoFromUpload(database.db, actor, upload(texts, { video: MP4_BYTES }), options);
+    const [kept] = await storage.list(VIDEO_FILE_PREFIX);
+    await storage.save(`${VIDEO_FILE_PREFIX}left-behind.mp4`, MP4_BYTES);
+
+    expect(await sweepOrphanVideoFiles(database.db, { olderThanMs: 60_000, storage })).toEqual([]);
+    const removed = await sweepOrphanVideoFiles(database.db, {
+      olderThanMs: 60_000,
+      storage,
+      now: Date.now() + 120_000,
+    });
+
+    expect(removed).toEqual([`${VIDEO_FILE_PREFIX}left-behind.mp4`]);
+    expect((await storage.list(VIDEO_FILE_PREFIX)).map((file) => file.key)).toEqual([kept?.key]);
   });
 });

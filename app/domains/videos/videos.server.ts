@@ -11,7 +11,12 @@ import {
   localized,
 } from "#app/domains/content/content.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
-import { deleteImageRow, imageForDisplay, removeImageFiles } from "#app/domains/media/images.server.ts";
+import {
+  deleteImageRow,
+  imageForDisplay,
+  removeImageFiles,
+  sweepUnreferenced,
+} from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { canonicalVideoUrl, embedPlayerUrl, parseVideoUrl } from "./video-url.ts";
@@ -218,4 +223,24 @@ export async function latestVideo(db: Kysely<Database>, lang: Language): Promise
     .orderBy("created_at", "desc")
     .executeTakeFirst();
   return row ? ((await toPublicVideos(db, [row], lang))[0] ?? null) : null;
+}
+
+/**
+ * Removes uploaded video files that no video row names (left by a crash between storing the file and writing
+ * the row, or between deleting the row and the file), once older than the grace period so uploads in flight
+ * are spared. Runs at start-up beside the image sweep.
+ */
+export async function sweepOrphanVideoFiles(
+  db: Kysely<Database>,
+  options: { olderThanMs: number; storage?: FileStorage; now?: number },
+): Promise<string[]> {
+  const rows = await db.selectFrom("videos").select("file_key").where("file_key", "is not", null).execute();
+  const referenced = new Set(rows.map((row) => row.file_key).filter((key) => key !== null));
+  return sweepUnreferenced(
+    options.storage ?? getStorage(),
+    VIDEO_FILE_PREFIX,
+    referenced,
+    options.olderThanMs,
+    options.now,
+  );
 }
