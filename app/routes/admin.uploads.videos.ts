@@ -1,13 +1,15 @@
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { refusalMessage } from "#app/domains/content/content-admin.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { formatMegabytes, type ReceivedUpload, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
 import {
   createVideoFromUpload,
   replaceVideoPoster,
   type UploadOutcome,
+  uploadCommandSchema,
   VIDEO_UPLOAD_FIELDS,
 } from "#app/domains/videos/video-upload.server.ts";
-import { type AdminMessageKey, adminEn, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
@@ -49,11 +51,13 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
 
   try {
-    const { intent, id } = upload.fields;
-    let outcome: UploadOutcome;
-    if (intent === "create") outcome = await createVideoFromUpload(getDb(), admin, upload, options);
-    else if (intent === "poster" && id) outcome = await replaceVideoPoster(getDb(), admin, id, upload, options);
-    else return answer({ ok: false, message: t("admin.content.badRequest") }, 400);
+    const command = uploadCommandSchema.safeParse(upload.fields);
+    if (!command.success) return answer({ ok: false, message: t("admin.content.badRequest") }, 400);
+    const { intent } = command.data;
+    const outcome: UploadOutcome =
+      command.data.intent === "create"
+        ? await createVideoFromUpload(getDb(), admin, upload, options)
+        : await replaceVideoPoster(getDb(), admin, command.data.id, upload, options);
 
     if (outcome.ok) {
       const message =
@@ -63,17 +67,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       return answer({ ok: true, message, id: outcome.id });
     }
     switch (outcome.reason) {
-      case "invalid": {
-        const fieldErrors: Record<string, string> = {};
-        for (const [field, key] of Object.entries(outcome.fieldErrors)) {
-          fieldErrors[field] = key in adminEn ? t(key as AdminMessageKey) : key;
-        }
-        return answer({ ok: false, message: t("admin.content.invalid"), fieldErrors }, 400);
-      }
+      case "invalid":
       case "not-found":
-        return answer({ ok: false, message: t("admin.common.notFound") }, 404);
       case "stale":
-        return answer({ ok: false, message: t("admin.content.stale") }, 409);
+        return answer(refusalMessage(t, outcome), outcome.reason === "not-found" ? 404 : 400);
       case "no-file":
         return answer(
           { ok: false, message: t(intent === "create" ? "admin.videos.upload.noFile" : "admin.videos.poster.noFile") },

@@ -3,7 +3,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
-import { type AdminMessageKey, adminEn, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { type AdminMessageKey, type AdminTranslate, adminEn, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
@@ -43,62 +43,67 @@ function isAdminKey(value: string): value is AdminMessageKey {
   return value in adminEn;
 }
 
+/** A refused content write as the admin reads it: why, and per field what to fix (zod messages are keys). */
+export function refusalMessage(
+  t: AdminTranslate,
+  result: Extract<ContentResult, { ok: false }>,
+): Extract<ActionResult, { ok: false }> {
+  switch (result.reason) {
+    case "not-found":
+      return { ok: false, message: t("admin.common.notFound") };
+    case "stale":
+      return { ok: false, message: t("admin.content.stale") };
+    case "invalid": {
+      const fieldErrors: Record<string, string> = {};
+      for (const [field, message] of Object.entries(result.fieldErrors)) {
+        fieldErrors[field] = isAdminKey(message) ? t(message) : message;
+      }
+      return { ok: false, message: t("admin.content.invalid"), fieldErrors };
+    }
+  }
+}
+
 /**
- * The one action behind (after the route's `requireAdmin`) the links, FAQ and video screens: who acts, which intent, the service call, and the
- * answer as a translated `ActionResult` (400 when refused, so nothing looks like a success).
+ * The one action behind the links, FAQ and video screens, after the route's `requireAdmin`: which intent,
+ * the service call, and the answer as a translated `ActionResult` (400 when refused, so nothing looks like
+ * a success).
  */
 export async function contentAction(request: Request, admin: AuditActor, actions: ContentActions) {
   const t = adminTranslatorFor(languageOf(request).lang);
   const fields = await readForm(request);
-  const refuse = (result: ActionResult) => data(result, { status: 400 });
-
   const parsed = intentSchema.safeParse(fields);
-  if (!parsed.success) return refuse({ ok: false, message: t("admin.content.badRequest") });
+  if (!parsed.success)
+    return data({ ok: false, message: t("admin.content.badRequest") } satisfies ActionResult, { status: 400 });
   const command = parsed.data;
   const db = getDb();
 
   let result: ContentResult;
+  let done: (name: string) => string;
   switch (command.intent) {
     case "create":
       result = await actions.create(db, admin, fields);
+      done = (name) => t("admin.content.created", { name });
       break;
     case "update":
       result = await actions.update(db, admin, command.id, fields);
+      done = (name) => t("admin.content.updated", { name });
       break;
     case "delete":
       result = await actions.remove(db, admin, command.id);
+      done = (name) => t("admin.content.deleted", { name });
       break;
-    case "toggle":
-      result = await actions.setActive(db, admin, command.id, command.active === "true");
+    case "toggle": {
+      const active = command.active === "true";
+      result = await actions.setActive(db, admin, command.id, active);
+      done = (name) => t(active ? "admin.content.shown" : "admin.content.hidden", { name });
       break;
+    }
     case "reorder":
       result = await actions.reorder(db, admin, command.ids);
+      done = () => t("admin.common.orderSaved");
       break;
   }
 
-  if (!result.ok) {
-    if (result.reason === "not-found") return refuse({ ok: false, message: t("admin.common.notFound") });
-    if (result.reason === "stale") return refuse({ ok: false, message: t("admin.content.stale") });
-    if (result.reason !== "invalid") throw new Error("unreachable");
-    const fieldErrors: Record<string, string> = {};
-    for (const [field, message] of Object.entries(result.fieldErrors)) {
-      fieldErrors[field] = isAdminKey(message) ? t(message) : message;
-    }
-    return refuse({ ok: false, message: t("admin.content.invalid"), fieldErrors });
-  }
-
-  const name = result.target;
-  const messages = {
-    create: t("admin.content.created", { name }),
-    update: t("admin.content.updated", { name }),
-    delete: t("admin.content.deleted", { name }),
-    toggle: t(
-      command.intent === "toggle" && command.active === "true" ? "admin.content.shown" : "admin.content.hidden",
-      {
-        name,
-      },
-    ),
-    reorder: t("admin.common.orderSaved"),
-  } satisfies Record<typeof command.intent, string>;
-  return { ok: true, message: messages[command.intent], id: result.id } satisfies ActionResult;
+  if (!result.ok) return data(refusalMessage(t, result), { status: 400 });
+  return { ok: true, message: done(result.target), id: result.id } satisfies ActionResult;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
@@ -14,6 +15,12 @@ import {
   type UploadedFile,
 } from "#app/domains/media/upload.server.ts";
 import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
+
+/** What an upload asks for: a new video, or a new poster for the video `id`. */
+export const uploadCommandSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create") }),
+  z.object({ intent: z.literal("poster"), id: z.string().min(1).max(100) }),
+]);
 
 /** The text fields the upload form sends besides its files. */
 export const VIDEO_UPLOAD_FIELDS = ["intent", "id", "title", "title_de", "description", "description_de", "active"];
