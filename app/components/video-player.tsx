@@ -32,8 +32,8 @@ function Poster({ image }: { image: ImageDisplay | null }) {
     );
   }
   return (
-    <div className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-zinc-200 to-zinc-300 dark:from-zinc-800 dark:to-zinc-900">
-      <Video aria-hidden="true" className="size-12 text-zinc-500 dark:text-zinc-400" />
+    <div className="absolute inset-0 bg-gradient-to-br from-zinc-300 via-zinc-200 to-zinc-400 dark:from-zinc-700 dark:via-zinc-800 dark:to-zinc-950">
+      <Video aria-hidden="true" className="absolute bottom-3 left-3 size-6 text-zinc-600 dark:text-zinc-400" />
     </div>
   );
 }
