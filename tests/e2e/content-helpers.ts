@@ -1,15 +1,5 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
-import type { Kysely } from "kysely";
-import sharp from "sharp";
-import type { Database } from "#app/db/schema.ts";
-import { storeImage } from "#app/domains/media/images.server.ts";
-import { createLocalStorage } from "#app/domains/media/storage.server.ts";
-import { E2E_DATA_DIR } from "./e2e-env.ts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
 
@@ -79,38 +69,4 @@ export async function recordWebm(page: Page): Promise<Buffer> {
     return Array.from(new Uint8Array(await new Blob(chunks).arrayBuffer()));
   });
   return Buffer.from(bytes);
-}
-
-/** A published gallery picture, stored through the real image pipeline into the e2e server's storage. */
-export async function publishGalleryPicture(db: Kysely<Database>, title: string): Promise<string> {
-  const storage = createLocalStorage({ root: path.join(E2E_DATA_DIR, "storage"), secret: "unused-for-public-files" });
-  const file = path.join(os.tmpdir(), `vitrine-e2e-${randomUUID()}.png`);
-  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#4477aa" } })
-    .png()
-    .toFile(file);
-  try {
-    const imageId = await storeImage(db, file, { storage });
-    const id = randomUUID();
-    const now = new Date();
-    await db
-      .insertInto("gallery_images")
-      .values({
-        id,
-        image_id: imageId,
-        title,
-        title_de: "",
-        description: "",
-        description_de: "",
-        category: "",
-        category_de: "",
-        sort_order: 0,
-        published: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
 }

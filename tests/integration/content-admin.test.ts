@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
+import { storeImage } from "#app/domains/media/images.server.ts";
+import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import {
@@ -351,8 +354,52 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(html).not.toMatch(/src="https?:\/\/[^"]*(youtube|ytimg|vimeo)/);
     });
 
-    it("/home shows the active links and the latest active video", async () => {
+    it("/home shows the latest published pictures, the active links and the latest active video", async () => {
+      const storage = createLocalStorage({ root: path.join(database.location.dataDir, "storage"), secret: "unused" });
+      const pictures: Record<string, string> = {};
+      for (const [title, published] of [
+        ["Picture old", true],
+        ["Picture hidden", false],
+        ["Picture new", true],
+      ] as const) {
+        const file = path.join(database.location.dataDir, `${title}.png`);
+        await sharp({ create: { width: 400, height: 300, channels: 3, background: "#557799" } })
+          .png()
+          .toFile(file);
+        const imageId = await storeImage(database.db, file, { storage });
+        const id = randomUUID();
+        pictures[title] = id;
+        const now = new Date(Date.now() + Object.keys(pictures).length * 1000);
+        await database.db
+          .insertInto("gallery_images")
+          .values({
+            id,
+            image_id: imageId,
+            title,
+            title_de: "",
+            description: "",
+            description_de: "",
+            category: "",
+            category_de: "",
+            sort_order: 0,
+            published,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+
       const html = (await request(server.url("/home"))).body;
+      const [newest, older] = order(html, [
+        `href="/?image=${pictures["Picture new"]}"`,
+        `href="/?image=${pictures["Picture old"]}"`,
+      ]);
+      expect(newest).toBeGreaterThan(0);
+      expect(older).toBeGreaterThan(newest ?? 0);
+      expect(html).toMatch(/<img[^>]*alt="Picture new"/);
+      expect(html).not.toContain("Picture hidden");
+      const src = html.match(/<img[^>]*alt="Picture new"[^>]*>/)?.[0].match(/src="([^"]+)"/)?.[1] ?? "";
+      expect((await request(server.url(src))).status).toBe(200);
       expect(html).toContain("Link Beta");
       expect(html).not.toContain("Link Hidden");
       expect(html).toContain("Video Alpha");
