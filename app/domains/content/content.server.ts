@@ -225,8 +225,6 @@ export function contentService<T extends ContentTable, Input extends { active: b
   };
 }
 
-export type ContentService = ReturnType<typeof contentService<ContentTable, { active: boolean }>>;
-
 /** The visitor's language version of a text: German when there is one, else English. */
 export function localized(english: string, german: string, lang: "en" | "de"): string {
   return lang === "de" && german.trim() !== "" ? german : english;

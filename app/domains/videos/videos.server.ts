@@ -184,8 +184,6 @@ export async function adminVideos(db: Kysely<Database>): Promise<AdminVideo[]> {
   }));
 }
 
-export type { VideoData as PublicVideo, VideoPlayerData as VideoPlayer } from "#app/components/video-player.tsx";
-
 function playerOf(row: VideoRow): VideoPlayerData | null {
   if (row.file_key) return { kind: "file", src: publicUrl(row.file_key), type: row.file_type ?? "video/mp4" };
   const embed = parseVideoUrl(row.embed_url ?? "");
