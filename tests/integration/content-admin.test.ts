@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
@@ -9,6 +8,7 @@ import { storeImage } from "#app/domains/media/images.server.ts";
 import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
 import { createUser } from "#tests/support/factories.ts";
+import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import {
   type HttpResponse,
   postForm,
@@ -198,14 +198,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
 
   describe("video uploads", () => {
     const UPLOAD = "/admin/uploads/videos";
-    /** An MP4's first bytes (ISO-BMFF ftyp box) and a payload big enough for a partial answer to mean something. */
-    const mp4 = Buffer.concat([
-      Buffer.from([0, 0, 0, 0x18]),
-      Buffer.from("ftypisom", "latin1"),
-      Buffer.from([0, 0, 2, 0]),
-      Buffer.from("isomiso2", "latin1"),
-      Buffer.alloc(100_000, 3),
-    ]);
+    const mp4 = mp4Like(100_000);
 
     function send(fields: Record<string, string>, files: Record<string, Buffer>, cookie?: string) {
       const form = new FormData();
@@ -254,9 +247,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
     });
 
     it("stores an admin's video and poster, serves them (the video with ranges), and deletes both with the video", async () => {
-      const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#335577" } })
-        .png()
-        .toBuffer();
+      const poster = await pngPicture();
       const response = await send(
         { intent: "create", title: "Uploaded", active: "on" },
         { video: mp4, poster },
@@ -363,9 +354,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
         ["Picture new", true],
       ] as const) {
         const file = path.join(database.location.dataDir, `${title}.png`);
-        await sharp({ create: { width: 400, height: 300, channels: 3, background: "#557799" } })
-          .png()
-          .toFile(file);
+        fs.writeFileSync(file, await pngPicture(400, 300));
         const imageId = await storeImage(database.db, file, { storage });
         const id = randomUUID();
         pictures[title] = id;

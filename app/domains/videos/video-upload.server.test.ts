@@ -1,25 +1,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import type { ReceivedUpload } from "#app/domains/media/upload.server.ts";
+import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createVideoFromUpload, replaceVideoPoster, type UploadOptions } from "./video-upload.server.ts";
 import { publicVideos, sweepOrphanVideoFiles, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
 const actor = { id: "admin-1", email: "owner@example.test" };
 
-/** The first bytes of an MP4 file (an ISO-BMFF `ftyp` box with the isom brand) and some payload. */
-const MP4_BYTES = Buffer.concat([
-  Buffer.from([0, 0, 0, 0x18]),
-  Buffer.from("ftypisom", "latin1"),
-  Buffer.from([0, 0, 2, 0]),
-  Buffer.from("isomiso2", "latin1"),
-  Buffer.alloc(2000, 7),
-]);
+const MP4_BYTES = mp4Like(2000);
 
 describe.each(databaseKinds)("video uploads (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
@@ -53,10 +46,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
     };
   }
 
-  const poster = () =>
-    sharp({ create: { width: 640, height: 360, channels: 3, background: "#336699" } })
-      .png()
-      .toBuffer();
+  const poster = () => pngPicture();
   const texts = { intent: "create", title: "Holiday", title_de: "Urlaub", active: "on" };
 
   /** What a refused upload must not leave: a row, a stored video file or a stored image. */
