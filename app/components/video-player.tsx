@@ -5,7 +5,14 @@ import { useTranslate } from "#app/lib/root-data.ts";
 import { ResponsiveImage } from "./responsive-image.tsx";
 
 export type VideoPlayerData =
-  | { kind: "embed"; host: "youtube" | "vimeo"; src: string }
+  | {
+      kind: "embed";
+      host: "youtube" | "vimeo";
+      /** The privacy-enhanced player, loaded on play. */
+      src: string;
+      /** The video's page on the host, for visitors without JavaScript. */
+      pageUrl: string;
+    }
   | { kind: "file"; src: string; type: string };
 
 export type VideoData = {
@@ -78,6 +85,17 @@ function EmbedPlayer({ video, player }: { video: VideoData; player: Extract<Vide
       <p id={noteId} className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">
         {t("videos.loadsFrom", { host })}
       </p>
+      <noscript>
+        <p className="mt-1 text-sm">
+          <a
+            href={player.pageUrl}
+            rel="noopener noreferrer"
+            className="text-indigo-700 underline underline-offset-4 dark:text-indigo-300"
+          >
+            {t("videos.watchOn", { host })}
+          </a>
+        </p>
+      </noscript>
     </div>
   );
 }

@@ -31,6 +31,7 @@ export const de = {
   "videos.loadsFrom":
     "Beim Abspielen wird das Video von {host} geladen; der Anbieter erhält dabei Ihre IP-Adresse und kann Cookies setzen.",
   "videos.playerTitle": "{title} (Video auf {host})",
+  "videos.watchOn": "Auf {host} ansehen",
   "videos.noPlayback": "Ihr Browser kann dieses Video nicht abspielen.",
   "home.highlights": "Höhepunkte",
   "home.latestImages": "Neueste Bilder",

@@ -30,6 +30,7 @@ export const en = {
   "videos.loadsFrom":
     "Pressing play loads the video from {host}, which then receives your IP address and may set cookies.",
   "videos.playerTitle": "{title} (video on {host})",
+  "videos.watchOn": "Watch it on {host}",
   "videos.noPlayback": "Your browser cannot play this video.",
   "home.highlights": "Highlights",
   "home.latestImages": "Latest pictures",

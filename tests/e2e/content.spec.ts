@@ -211,6 +211,35 @@ test("a YouTube video contacts no other host until play is pressed, then loads t
   await expect(page.getByText(title)).toHaveCount(0);
 });
 
+test("without JavaScript the FAQ still opens and a video offers a plain link to its page on the host", async ({
+  browser,
+  database,
+  makeUser,
+}) => {
+  const admin = await makeUser({ admin: true });
+  const question = uniqueName("No-script question");
+  const title = uniqueName("No-script video");
+  await faqService.create(database.db, admin, { question, answer: "Answered without scripts.", active: "on" });
+  await videosService.create(database.db, admin, { title, embed_url: "https://vimeo.com/76979871", active: "on" });
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  try {
+    await page.goto("/faq");
+    await page.locator("summary", { hasText: question }).click();
+    await expect(page.getByText("Answered without scripts.")).toBeVisible();
+
+    await page.goto("/videos");
+    const card = page.locator("article", { has: page.getByRole("heading", { name: title }) });
+    await expect(card.getByRole("link", { name: "Watch it on Vimeo" })).toHaveAttribute(
+      "href",
+      "https://vimeo.com/76979871",
+    );
+    await expect(card.locator("iframe")).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+});
+
 test("an uploaded video plays in the page, fetched with range requests, and a non-video is refused", async ({
   page,
   makeUser,

@@ -187,7 +187,9 @@ export async function adminVideos(db: Kysely<Database>): Promise<AdminVideo[]> {
 function playerOf(row: VideoRow): VideoPlayerData | null {
   if (row.file_key) return { kind: "file", src: publicUrl(row.file_key), type: row.file_type ?? "video/mp4" };
   const embed = parseVideoUrl(row.embed_url ?? "");
-  return embed ? { kind: "embed", host: embed.host, src: embedPlayerUrl(embed) } : null;
+  return embed
+    ? { kind: "embed", host: embed.host, src: embedPlayerUrl(embed), pageUrl: canonicalVideoUrl(embed) }
+    : null;
 }
 
 async function toPublicVideos(db: Kysely<Database>, rows: VideoRow[], lang: Language): Promise<VideoData[]> {

@@ -41,6 +41,7 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
           kind: "embed",
           host: "youtube",
           src: "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1",
+          pageUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
         },
       },
       {
@@ -48,7 +49,12 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
         title: "Lake",
         description: "A walk",
         poster: null,
-        player: { kind: "embed", host: "vimeo", src: "https://player.vimeo.com/video/76979871?dnt=1&autoplay=1" },
+        player: {
+          kind: "embed",
+          host: "vimeo",
+          src: "https://player.vimeo.com/video/76979871?dnt=1&autoplay=1",
+          pageUrl: "https://vimeo.com/76979871",
+        },
       },
     ]);
     expect((await latestVideo(database.db, "en"))?.title).toBe("Lake");
