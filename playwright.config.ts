@@ -6,6 +6,11 @@ import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT, E2E_SECRET } from "./tests/e2e/e2
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined;
 
+// Specs that change what every page shows (the site name, the description) or who is an admin: they run
+// after all the others, one test at a time, so that no other test sees their changes. To run one of them
+// alone: `npx playwright test --no-deps tests/e2e/admin-settings.spec.ts`.
+const SITE_WIDE = /admin-settings\.spec\.ts$/;
+
 export default defineConfig({
   testDir: "./tests/e2e",
   fullyParallel: true,
@@ -31,7 +36,16 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: SITE_WIDE },
+    {
+      name: "site-wide",
+      use: { ...devices["Desktop Chrome"] },
+      testMatch: SITE_WIDE,
+      dependencies: ["chromium"],
+      fullyParallel: false,
+    },
+  ],
   webServer: {
     // The production build (server.js builds it when missing or stale) on a fresh data directory.
     command: "node tests/e2e/start-server.js",

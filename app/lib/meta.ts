@@ -1,7 +1,8 @@
 import type { MetaDescriptor } from "react-router";
+import { faviconUrls } from "#app/domains/settings/site-images.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 
-const DEFAULT_SHARE_IMAGE = "/og-image.png";
+export const DEFAULT_SHARE_IMAGE = "/og-image.png";
 
 export type SeoData = {
   lang: Language;
@@ -13,7 +14,8 @@ export type SeoData = {
   faviconUrl: string;
 };
 
-function absolute(url: string, baseUrl: string): string {
+/** The URL made absolute against the site; the site itself when it cannot be read. */
+export function absolute(url: string, baseUrl: string): string {
   try {
     return new URL(url, `${baseUrl}/`).href;
   } catch {
@@ -58,9 +60,17 @@ export function pageMeta(
     { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathname, "en") },
     { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathname, "de") },
     { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathname) },
-    { tagName: "link", rel: "icon", href: icon },
-    { tagName: "link", rel: "apple-touch-icon", href: touchIcon },
   ];
+  // An uploaded favicon comes in the sizes browsers and phones ask for; a typed address serves for all.
+  const uploadedIcons = seo.faviconUrl ? faviconUrls(seo.faviconUrl) : null;
+  if (uploadedIcons) {
+    for (const link of uploadedIcons) tags.push({ tagName: "link", ...link });
+  } else {
+    tags.push(
+      { tagName: "link", rel: "icon", href: icon },
+      { tagName: "link", rel: "apple-touch-icon", href: touchIcon },
+    );
+  }
   // Without a configured share image, the card shipped with the site (public/og-image.png, 1200×630).
   const image = absolute(seo.ogImage.trim() || DEFAULT_SHARE_IMAGE, seo.baseUrl);
   tags.push({ property: "og:image", content: image }, { name: "twitter:image", content: image });

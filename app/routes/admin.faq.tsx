@@ -4,12 +4,17 @@ import { BilingualField, ContentAdmin, type RenderFields } from "#app/components
 import { contentAction } from "#app/domains/content/content-admin.server.ts";
 import { adminFaqEntries, faqService } from "#app/domains/faq/faq.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/admin.faq";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
   return { entries: await adminFaqEntries(getDb()) };
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.faq");
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {

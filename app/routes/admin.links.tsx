@@ -7,12 +7,17 @@ import { contentAction } from "#app/domains/content/content-admin.server.ts";
 import { LINK_ICON_NAMES } from "#app/domains/links/link-icons.ts";
 import { adminLinks, linksService } from "#app/domains/links/links.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/admin.links";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
   return { links: await adminLinks(getDb()) };
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.links");
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {

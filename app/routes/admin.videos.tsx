@@ -8,6 +8,7 @@ import { contentAction } from "#app/domains/content/content-admin.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminVideos, videosService } from "#app/domains/videos/videos.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/admin.videos";
 
@@ -19,6 +20,10 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     videoMax: formatMegabytes(env.videoUploadMaxBytes),
     posterMax: formatMegabytes(env.uploadMaxBytes),
   };
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.videos");
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {

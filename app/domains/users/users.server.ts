@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { normalizeInviteCode } from "#app/domains/invites/invite-code.ts";
 import { adminExists, isInviteCodeAvailable, removeUnusedAdminCodes } from "#app/domains/invites/invites.server.ts";
@@ -129,6 +129,11 @@ export class RoleChangeError extends Error {
   override name = "RoleChangeError";
 }
 
+/** The change would leave the site without an admin. */
+export class LastAdminError extends RoleChangeError {
+  override name = "LastAdminError";
+}
+
 export async function grantAdmin(db: Kysely<Database>, email: string): Promise<"granted" | "already"> {
   const user = await findUserByEmail(db, email);
   if (!user) throw new RoleChangeError(`No user with the e-mail address ${normalizeEmail(email)}`);
@@ -146,19 +151,28 @@ export async function revokeAdmin(db: Kysely<Database>, email: string): Promise<
   const user = await findUserByEmail(db, email);
   if (!user) throw new RoleChangeError(`No user with the e-mail address ${normalizeEmail(email)}`);
   return db.transaction().execute(async (trx) => {
-    // Touching every admin row first locks them (row locks on PostgreSQL, the write lock on SQLite):
-    // two revocations at the same moment run one after the other, and the second sees the first.
-    // A single DELETE … WHERE EXISTS (another admin) is not enough on PostgreSQL, where both
-    // statements can see the other admin in their snapshots and remove the last two together.
-    await trx
-      .updateTable("user_roles")
-      .set((eb) => ({ role: eb.ref("role") }))
-      .where("role", "=", "admin")
-      .execute();
-    const admins = await trx.selectFrom("user_roles").select("user_id").where("role", "=", "admin").execute();
-    if (!admins.some((row) => row.user_id === user.id)) return "notAdmin";
-    if (admins.length < 2) throw new RoleChangeError("Refusing to revoke the last admin");
+    if (!(await lockAdminsAndCheck(trx, user.id))) return "notAdmin";
     await trx.deleteFrom("user_roles").where("user_id", "=", user.id).where("role", "=", "admin").execute();
     return "revoked";
   });
+}
+
+/**
+ * Inside the transaction that removes an admin (role or account): locks every admin row and refuses
+ * when the user is the last admin. Returns whether the user is an admin at all.
+ */
+export async function lockAdminsAndCheck(trx: Transaction<Database>, userId: string): Promise<boolean> {
+  // Touching every admin row first locks them (row locks on PostgreSQL, the write lock on SQLite):
+  // two revocations at the same moment run one after the other, and the second sees the first.
+  // A single DELETE … WHERE EXISTS (another admin) is not enough on PostgreSQL, where both
+  // statements can see the other admin in their snapshots and remove the last two together.
+  await trx
+    .updateTable("user_roles")
+    .set((eb) => ({ role: eb.ref("role") }))
+    .where("role", "=", "admin")
+    .execute();
+  const admins = await trx.selectFrom("user_roles").select("user_id").where("role", "=", "admin").execute();
+  if (!admins.some((row) => row.user_id === userId)) return false;
+  if (admins.length < 2) throw new LastAdminError("Refusing to revoke the last admin");
+  return true;
 }

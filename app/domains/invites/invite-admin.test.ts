@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { listAudit } from "#app/domains/audit/audit.server.ts";
+import { deleteUser } from "#app/domains/users/user-admin.server.ts";
+import { signUpWithInvite } from "#app/domains/users/users.server.ts";
+import { createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
+import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { createInvitesAsAdmin, deleteUnusedInvite, listInvites } from "./invite-admin.server.ts";
+import { createInviteCodes, ensureAdminSetupCode, findInviteCode } from "./invites.server.ts";
+
+const actor = { id: "admin-1", email: "owner@example.test" };
+
+describe.each(databaseKinds)("invite codes in the admin screen (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+
+  it("creates up to 100 codes with a note, each recorded in the audit log", async () => {
+    const codes = await createInvitesAsAdmin(database.db, actor, { count: 3, note: "  For the Müller family  " });
+
+    expect(codes).toHaveLength(3);
+    const listed = await listInvites(database.db);
+    expect(listed.map((invite) => invite.code).sort()).toEqual([...codes].sort());
+    for (const invite of listed) expect(invite).toMatchObject({ note: "For the Müller family", isUsed: false });
+    const { records } = await listAudit(database.db);
+    expect(records.map((record) => record.action)).toEqual(["invites.create", "invites.create", "invites.create"]);
+    expect(records.map((record) => record.target).sort()).toEqual([...codes].sort());
+    expect(records[0]?.newValue).toBe("For the Müller family");
+
+    expect(await createInvitesAsAdmin(database.db, actor, { count: 100, note: "" })).toHaveLength(100);
+  });
+
+  it.each([0, 101, 2.5])("refuses to create %s codes and writes nothing", async (count) => {
+    await expect(createInvitesAsAdmin(database.db, actor, { count, note: "" })).rejects.toThrow(RangeError);
+    expect(await listInvites(database.db)).toEqual([]);
+    expect((await listAudit(database.db)).total).toBe(0);
+  });
+
+  it("lists newest first, with who used a code and when, and leaves out the first-admin code", async () => {
+    const setupCode = await ensureAdminSetupCode(database.db);
+    const [older = ""] = await createInviteCodes(database.db);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const [newer = ""] = await createInviteCodes(database.db, { note: "Sam" });
+    const email = uniqueEmail("sam");
+    await signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode: newer });
+
+    const listed = await listInvites(database.db);
+
+    expect(listed.map((invite) => invite.code)).toEqual([newer, older]);
+    expect(listed.map((invite) => invite.code)).not.toContain(setupCode);
+    expect(listed[0]).toMatchObject({ note: "Sam", isUsed: true, usedByEmail: email, usedByDeleted: false });
+    expect(Date.parse(listed[0]?.usedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
+    expect(listed[1]).toMatchObject({ note: "", isUsed: false, usedAt: null, usedByEmail: null, usedByDeleted: false });
+  });
+
+  it("says 'deleted account' for a code whose account is gone, and keeps the code as used", async () => {
+    const admin = await createUser(database.db, { admin: true });
+    const [code = ""] = await createInviteCodes(database.db);
+    const account = await signUpWithInvite(database.db, {
+      email: uniqueEmail(),
+      password: strongPassword(),
+      inviteCode: code,
+    });
+    await deleteUser(database.db, admin, { userId: account.userId });
+
+    const invite = (await listInvites(database.db)).find((item) => item.code === code);
+    expect(invite).toMatchObject({ isUsed: true, usedByEmail: null, usedByDeleted: true });
+  });
+
+  it("deletes an unused code, however it is typed, and records it", async () => {
+    const [code = ""] = await createInviteCodes(database.db, { note: "Spare" });
+
+    expect(await deleteUnusedInvite(database.db, actor, code.toLowerCase())).toEqual({ ok: true, code });
+
+    expect(await findInviteCode(database.db, code)).toBeUndefined();
+    const [record] = (await listAudit(database.db)).records;
+    expect(record).toMatchObject({ action: "invites.delete", target: code, oldValue: "Spare" });
+  });
+
+  it("refuses to delete a used code, an unknown code and the first-admin code", async () => {
+    const [code = ""] = await createInviteCodes(database.db);
+    await signUpWithInvite(database.db, { email: uniqueEmail(), password: strongPassword(), inviteCode: code });
+    const setupCode = (await ensureAdminSetupCode(database.db)) ?? "";
+
+    expect(await deleteUnusedInvite(database.db, actor, code)).toEqual({ ok: false, problem: "used" });
+    expect(await deleteUnusedInvite(database.db, actor, "ABCD-EFGH-JKMN-PQRS")).toEqual({
+      ok: false,
+      problem: "notFound",
+    });
+    expect(await deleteUnusedInvite(database.db, actor, setupCode)).toEqual({ ok: false, problem: "notFound" });
+
+    expect((await findInviteCode(database.db, code))?.isUsed).toBe(true);
+    expect(await findInviteCode(database.db, setupCode)).toBeDefined();
+    expect((await listAudit(database.db)).total).toBe(0);
+  });
+});

@@ -1,0 +1,4 @@
+/** The most codes made in one go from the admin screen. */
+export const MAX_CODES_AT_ONCE = 100;
+/** A note says who a code is for; it is not a letter. */
+export const MAX_NOTE_LENGTH = 200;

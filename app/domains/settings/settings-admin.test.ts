@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { AUDIT_VALUE_MAX, listAudit } from "#app/domains/audit/audit.server.ts";
+import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { readSettings } from "./settings.server.ts";
+import { saveSettings } from "./settings-admin.server.ts";
+import { settingDefaults } from "./settings-defaults.ts";
+
+const actor = { id: "admin-1", email: "owner@example.test" };
+
+describe.each(databaseKinds)("saving settings (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+
+  it("writes the changed keys and records each with its old and new value", async () => {
+    const { changed, settings } = await saveSettings(database.db, actor, {
+      site_name: "Jo's Photographs",
+      footer_copyright_de: "© 2026 Jo",
+      site_logo_text: settingDefaults.site_logo_text,
+    });
+
+    expect(changed.sort()).toEqual(["footer_copyright_de", "site_name"]);
+    expect(settings.site_name).toBe("Jo's Photographs");
+    expect((await readSettings(database.db)).footer_copyright_de).toBe("© 2026 Jo");
+    const { records } = await listAudit(database.db);
+    expect(
+      records
+        .map(({ action, target, oldValue, newValue, actorEmail }) => ({
+          action,
+          target,
+          oldValue,
+          newValue,
+          actorEmail,
+        }))
+        .sort((a, b) => a.target.localeCompare(b.target)),
+    ).toEqual([
+      {
+        action: "settings.update",
+        target: "footer_copyright_de",
+        oldValue: settingDefaults.footer_copyright_de,
+        newValue: "© 2026 Jo",
+        actorEmail: actor.email,
+      },
+      {
+        action: "settings.update",
+        target: "site_name",
+        oldValue: settingDefaults.site_name,
+        newValue: "Jo's Photographs",
+        actorEmail: actor.email,
+      },
+    ]);
+  });
+
+  it("records nothing when nothing changed", async () => {
+    const { changed } = await saveSettings(database.db, actor, { site_name: settingDefaults.site_name });
+    expect(changed).toEqual([]);
+    expect((await listAudit(database.db)).total).toBe(0);
+  });
+
+  it("cuts a long text in the audit log but stores it whole", async () => {
+    const text = "Lorem ipsum ".repeat(300);
+    await saveSettings(database.db, actor, { privacy_content: text });
+
+    expect((await readSettings(database.db)).privacy_content).toBe(text);
+    const [record] = (await listAudit(database.db)).records;
+    expect(record?.newValue?.length).toBe(AUDIT_VALUE_MAX + 1);
+    expect(record?.newValue?.endsWith("…")).toBe(true);
+  });
+
+  it("writes a key whose row is missing", async () => {
+    await database.db.deleteFrom("site_settings").where("key", "=", "meta_title").execute();
+    await saveSettings(database.db, actor, { meta_title: "Shared title" });
+    const row = await database.db
+      .selectFrom("site_settings")
+      .select("value")
+      .where("key", "=", "meta_title")
+      .executeTakeFirst();
+    expect(row?.value).toBe("Shared title");
+  });
+});

@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
+
+/**
+ * How the admin screen edits each setting, and what the server accepts for it. Shared by the settings
+ * form (to lay out fields) and the save action (to validate them), so the two never disagree.
+ */
+export type SettingKind = "text" | "longText" | "markdown" | "url" | "boolean";
+
+export const SETTING_LIMITS = { text: 200, longText: 1000, markdown: 20_000, url: 2000 } as const;
+
+export type SettingGroupId = "identity" | "home" | "pages" | "footer" | "legal" | "watermark" | "sharing";
+
+/** A field of the form: a setting, and its German twin when it has one (shown side by side). */
+export type SettingField = { key: SettingKey; german?: SettingKey; kind: SettingKind };
+
+const field = (key: SettingKey, kind: SettingKind = "text"): SettingField => {
+  const german = `${key}_de`;
+  return Object.hasOwn(settingDefaults, german) ? { key, german: german as SettingKey, kind } : { key, kind };
+};
+
+/** The groups in the order a site owner thinks of them; each group is saved on its own. */
+export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
+  {
+    id: "identity",
+    fields: [
+      field("site_name"),
+      field("site_logo_text"),
+      field("site_logo_url", "url"),
+      field("site_favicon_url", "url"),
+    ],
+  },
+  {
+    id: "home",
+    fields: [field("home_title"), field("home_subtitle", "longText"), field("home_content", "markdown")],
+  },
+  {
+    id: "pages",
+    fields: [
+      field("gallery_page_title"),
+      field("gallery_page_subtitle", "longText"),
+      field("links_page_title"),
+      field("links_page_subtitle", "longText"),
+      field("faq_page_title"),
+      field("faq_page_subtitle", "longText"),
+      field("video_page_title"),
+      field("video_page_subtitle", "longText"),
+    ],
+  },
+  {
+    id: "footer",
+    fields: [
+      field("footer_site_name"),
+      field("footer_description", "longText"),
+      field("footer_copyright"),
+      field("footer_imprint_title"),
+      field("footer_imprint_content", "markdown"),
+      field("footer_privacy_title"),
+      field("footer_privacy_content", "markdown"),
+    ],
+  },
+  {
+    id: "legal",
+    fields: [
+      field("imprint_title"),
+      field("imprint_content", "markdown"),
+      field("privacy_title"),
+      field("privacy_content", "markdown"),
+    ],
+  },
+  {
+    id: "watermark",
+    fields: [field("watermark_enabled", "boolean"), field("watermark_text"), field("watermark_url", "url")],
+  },
+  {
+    id: "sharing",
+    fields: [
+      field("meta_title"),
+      field("meta_description", "longText"),
+      field("meta_og_image", "url"),
+      field("meta_og_url", "url"),
+    ],
+  },
+];
+
+/** The kind of every setting key (a German twin has its English key's kind). */
+export const settingKinds = Object.fromEntries(
+  settingGroups.flatMap((group) =>
+    group.fields.flatMap((f) =>
+      f.german ? [[f.key, f.kind] as const, [f.german, f.kind] as const] : [[f.key, f.kind] as const],
+    ),
+  ),
+) as Record<SettingKey, SettingKind>;
+
+/** Control characters other than tab and line breaks have no business in a setting. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: that is exactly what it looks for
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/**
+ * An http(s) URL, or a path on this site such as `/media/…` (uploaded files). Nothing else:
+ * no `javascript:`, `data:`, protocol-relative `//host` or backslash tricks.
+ */
+export function isAllowedUrl(value: string): boolean {
+  if (value === "") return true;
+  if (/\s/.test(value) || value.includes("\\") || CONTROL.test(value)) return false;
+  if (value.startsWith("/")) return !value.startsWith("//");
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Stable problem codes the admin screen translates. */
+export type SettingProblem = "tooLong" | "badUrl" | "badBoolean" | "control";
+
+function valueSchema(kind: SettingKind) {
+  const base = z.string().refine((value) => !CONTROL.test(value), { message: "control" });
+  switch (kind) {
+    case "boolean":
+      return z.enum(["true", "false"], { message: "badBoolean" });
+    case "url":
+      return z
+        .string()
+        .trim()
+        .max(SETTING_LIMITS.url, { message: "tooLong" })
+        .refine(isAllowedUrl, { message: "badUrl" });
+    case "markdown":
+      // Line endings as the browser sends them (CRLF) count once, as they are stored.
+      return z
+        .string()
+        .transform((value) => value.replace(/\r\n?/g, "\n"))
+        .pipe(base.pipe(z.string().max(SETTING_LIMITS.markdown, { message: "tooLong" })));
+    case "longText":
+      return z
+        .string()
+        .transform((value) => value.replace(/\r\n?/g, "\n").trim())
+        .pipe(base.pipe(z.string().max(SETTING_LIMITS.longText, { message: "tooLong" })));
+    default:
+      return z
+        .string()
+        .trim()
+        .pipe(base.pipe(z.string().max(SETTING_LIMITS.text, { message: "tooLong" })));
+  }
+}
+
+export type SettingsValidation =
+  | { ok: true; values: Partial<Record<SettingKey, string>> }
+  | { ok: false; unknownKeys: string[]; problems: Partial<Record<SettingKey, SettingProblem>> };
+
+/**
+ * Checks submitted settings: every key must be a known setting and every value fit its kind.
+ * Returns the cleaned values, or every problem at once.
+ */
+export function validateSettings(input: Record<string, string>): SettingsValidation {
+  const unknownKeys: string[] = [];
+  const problems: Partial<Record<SettingKey, SettingProblem>> = {};
+  const values: Partial<Record<SettingKey, string>> = {};
+  for (const [key, raw] of Object.entries(input)) {
+    if (!Object.hasOwn(settingKinds, key)) {
+      unknownKeys.push(key);
+      continue;
+    }
+    const settingKey = key as SettingKey;
+    const parsed = valueSchema(settingKinds[settingKey]).safeParse(raw);
+    if (parsed.success) values[settingKey] = parsed.data;
+    else problems[settingKey] = (parsed.error.issues[0]?.message ?? "badUrl") as SettingProblem;
+  }
+  if (unknownKeys.length > 0 || Object.keys(problems).length > 0) return { ok: false, unknownKeys, problems };
+  return { ok: true, values };
+}

@@ -1,0 +1,117 @@
+import { createHash } from "node:crypto";
+import type { Kysely } from "kysely";
+import sharp from "sharp";
+import type { Database } from "#app/db/schema.ts";
+import type { AuditActor } from "#app/domains/audit/audit.server.ts";
+import { ImageError, inspectImage, MAX_IMAGE_PIXELS } from "#app/domains/media/images.server.ts";
+import { type FileStorage, getStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
+import { saveSettings } from "./settings-admin.server.ts";
+import {
+  FAVICON_SIZES,
+  faviconUrls,
+  SITE_IMAGE_PREFIX,
+  SITE_IMAGE_SETTING,
+  type SiteImageKind,
+} from "./site-images.ts";
+
+type RenderedFile = { key: string; data: Buffer };
+
+const decode = (source: string | Buffer) =>
+  // EXIF orientation applied; sharp writes no metadata (camera, GPS) unless asked to.
+  sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" }).rotate();
+
+function hashOf(data: Buffer): string {
+  return createHash("sha256").update(data).digest("hex").slice(0, 16);
+}
+
+/**
+ * The files made from an upload, named by a hash of their content (served forever cacheable):
+ * - logo: at most 128 px high and 1024 px wide, WebP (keeps transparency);
+ * - favicon: square PNGs of 32 (browser tab), 180 (apple-touch-icon), 192 and 512 px (Android, installed sites);
+ * - share image: 1200×630 JPEG, the size link previews expect, cropped from the middle.
+ */
+async function render(kind: SiteImageKind, source: string): Promise<{ files: RenderedFile[]; url: string }> {
+  if (kind === "logo") {
+    const data = await decode(source)
+      .resize({ height: 128, width: 1024, fit: "inside", withoutEnlargement: true })
+      .webp({ quality: 90 })
+      .toBuffer();
+    const key = `${SITE_IMAGE_PREFIX}logo-${hashOf(data)}.webp`;
+    return { files: [{ key, data }], url: publicUrl(key) };
+  }
+  if (kind === "share-image") {
+    const data = await decode(source)
+      .resize({ width: 1200, height: 630, fit: "cover", position: "attention" })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer();
+    const key = `${SITE_IMAGE_PREFIX}share-${hashOf(data)}.jpg`;
+    return { files: [{ key, data }], url: publicUrl(key) };
+  }
+  const largest = await decode(source)
+    .resize({ width: 512, height: 512, fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer();
+  const hash = hashOf(largest);
+  const files: RenderedFile[] = [];
+  for (const size of FAVICON_SIZES) {
+    const data = size === 512 ? largest : await sharp(largest).resize(size, size).png().toBuffer();
+    files.push({ key: `${SITE_IMAGE_PREFIX}favicon-${hash}-${size}.png`, data });
+  }
+  const url = publicUrl(files[0]?.key ?? "");
+  return { files, url };
+}
+
+/** The storage keys behind a setting's value when it names an uploaded site image; [] for anything else. */
+export function siteImageKeys(value: string): string[] {
+  const prefix = `${PUBLIC_MEDIA_PATH}${SITE_IMAGE_PREFIX.slice("public/".length)}`;
+  if (!value.startsWith(prefix)) return [];
+  const urls = faviconUrls(value)?.map((icon) => icon.href) ?? [value];
+  return urls.map((url) => `public/${url.slice(PUBLIC_MEDIA_PATH.length)}`);
+}
+
+/** Removes the files of a site image that a setting no longer names (a replaced logo, favicon or share image). */
+export async function removeReplacedSiteImage(
+  oldValue: string | undefined,
+  newValue: string,
+  storage: FileStorage = getStorage(),
+): Promise<void> {
+  if (!oldValue || oldValue === newValue) return;
+  const keep = new Set(siteImageKeys(newValue));
+  const stale = siteImageKeys(oldValue).filter((key) => !keep.has(key));
+  try {
+    await storage.remove(stale);
+  } catch (error) {
+    console.error("Could not remove the replaced site image files", error);
+  }
+}
+
+export type SiteImageResult = { url: string; changed: boolean };
+
+/**
+ * Turns an uploaded file (a temp file, checked by content) into the site image of the kind, stores it and
+ * points the setting at it, with an audit entry. The files the setting named before are removed.
+ * Throws ImageError for a file that is not a usable image.
+ */
+export async function storeSiteImage(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  kind: SiteImageKind,
+  sourcePath: string,
+  storage: FileStorage = getStorage(),
+): Promise<SiteImageResult> {
+  await inspectImage(sourcePath);
+  let rendered: Awaited<ReturnType<typeof render>>;
+  try {
+    rendered = await render(kind, sourcePath);
+  } catch (error) {
+    if (error instanceof ImageError) throw error;
+    throw new ImageError("unreadable", "the image could not be read (damaged or incomplete file)");
+  }
+  // Same content, same name: writing it again is harmless.
+  for (const file of rendered.files) await storage.save(file.key, file.data, { overwrite: true });
+  const setting = SITE_IMAGE_SETTING[kind];
+  const { changed, previous } = await saveSettings(db, actor, { [setting]: rendered.url });
+  await removeReplacedSiteImage(previous[setting], rendered.url, storage);
+  return { url: rendered.url, changed: changed.length > 0 };
+}

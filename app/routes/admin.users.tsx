@@ -1,0 +1,226 @@
+import { LogOut, ShieldMinus, ShieldPlus, Trash2 } from "lucide-react";
+import { data, redirect, useFetcher } from "react-router";
+import { z } from "zod";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { ActionMessage } from "#app/components/admin/action-message.tsx";
+import { useResultToast } from "#app/components/admin/use-result-toast.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
+import {
+  deleteUser,
+  listUsers,
+  setAdminRole,
+  signOutEverywhere,
+  type UserChangeProblem,
+  type UserSummary,
+} from "#app/domains/users/user-admin.server.ts";
+import { type AdminMessageKey, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.users";
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const admin = requireAdmin(url, context);
+  return { users: await listUsers(getDb()), selfId: admin.id };
+}
+
+const userForm = z.object({
+  intent: z.enum(["grantAdmin", "revokeAdmin", "signOut", "delete"]),
+  userId: z.string().trim().min(1).max(200),
+  // The extra confirmation an admin gives when removing their own role or account.
+  confirmSelf: z.literal("yes").optional(),
+});
+
+const PROBLEMS: Record<UserChangeProblem, AdminMessageKey> = {
+  notFound: "admin.users.error.notFound",
+  lastAdmin: "admin.users.error.lastAdmin",
+  confirmSelf: "admin.users.error.confirmSelf",
+};
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const parsed = userForm.safeParse(await readForm(request));
+  if (!parsed.success) {
+    return data({ ok: false, message: t("admin.users.error.form") } satisfies ActionResult, { status: 400 });
+  }
+  const { intent, userId } = parsed.data;
+  const confirmSelf = parsed.data.confirmSelf === "yes";
+  const db = getDb();
+  const result =
+    intent === "signOut"
+      ? await signOutEverywhere(db, admin, userId)
+      : intent === "delete"
+        ? await deleteUser(db, admin, { userId, confirmSelf })
+        : await setAdminRole(db, admin, { userId, admin: intent === "grantAdmin", confirmSelf });
+  if (!result.ok) {
+    return data({ ok: false, message: t(PROBLEMS[result.problem]) } satisfies ActionResult, { status: 400 });
+  }
+  // Whoever removed their own role or sessions can no longer see this screen: off to the start page.
+  if (userId === admin.id && intent !== "grantAdmin" && result.changed) throw redirect("/");
+  const messages: Record<typeof intent, AdminMessageKey> = {
+    grantAdmin: result.changed ? "admin.users.granted" : "admin.users.alreadyAdmin",
+    revokeAdmin: result.changed ? "admin.users.revoked" : "admin.users.notAdmin",
+    signOut: "admin.users.signedOut",
+    delete: "admin.users.deleted",
+  };
+  return { ok: true, message: t(messages[intent], { email: result.email }) } satisfies ActionResult;
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.users");
+}
+
+type Submit = (fields: Record<string, string>) => void;
+
+function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: boolean; busy: boolean; send: Submit }) {
+  const t = useAdminTranslate();
+  const lang = useAdminData()?.lang ?? "en";
+  const submit = (intent: string) => send({ intent, userId: user.id, ...(isSelf ? { confirmSelf: "yes" } : {}) });
+  const created = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "UTC",
+  }).format(new Date(user.createdAt));
+  return (
+    <tr className="border-t border-zinc-200 align-top dark:border-zinc-800">
+      <th scope="row" className="py-3 pr-4 text-left text-sm font-medium">
+        {user.email}
+        {isSelf ? (
+          <span className="ml-2 text-xs font-normal text-zinc-600 dark:text-zinc-300">{t("admin.users.you")}</span>
+        ) : null}
+      </th>
+      <td className="py-3 pr-4 text-sm">{created} UTC</td>
+      <td className="py-3 pr-4 text-sm">{user.isAdmin ? t("admin.users.roleAdmin") : t("admin.users.roleUser")}</td>
+      <td className="py-3 pr-4 text-sm">{t("admin.users.sessionCount", { count: user.activeSessions })}</td>
+      <td className="py-3">
+        <div className="flex flex-col items-start gap-2 [&>button]:whitespace-nowrap">
+          {user.isAdmin ? (
+            <ConfirmDialog
+              trigger={
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={busy}
+                  aria-label={t("admin.users.revoke", { email: user.email })}
+                >
+                  <ShieldMinus aria-hidden="true" className="size-4" />
+                  <span aria-hidden="true">{t("admin.users.revokeShort")}</span>
+                </Button>
+              }
+              title={isSelf ? t("admin.users.revokeSelfTitle") : t("admin.users.revokeTitle", { email: user.email })}
+              description={isSelf ? t("admin.users.revokeSelfText") : t("admin.users.revokeText")}
+              confirmLabel={isSelf ? t("admin.users.revokeSelfConfirm") : t("admin.users.revokeShort")}
+              cancelLabel={t("admin.common.cancel")}
+              onConfirm={() => submit("revokeAdmin")}
+            />
+          ) : (
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={busy}
+              aria-label={t("admin.users.grant", { email: user.email })}
+              onClick={() => submit("grantAdmin")}
+            >
+              <ShieldPlus aria-hidden="true" className="size-4" />
+              <span aria-hidden="true">{t("admin.users.grantShort")}</span>
+            </Button>
+          )}
+          <ConfirmDialog
+            trigger={
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={busy}
+                aria-label={t("admin.users.signOut", { email: user.email })}
+              >
+                <LogOut aria-hidden="true" className="size-4" />
+                <span aria-hidden="true">{t("admin.users.signOutShort")}</span>
+              </Button>
+            }
+            title={t("admin.users.signOutTitle", { email: user.email })}
+            description={isSelf ? t("admin.users.signOutSelfText") : t("admin.users.signOutText")}
+            confirmLabel={t("admin.users.signOutShort")}
+            cancelLabel={t("admin.common.cancel")}
+            onConfirm={() => submit("signOut")}
+          />
+          <ConfirmDialog
+            trigger={
+              <Button
+                variant="danger"
+                size="sm"
+                disabled={busy}
+                aria-label={t("admin.users.delete", { email: user.email })}
+              >
+                <Trash2 aria-hidden="true" className="size-4" />
+                <span aria-hidden="true">{t("admin.common.delete")}</span>
+              </Button>
+            }
+            title={isSelf ? t("admin.users.deleteSelfTitle") : t("admin.common.confirmDelete", { name: user.email })}
+            description={isSelf ? t("admin.users.deleteSelfText") : t("admin.users.deleteText")}
+            confirmLabel={isSelf ? t("admin.users.deleteSelfConfirm") : t("admin.common.delete")}
+            cancelLabel={t("admin.common.cancel")}
+            onConfirm={() => submit("delete")}
+          />
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useAdminTranslate();
+  const { users, selfId } = loaderData;
+  // One fetcher for the whole table: its answer still shows when the row it came from is gone (deleted).
+  const fetcher = useFetcher<ActionResult>();
+  useResultToast(fetcher.data, t("admin.common.error"));
+  const send: Submit = (fields) => fetcher.submit(fields, { method: "post" });
+  return (
+    <div>
+      <header className="mb-6">
+        <h1 className="text-3xl font-bold tracking-tight">{t("admin.section.users")}</h1>
+        <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.users.intro")}</p>
+      </header>
+      <ActionMessage result={actionData} />
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[40rem] border-collapse">
+          <caption className="sr-only">{t("admin.users.caption", { count: users.length })}</caption>
+          <thead>
+            <tr className="text-left text-sm text-zinc-600 dark:text-zinc-300">
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.users.column.email")}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.users.column.created")}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.users.column.role")}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.users.column.sessions")}
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                {t("admin.users.column.actions")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <UserRow
+                key={user.id}
+                user={user}
+                isSelf={user.id === selfId}
+                busy={fetcher.state !== "idle"}
+                send={send}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

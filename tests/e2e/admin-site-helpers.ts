@@ -1,0 +1,24 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect } from "./fixtures.ts";
+
+/** A toast the admin sees (sonner), by the text it contains. */
+export function toast(page: Page, text: string | RegExp) {
+  return page.locator("[data-sonner-toast]").filter({ hasText: text });
+}
+
+/** Signs up through the real /auth form in a browser context of its own (no cookies shared with the admin). */
+export async function signUpInFreshContext(
+  browser: Browser,
+  input: { email: string; password: string; code: string },
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/auth?mode=sign-up");
+  const panel = page.getByRole("tabpanel");
+  await expect(panel.getByRole("heading", { level: 1, name: "Create an account" })).toBeVisible();
+  await panel.getByLabel("E-mail").fill(input.email);
+  await panel.getByLabel("Password").fill(input.password);
+  await panel.getByLabel("Invite code").fill(input.code);
+  await panel.getByRole("button", { name: "Sign up" }).click();
+  return { page, close: () => context.close() };
+}

@@ -1,0 +1,86 @@
+import { toast } from "./admin-site-helpers.ts";
+import { expect, test, waitForHydration } from "./fixtures.ts";
+
+test("an admin makes a user an admin, who can then open the admin area", async ({
+  page,
+  browser,
+  makeUser,
+  signInAs,
+}) => {
+  await signInAs(page, await makeUser({ admin: true }));
+  const user = await makeUser();
+  await page.goto("/admin/users");
+  await waitForHydration(page);
+  const row = page.getByRole("row").filter({ hasText: user.email });
+  await expect(row).toContainText("User");
+
+  await row.getByRole("button", { name: `Make admin: ${user.email}` }).click();
+
+  await expect(toast(page, `${user.email} is now an admin.`)).toBeVisible();
+  await expect(row.getByRole("cell").nth(1)).toHaveText("Admin");
+  await expect(row.getByRole("button", { name: `Remove admin: ${user.email}` })).toBeVisible();
+
+  const context = await browser.newContext();
+  const userPage = await context.newPage();
+  await signInAs(userPage, user);
+  await userPage.goto("/admin");
+  await expect(userPage.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  await context.close();
+});
+
+test("signing a user out everywhere ends their session in their browser", async ({
+  page,
+  browser,
+  makeUser,
+  signInAs,
+}) => {
+  await signInAs(page, await makeUser({ admin: true }));
+  const user = await makeUser();
+  const context = await browser.newContext();
+  const userPage = await context.newPage();
+  await signInAs(userPage, user);
+  await userPage.goto("/");
+  await expect(userPage.getByRole("banner").getByRole("button", { name: "Sign out" })).toBeVisible();
+
+  await page.goto("/admin/users");
+  await waitForHydration(page);
+  const row = page.getByRole("row").filter({ hasText: user.email });
+  await expect(row).toContainText("Sessions: 1");
+  await row.getByRole("button", { name: `Sign out everywhere: ${user.email}` }).click();
+  await page
+    .getByRole("alertdialog", { name: `Sign ${user.email} out everywhere?` })
+    .getByRole("button", { name: "Sign out everywhere" })
+    .click();
+
+  await expect(toast(page, `${user.email} has been signed out everywhere.`)).toBeVisible();
+  await expect(row).toContainText("Sessions: 0");
+  await userPage.reload();
+  await expect(userPage.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+  await context.close();
+});
+
+test("removing your own admin role takes an explicit extra confirmation", async ({ page, makeUser, signInAs }) => {
+  const admin = await makeUser({ admin: true });
+  await signInAs(page, admin);
+  await page.goto("/admin/users");
+  await waitForHydration(page);
+  const row = page.getByRole("row").filter({ hasText: admin.email });
+  await expect(row).toContainText("(you)");
+
+  await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Remove your own admin role?" });
+  await expect(dialog).toContainText("You will lose access to the admin area at once");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(row.getByRole("cell").nth(1)).toHaveText("Admin");
+
+  await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
+  await dialog.getByRole("button", { name: "Yes, remove my admin role" }).click();
+
+  // No longer an admin: sent to the start page, which offers no Admin link any more.
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("banner").getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
+  await page.goto("/admin/users");
+  await expect(page.getByRole("heading", { level: 1, name: "No access" })).toBeVisible();
+});

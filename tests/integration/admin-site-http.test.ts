@@ -1,0 +1,671 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findInviteCode } from "#app/domains/invites/invites.server.ts";
+import { storeImage } from "#app/domains/media/images.server.ts";
+import { createLocalStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
+import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
+import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
+import { type CreatedUser, createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
+import { type FilePart, postMultipart } from "#tests/support/multipart.ts";
+import {
+  type HttpResponse,
+  postForm,
+  request,
+  type ServerProcess,
+  startServer,
+  TEST_AUTH_SECRET,
+} from "#tests/support/server-process.ts";
+import { createSessionCookie } from "#tests/support/sessions.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+
+/** The text a visitor reads: tags stripped, the entities of the texts under test decoded. */
+function visibleText(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/gi, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&amp;", "&")
+    .replace(/\s+/g, " ");
+}
+
+function linkTags(html: string): string[] {
+  return html.slice(0, html.indexOf("</head>")).match(/<link[^>]*>/g) ?? [];
+}
+
+async function pngPart(width: number, height: number, color: string): Promise<FilePart> {
+  const data = await sharp({ create: { width, height, channels: 4, background: color } })
+    .png()
+    .toBuffer();
+  return { field: "file", filename: "picture.png", type: "image/png", data };
+}
+
+function titleOf(html: string): string | undefined {
+  return html.slice(0, html.indexOf("</head>")).match(/<title>([^<]*)<\/title>/)?.[1];
+}
+
+/** A visitor is sent to sign in: a 302 for a document, a single-fetch redirect (202) for a `.data` request. */
+function expectSentToSignIn(response: HttpResponse) {
+  if (response.status === 302) {
+    expect(response.headers.location).toMatch(/^\/auth\?redirectTo=%2Fadmin/);
+  } else {
+    expect(response.status).toBe(202);
+    expect(response.body).toMatch(/"redirect","\/auth\?redirectTo=%2Fadmin/);
+  }
+}
+
+const READ_PATHS = ["/admin/settings", "/admin/invites", "/admin/users", "/admin/audit", "/admin/audit?area=settings"];
+
+/** `/admin/audit?area=x` → `/admin/audit.data?area=x`, as the client router asks for route data. */
+function dataPath(path: string): string {
+  const [pathname, query] = path.split("?");
+  return `${pathname}.data${query ? `?${query}` : ""}`;
+}
+
+describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let owner: CreatedUser;
+  let ownerCookie: string;
+  let memberCookie: string;
+
+  const cookieFor = async (user: CreatedUser) => {
+    const cookie = await createSessionCookie(database.db, user.id, TEST_AUTH_SECRET);
+    return `${cookie.name}=${cookie.value}`;
+  };
+
+  /** Everything an admin write in these screens can change. */
+  const snapshot = async () => ({
+    settings: await database.db.selectFrom("site_settings").selectAll().orderBy("key").execute(),
+    invites: await database.db.selectFrom("invite_codes").select(["code", "is_used", "note"]).orderBy("code").execute(),
+    roles: await database.db.selectFrom("user_roles").select(["user_id", "role"]).orderBy("user_id").execute(),
+    users: await database.db.selectFrom("user").select("id").orderBy("id").execute(),
+    sessions: await database.db.selectFrom("session").select("id").orderBy("id").execute(),
+    audit: await database.db.selectFrom("audit_log").select("id").orderBy("id").execute(),
+    siteFiles: fs.existsSync(siteDir()) ? fs.readdirSync(siteDir()).sort() : [],
+  });
+  const siteDir = () => path.join(database.location.dataDir, "storage", "public", "site");
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    server = await startServer({
+      dataDir: database.location.dataDir,
+      databaseUrl: database.location.databaseUrl,
+      authSecret: TEST_AUTH_SECRET,
+      // Small, so that an oversize upload is cheap to send.
+      env: { UPLOAD_MAX_MB: "1" },
+    });
+    owner = await createUser(database.db, { admin: true });
+    ownerCookie = await cookieFor(owner);
+    memberCookie = await cookieFor(await createUser(database.db));
+  });
+
+  afterAll(async () => {
+    const code = await server?.stop();
+    await database?.destroy();
+    expect(code).toBe(0);
+  });
+
+  describe("who may read", () => {
+    it.each(READ_PATHS.flatMap((path) => [path, dataPath(path)]))("%s: visitors sign in first", async (path) => {
+      expectSentToSignIn(await request(server.url(path)));
+    });
+
+    it.each(READ_PATHS.flatMap((path) => [path, dataPath(path)]))("%s: a non-admin gets 403", async (path) => {
+      const response = await request(server.url(path), { headers: { Cookie: memberCookie } });
+      expect(response.status).toBe(403);
+      expect(response.body).not.toContain(owner.email);
+    });
+
+    it.each(READ_PATHS.flatMap((path) => [path, dataPath(path)]))("%s: an admin is served", async (path) => {
+      const response = await request(server.url(path), { headers: { Cookie: ownerCookie } });
+      expect(response.status).toBe(200);
+    });
+
+    it("shows an admin each screen's content in the HTML", async () => {
+      const get = async (path: string) =>
+        visibleText((await request(server.url(path), { headers: { Cookie: ownerCookie } })).body);
+      expect(await get("/admin/settings")).toContain("Site identity");
+      expect(await get("/admin/users")).toContain(owner.email);
+      expect(await get("/admin/invites")).toContain("Create codes");
+      expect(await get("/admin/audit")).toContain("Audit log");
+    });
+  });
+
+  describe("who may write", () => {
+    /** Every write of these screens, with fields that an admin's request would get through. */
+    const writes = (): { path: string; fields: Record<string, string> }[] => [
+      { path: "/admin/settings", fields: { intent: "save", site_name: "Taken over" } },
+      { path: "/admin/invites", fields: { intent: "create", count: "5", note: "" } },
+      { path: "/admin/invites", fields: { intent: "delete", code: spareCode } },
+      { path: "/admin/users", fields: { intent: "grantAdmin", userId: victim.id } },
+      { path: "/admin/users", fields: { intent: "revokeAdmin", userId: owner.id, confirmSelf: "yes" } },
+      { path: "/admin/users", fields: { intent: "signOut", userId: owner.id } },
+      { path: "/admin/users", fields: { intent: "delete", userId: owner.id, confirmSelf: "yes" } },
+      { path: "/admin/markdown-preview", fields: { source: "**hi**" } },
+    ];
+    let victim: CreatedUser;
+    let spareCode: string;
+
+    beforeAll(async () => {
+      victim = await createUser(database.db);
+      spareCode = await createInvite(database.db);
+    });
+
+    it("refuses visitors and non-admins, as documents and as data requests, and nothing changes", async () => {
+      const before = await snapshot();
+      for (const { path, fields } of writes()) {
+        for (const target of path === "/admin/markdown-preview" ? [path] : [path, `${path}.data`]) {
+          const asVisitor = await postForm(server, target, fields);
+          expectSentToSignIn(asVisitor);
+          const asMember = await postForm(server, target, fields, { cookie: memberCookie });
+          expect(asMember.status, `member ${target} ${fields.intent}`).toBe(403);
+        }
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("refuses a write from another site even with an admin's cookie", async () => {
+      const before = await snapshot();
+      const response = await postForm(
+        server,
+        "/admin/settings",
+        { intent: "save", site_name: "Cross-site" },
+        { cookie: ownerCookie, origin: "https://evil.example" },
+      );
+      expect(response.status).toBe(403);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("renders a Markdown preview for an admin by the public pages' rules", async () => {
+      const response = await postForm(
+        server,
+        "/admin/markdown-preview",
+        { source: "**bold** <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.com)" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(200);
+      const { html } = JSON.parse(response.body) as { html: string };
+      expect(html).toContain("<strong>bold</strong>");
+      expect(html).not.toContain("<script");
+      expect(html).not.toContain('href="javascript:');
+      expect(html).toContain('<a href="https://example.com" rel="noopener noreferrer">ok</a>');
+
+      const tooLong = await postForm(
+        server,
+        "/admin/markdown-preview",
+        { source: "x".repeat(SETTING_LIMITS.markdown + 1) },
+        { cookie: ownerCookie },
+      );
+      expect(tooLong.status).toBe(400);
+    });
+
+    it("accepts an admin's data request (as the screens send them)", async () => {
+      const response = await postForm(
+        server,
+        "/admin/invites.data",
+        { intent: "create", count: "2", note: "data request" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(200);
+      expect(response.body).toContain("Invite codes created: 2.");
+      const rows = await database.db
+        .selectFrom("invite_codes")
+        .select("code")
+        .where("note", "=", "data request")
+        .execute();
+      expect(rows).toHaveLength(2);
+    });
+  });
+
+  describe("settings", () => {
+    const save = (fields: Record<string, string>, cookie = ownerCookie) =>
+      postForm(server, "/admin/settings", { intent: "save", ...fields }, { cookie });
+
+    it("saves, says so, records the change, and the public pages show it on their next load", async () => {
+      const response = await save({
+        site_name: "Jo's Photographs",
+        footer_copyright_de: "© 2026 Jo – alle Rechte vorbehalten",
+        meta_description: "Mountains and lakes",
+      });
+
+      expect(response.status).toBe(200);
+      expect(visibleText(response.body)).toContain("Saved. Settings changed: 3.");
+      const home = (await request(server.url("/"))).body;
+      expect(titleOf(home)).toBe("Jo&#x27;s Photographs");
+      expect(home).toContain('<meta name="description" content="Mountains and lakes"/>');
+      const german = visibleText((await request(server.url("/?lang=de"))).body);
+      expect(german).toContain("© 2026 Jo – alle Rechte vorbehalten");
+      const audit = await database.db
+        .selectFrom("audit_log")
+        .select(["action", "target", "old_value", "new_value", "actor_email"])
+        .where("target", "=", "site_name")
+        .execute();
+      expect(audit).toEqual([
+        {
+          action: "settings.update",
+          target: "site_name",
+          old_value: settingDefaults.site_name,
+          new_value: "Jo's Photographs",
+          actor_email: owner.email,
+        },
+      ]);
+    });
+
+    it.each([
+      ["a bad URL", { site_logo_url: "not a url" }, "site_logo_url", "Not an address that can be used"],
+      [
+        "a javascript: URL",
+        { meta_og_image: "javascript:alert(1)" },
+        "meta_og_image",
+        "Not an address that can be used",
+      ],
+      ["a protocol-relative URL", { meta_og_url: "//evil.example/" }, "meta_og_url", "Not an address that can be used"],
+      ["an oversize title", { site_name: "x".repeat(201) }, "site_name", "Too long: at most 200 characters."],
+      [
+        "an oversize Markdown text",
+        { imprint_content: "x".repeat(SETTING_LIMITS.markdown + 1) },
+        "imprint_content",
+        "Too long: at most 20000 characters.",
+      ],
+      [
+        "a watermark flag other than true/false",
+        { watermark_enabled: "yes" },
+        "watermark_enabled",
+        "Must be on or off.",
+      ],
+      ["an unknown key", { is_admin: "true" }, "is_admin", "unknown setting is_admin"],
+    ])(
+      "refuses %s with a message and changes nothing, not even the valid fields",
+      async (_label, bad, _key, message) => {
+        const before = await snapshot();
+        const response = await save({ site_logo_text: "Should not be saved", ...bad });
+        expect(response.status).toBe(400);
+        expect(visibleText(response.body)).toContain(message);
+        expect(await snapshot()).toEqual(before);
+      },
+    );
+
+    it("refuses an invalid value sent as a data request too", async () => {
+      const before = await snapshot();
+      const response = await postForm(
+        server,
+        "/admin/settings.data",
+        { intent: "save", site_favicon_url: "javascript:alert(1)" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(400);
+      expect(response.body).toContain("Not an address that can be used");
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("answers a form without settings or with an unknown intent with 400", async () => {
+      const before = await snapshot();
+      expect((await save({})).status).toBe(400);
+      expect((await postForm(server, "/admin/settings", { intent: "drop" }, { cookie: ownerCookie })).status).toBe(400);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe("invite codes", () => {
+    it("creates codes with a note and lists them with their state", async () => {
+      const response = await postForm(
+        server,
+        "/admin/invites",
+        { intent: "create", count: "3", note: "For the band" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(200);
+      expect(visibleText(response.body)).toContain("Invite codes created: 3.");
+      const rows = await database.db
+        .selectFrom("invite_codes")
+        .select("code")
+        .where("note", "=", "For the band")
+        .execute();
+      expect(rows).toHaveLength(3);
+      const page = visibleText(
+        (await request(server.url("/admin/invites"), { headers: { Cookie: ownerCookie } })).body,
+      );
+      for (const { code } of rows) expect(page).toContain(code);
+    });
+
+    it.each(["0", "101", "two", ""])("refuses a count of %j", async (count) => {
+      const before = await snapshot();
+      const response = await postForm(server, "/admin/invites", { intent: "create", count }, { cookie: ownerCookie });
+      expect(response.status).toBe(400);
+      expect(visibleText(response.body)).toContain("Enter a whole number from 1 to 100.");
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("deletes an unused code, which then fails at sign-up", async () => {
+      const code = await createInvite(database.db);
+      const response = await postForm(server, "/admin/invites", { intent: "delete", code }, { cookie: ownerCookie });
+      expect(response.status).toBe(200);
+      expect(await findInviteCode(database.db, code)).toBeUndefined();
+
+      const signUp = await postForm(server, "/auth", {
+        intent: "sign-up",
+        email: uniqueEmail(),
+        password: strongPassword(),
+        inviteCode: code,
+      });
+      expect(signUp.status).toBe(400);
+      expect(visibleText(signUp.body)).toContain("Invalid invite code");
+    });
+
+    it("refuses to delete a used code: it stays as history", async () => {
+      const code = await createInvite(database.db);
+      const email = uniqueEmail();
+      await postForm(server, "/auth", { intent: "sign-up", email, password: strongPassword(), inviteCode: code });
+      const before = await snapshot();
+
+      const response = await postForm(server, "/admin/invites", { intent: "delete", code }, { cookie: ownerCookie });
+
+      expect(response.status).toBe(400);
+      expect(visibleText(response.body)).toContain("A used code cannot be deleted");
+      expect(await snapshot()).toEqual(before);
+      const page = visibleText(
+        (await request(server.url("/admin/invites"), { headers: { Cookie: ownerCookie } })).body,
+      );
+      expect(page).toContain(code);
+      expect(page).toContain(email);
+    });
+  });
+
+  describe("users", () => {
+    it("grants the admin role, and the new admin can open the admin area", async () => {
+      const user = await createUser(database.db);
+      const cookie = await cookieFor(user);
+      expect((await request(server.url("/admin/users"), { headers: { Cookie: cookie } })).status).toBe(403);
+
+      const response = await postForm(
+        server,
+        "/admin/users",
+        { intent: "grantAdmin", userId: user.id },
+        { cookie: ownerCookie },
+      );
+
+      expect(response.status).toBe(200);
+      expect(visibleText(response.body)).toContain(`${user.email} is now an admin.`);
+      expect((await request(server.url("/admin/users"), { headers: { Cookie: cookie } })).status).toBe(200);
+    });
+
+    it("signs a user out everywhere: their cookie is worth nothing afterwards", async () => {
+      const user = await createUser(database.db, { admin: true });
+      const cookie = await cookieFor(user);
+      expect((await request(server.url("/admin"), { headers: { Cookie: cookie } })).status).toBe(200);
+
+      const response = await postForm(
+        server,
+        "/admin/users",
+        { intent: "signOut", userId: user.id },
+        { cookie: ownerCookie },
+      );
+
+      expect(response.status).toBe(200);
+      expectSentToSignIn(await request(server.url("/admin"), { headers: { Cookie: cookie } }));
+    });
+
+    it("deletes an account; its invite code is listed as used by a deleted account", async () => {
+      const code = await createInvite(database.db);
+      const email = uniqueEmail("leaving");
+      await postForm(server, "/auth", { intent: "sign-up", email, password: strongPassword(), inviteCode: code });
+      const user = await database.db
+        .selectFrom("user")
+        .select("id")
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
+
+      const response = await postForm(
+        server,
+        "/admin/users",
+        { intent: "delete", userId: user.id },
+        { cookie: ownerCookie },
+      );
+
+      expect(response.status).toBe(200);
+      expect(await database.db.selectFrom("user").select("id").where("id", "=", user.id).execute()).toEqual([]);
+      const page = visibleText(
+        (await request(server.url("/admin/invites"), { headers: { Cookie: ownerCookie } })).body,
+      );
+      expect(page).toMatch(new RegExp(`${code} .*deleted account`));
+    });
+
+    it("asks an admin to confirm removing their own role or account", async () => {
+      const before = await snapshot();
+      for (const intent of ["revokeAdmin", "delete"]) {
+        const response = await postForm(server, "/admin/users", { intent, userId: owner.id }, { cookie: ownerCookie });
+        expect(response.status).toBe(400);
+        expect(visibleText(response.body)).toContain("This concerns your own account: confirm it in the dialog");
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("keeps the last admin: neither demoted nor deleted", async () => {
+      // Leave the owner as the only admin.
+      await database.db.deleteFrom("user_roles").where("user_id", "!=", owner.id).execute();
+      const before = await snapshot();
+
+      for (const intent of ["revokeAdmin", "delete"]) {
+        const response = await postForm(
+          server,
+          "/admin/users",
+          { intent, userId: owner.id, confirmSelf: "yes" },
+          { cookie: ownerCookie },
+        );
+        expect(response.status).toBe(400);
+        expect(visibleText(response.body)).toContain("The last admin cannot be removed");
+      }
+
+      expect(await snapshot()).toEqual(before);
+      expect((await request(server.url("/admin/users"), { headers: { Cookie: ownerCookie } })).status).toBe(200);
+    });
+  });
+
+  describe("site image uploads", () => {
+    const JSON_ACCEPT = "application/json";
+
+    it("refuses visitors and non-admins, and nothing changes", async () => {
+      const before = await snapshot();
+      for (const kind of ["logo", "favicon", "share-image"]) {
+        const file = await pngPart(64, 64, "#336699");
+        expectSentToSignIn(await postMultipart(server, `/admin/uploads/site/${kind}`, [file]));
+        const asMember = await postMultipart(server, `/admin/uploads/site/${kind}`, [file], { cookie: memberCookie });
+        expect(asMember.status).toBe(403);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("makes the favicon sizes; every page's head links them and they are served", async () => {
+      const response = await postMultipart(
+        server,
+        "/admin/uploads/site/favicon",
+        [await pngPart(300, 300, "#ff8800")],
+        {
+          cookie: ownerCookie,
+          accept: JSON_ACCEPT,
+        },
+      );
+
+      expect(response.status).toBe(200);
+      const answer = JSON.parse(response.body) as { ok: boolean; message: string; url: string };
+      expect(answer).toMatchObject({ ok: true, message: "Uploaded and saved." });
+      const hash = answer.url.match(/^\/media\/site\/favicon-([0-9a-f]{16})-32\.png$/)?.[1];
+      expect(hash).toBeDefined();
+      const links = linkTags((await request(server.url("/faq"))).body);
+      for (const [rel, size] of [
+        ["icon", 32],
+        ["apple-touch-icon", 180],
+        ["icon", 192],
+        ["icon", 512],
+      ] as const) {
+        const href = `/media/site/favicon-${hash}-${size}.png`;
+        expect(
+          links.some(
+            (tag) =>
+              tag.includes(`rel="${rel}"`) && tag.includes(`sizes="${size}x${size}"`) && tag.includes(`href="${href}"`),
+          ),
+          href,
+        ).toBe(true);
+        const file = await request(server.url(href));
+        expect(file.status).toBe(200);
+        expect(file.headers["content-type"]).toBe("image/png");
+      }
+    });
+
+    it("replaces the logo and removes the old file; a form post without JavaScript goes back to the settings", async () => {
+      const first = await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, "#00aa00")], {
+        cookie: ownerCookie,
+        accept: JSON_ACCEPT,
+      });
+      const oldUrl = (JSON.parse(first.body) as { url: string }).url;
+      expect((await request(server.url(oldUrl))).status).toBe(200);
+      expect((await request(server.url("/"))).body).toContain(`src="${oldUrl}"`);
+
+      const second = await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, "#aa0000")], {
+        cookie: ownerCookie,
+      });
+
+      expect(second.status).toBe(303);
+      expect(second.headers.location).toBe("/admin/settings");
+      const newUrl = (
+        await database.db
+          .selectFrom("site_settings")
+          .select("value")
+          .where("key", "=", "site_logo_url")
+          .executeTakeFirstOrThrow()
+      ).value;
+      expect(newUrl).not.toBe(oldUrl);
+      expect((await request(server.url(newUrl))).status).toBe(200);
+      expect((await request(server.url(oldUrl))).status).toBe(404);
+    });
+
+    it.each([
+      [
+        "a text file named .png",
+        { field: "file", filename: "x.png", type: "image/png", data: Buffer.from("not an image at all") },
+        415,
+        "Not a usable image",
+      ],
+      [
+        "an SVG",
+        {
+          field: "file",
+          filename: "x.svg",
+          type: "image/svg+xml",
+          data: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+        },
+        415,
+        "Not a usable image",
+      ],
+      [
+        "a file over UPLOAD_MAX_MB",
+        { field: "file", filename: "big.png", type: "image/png", data: Buffer.alloc(1024 * 1024 + 10, 1) },
+        413,
+        "The file is larger than the allowed 1 MB.",
+      ],
+    ] as const)("refuses %s with a message and changes nothing", async (_label, part, status, message) => {
+      const before = await snapshot();
+      const response = await postMultipart(
+        server,
+        "/admin/uploads/site/share-image",
+        [{ ...part, data: Buffer.from(part.data) }],
+        {
+          cookie: ownerCookie,
+          accept: JSON_ACCEPT,
+        },
+      );
+      expect(response.status).toBe(status);
+      expect(JSON.parse(response.body)).toMatchObject({ ok: false, message: expect.stringContaining(message) });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("answers an upload without a file, or of an unknown kind, with a message", async () => {
+      const before = await snapshot();
+      const empty = await postMultipart(server, "/admin/uploads/site/logo", [], {
+        cookie: ownerCookie,
+        accept: JSON_ACCEPT,
+      });
+      expect(empty.status).toBe(400);
+      expect(empty.body).toContain("Choose an image file first.");
+      const unknown = await postMultipart(server, "/admin/uploads/site/wallpaper", [await pngPart(10, 10, "#000000")], {
+        cookie: ownerCookie,
+        accept: JSON_ACCEPT,
+      });
+      expect(unknown.status).toBe(404);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe("watermark", () => {
+    it("redraws the gallery's images after the watermark text changes", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-watermark-"));
+      const source = path.join(dir, "photo.png");
+      await sharp({ create: { width: 1400, height: 900, channels: 3, background: "#668899" } })
+        .png()
+        .toFile(source);
+      const storage = createLocalStorage({
+        root: path.join(database.location.dataDir, "storage"),
+        secret: mediaSigningSecret(TEST_AUTH_SECRET),
+      });
+      const id = await storeImage(database.db, source, { watermark: settingDefaults.watermark_text, storage });
+      fs.rmSync(dir, { recursive: true, force: true });
+
+      const response = await postForm(
+        server,
+        "/admin/settings",
+        { intent: "save", watermark_enabled: "true", watermark_text: "© Jo Example" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(200);
+
+      await expect
+        .poll(
+          async () =>
+            (await database.db.selectFrom("images").select("watermark").where("id", "=", id).executeTakeFirstOrThrow())
+              .watermark,
+          { timeout: 20_000 },
+        )
+        .toBe("© Jo Example");
+    });
+  });
+
+  describe("audit log", () => {
+    it("lists the writes newest first, filtered by area, a page at a time", async () => {
+      await postForm(server, "/admin/invites", { intent: "create", count: "60", note: "" }, { cookie: ownerCookie });
+      const all = visibleText((await request(server.url("/admin/audit"), { headers: { Cookie: ownerCookie } })).body);
+      expect(all).toContain("invites.create");
+      expect(all).toContain(owner.email);
+      const users = visibleText(
+        (await request(server.url("/admin/audit?area=users"), { headers: { Cookie: ownerCookie } })).body,
+      );
+      expect(users).toContain("users.grantAdmin");
+      expect(users).toContain("users.delete");
+      expect(users).not.toContain("invites.create");
+
+      const settingsOnly = visibleText(
+        (await request(server.url("/admin/audit?area=settings"), { headers: { Cookie: ownerCookie } })).body,
+      );
+      expect(settingsOnly).toContain("settings.update");
+      expect(settingsOnly).not.toContain("invites.create");
+
+      const total = (await database.db.selectFrom("audit_log").select("id").execute()).length;
+      expect(total).toBeGreaterThan(50);
+      const second = visibleText(
+        (await request(server.url("/admin/audit?page=2"), { headers: { Cookie: ownerCookie } })).body,
+      );
+      expect(second).toContain(`Page 2 of ${Math.ceil(total / 50)}`);
+    });
+
+    it("shrugs off a nonsense page or area", async () => {
+      const response = await request(server.url("/admin/audit?page=-3&area=<script>"), {
+        headers: { Cookie: ownerCookie },
+      });
+      expect(response.status).toBe(200);
+      expect(visibleText(response.body)).toContain("Page 1 of");
+    });
+  });
+});
