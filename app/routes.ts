@@ -11,6 +11,10 @@ export default [
   // The admin area: the layout's middleware refuses visitors and non-admins before any nested loader or action runs.
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
+    route("links", "routes/admin.links.tsx"),
+    route("faq", "routes/admin.faq.tsx"),
+    route("videos", "routes/admin.videos.tsx"),
+    route("uploads/videos", "routes/admin.uploads.videos.ts"),
     route("settings", "routes/admin.settings.tsx"),
     route("markdown-preview", "routes/admin.markdown-preview.ts"),
     route("invites", "routes/admin.invites.tsx"),

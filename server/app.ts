@@ -6,6 +6,7 @@ import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
+import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
@@ -37,6 +38,12 @@ export async function startup(source: Record<string, string | undefined> = proce
       }
     },
     (error) => console.error("Sweeping unreferenced media files failed:", error),
+  );
+  sweepOrphanVideoFiles(runtime.database.db, { olderThanMs: 60 * 60 * 1000 }).then(
+    (removed) => {
+      if (removed.length > 0) console.log(`Removed ${removed.length} unreferenced video files.`);
+    },
+    (error) => console.error("Sweeping unreferenced video files failed:", error),
   );
   return { env, adminSetupCode };
 }

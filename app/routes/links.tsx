@@ -1,11 +1,19 @@
+import { LinkList } from "#app/components/link-list.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
+import { publicLinks } from "#app/domains/links/links.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/links";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return pageTexts(request, context, ["links_page_title", "links_page_subtitle"]);
+  const [texts, links] = await Promise.all([
+    pageTexts(request, context, ["links_page_title", "links_page_subtitle"]),
+    publicLinks(getDb(), languageOf(request).lang),
+  ]);
+  return { ...texts, links };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
@@ -20,7 +28,11 @@ export default function LinksPage({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={loaderData.links_page_title} subtitle={loaderData.links_page_subtitle} />
-      <EmptyState>{t("empty.links")}</EmptyState>
+      {loaderData.links.length === 0 ? (
+        <EmptyState>{t("empty.links")}</EmptyState>
+      ) : (
+        <LinkList links={loaderData.links} label={loaderData.links_page_title} />
+      )}
     </>
   );
 }

@@ -1,11 +1,19 @@
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
+import { VideoCard } from "#app/components/video-player.tsx";
+import { publicVideos } from "#app/domains/videos/videos.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/videos";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return pageTexts(request, context, ["video_page_title", "video_page_subtitle"]);
+  const [texts, videos] = await Promise.all([
+    pageTexts(request, context, ["video_page_title", "video_page_subtitle"]),
+    publicVideos(getDb(), languageOf(request).lang),
+  ]);
+  return { ...texts, videos };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
@@ -20,7 +28,15 @@ export default function VideosPage({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={loaderData.video_page_title} subtitle={loaderData.video_page_subtitle} />
-      <EmptyState>{t("empty.videos")}</EmptyState>
+      {loaderData.videos.length === 0 ? (
+        <EmptyState>{t("empty.videos")}</EmptyState>
+      ) : (
+        <div className="grid gap-12 lg:grid-cols-2">
+          {loaderData.videos.map((video) => (
+            <VideoCard key={video.id} video={video} />
+          ))}
+        </div>
+      )}
     </>
   );
 }

@@ -1,0 +1,138 @@
+import { type FormEvent, useState } from "react";
+import { useRevalidator } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { CheckboxField, TextField } from "#app/components/ui/field.tsx";
+import { type ActionResult, isActionResult } from "#app/lib/action-result.ts";
+import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { BilingualField } from "./content-admin.tsx";
+import { useResultToast } from "./use-result-toast.ts";
+
+/** The upload resource route: streams the files to disk (never through the 1 MB form limit). */
+export const VIDEO_UPLOAD_URL = "/admin/uploads/videos";
+const VIDEO_TYPES = "video/mp4,video/webm,.mp4,.webm";
+const IMAGE_TYPES = "image/jpeg,image/png,image/webp,image/avif,image/gif";
+
+/** Sends a form to the upload route, shows the answer as a toast and reloads the list on success. */
+function useUpload() {
+  const t = useAdminTranslate();
+  const revalidator = useRevalidator();
+  const [result, setResult] = useState<ActionResult>();
+  const [busy, setBusy] = useState(false);
+  useResultToast(result, t("admin.common.error"));
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setBusy(true);
+    try {
+      const response = await fetch(VIDEO_UPLOAD_URL, { method: "POST", body: new FormData(form) });
+      const body: unknown = await response.json().catch(() => null);
+      const answer: ActionResult = isActionResult(body)
+        ? body
+        : // The server's body limit answers before the route, in plain text.
+          {
+            ok: false,
+            message: t(response.status === 413 ? "admin.videos.upload.tooLargeUnknown" : "admin.videos.upload.failed"),
+          };
+      setResult(answer);
+      if (answer.ok) {
+        form.reset();
+        await revalidator.revalidate();
+      }
+    } catch {
+      setResult({ ok: false, message: t("admin.videos.upload.failed") });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { result, busy, onSubmit, errors: result && !result.ok ? result.fieldErrors : undefined };
+}
+
+/** A new video from a file: its texts, the MP4/WebM file and an optional poster. */
+export function VideoUploadForm({ videoMax, posterMax }: { videoMax: string; posterMax: string }) {
+  const t = useAdminTranslate();
+  const { busy, onSubmit, errors } = useUpload();
+  return (
+    <section aria-labelledby="upload-heading" className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
+      <h2 id="upload-heading" className="text-xl font-semibold">
+        {t("admin.videos.upload.heading")}
+      </h2>
+      <p className="mb-4 mt-1 text-sm text-zinc-600 dark:text-zinc-300">{t("admin.videos.upload.intro")}</p>
+      <form
+        method="post"
+        action={VIDEO_UPLOAD_URL}
+        encType="multipart/form-data"
+        onSubmit={onSubmit}
+        className="space-y-4"
+        noValidate
+      >
+        <input type="hidden" name="intent" value="create" />
+        <BilingualField name="title" label={t("admin.videos.title")} values={{}} errors={errors} required />
+        <BilingualField
+          name="description"
+          label={t("admin.videos.description")}
+          values={{}}
+          errors={errors}
+          multiline
+          rows={3}
+        />
+        <div className="grid gap-4 md:grid-cols-2">
+          <TextField
+            name="video"
+            type="file"
+            accept={VIDEO_TYPES}
+            label={t("admin.videos.upload.file")}
+            hint={t("admin.videos.upload.fileHint", { max: videoMax })}
+            required
+          />
+          <TextField
+            name="poster"
+            type="file"
+            accept={IMAGE_TYPES}
+            label={t("admin.videos.upload.poster")}
+            hint={t("admin.videos.upload.posterHint", { max: posterMax })}
+          />
+        </div>
+        <CheckboxField
+          name="active"
+          label={t("admin.common.active")}
+          hint={t("admin.content.activeHint")}
+          defaultChecked
+        />
+        <Button type="submit" disabled={busy}>
+          {busy ? t("admin.videos.upload.uploading") : t("admin.videos.upload.submit")}
+        </Button>
+      </form>
+    </section>
+  );
+}
+
+/** A new poster for one video, in its edit panel. */
+export function PosterUploadForm({ id, posterMax }: { id: string; posterMax: string }) {
+  const t = useAdminTranslate();
+  const { busy, onSubmit } = useUpload();
+  return (
+    <form
+      method="post"
+      action={VIDEO_UPLOAD_URL}
+      encType="multipart/form-data"
+      onSubmit={onSubmit}
+      className="mt-6 flex flex-wrap items-end gap-3 border-t border-zinc-200 pt-4 dark:border-zinc-700"
+    >
+      <input type="hidden" name="intent" value="poster" />
+      <input type="hidden" name="id" value={id} />
+      <TextField
+        name="poster"
+        type="file"
+        accept={IMAGE_TYPES}
+        label={t("admin.videos.poster.label")}
+        hint={t("admin.videos.upload.posterHint", { max: posterMax })}
+        className="min-w-0 flex-1"
+        required
+      />
+      <Button type="submit" variant="secondary" disabled={busy}>
+        {busy ? t("admin.videos.upload.uploading") : t("admin.videos.poster.submit")}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+import { Play, Video } from "lucide-react";
+import { useState } from "react";
+import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+import { useTranslate } from "#app/lib/root-data.ts";
+import { ResponsiveImage } from "./responsive-image.tsx";
+
+export type VideoPlayerData =
+  | {
+      kind: "embed";
+      host: "youtube" | "vimeo";
+      /** The privacy-enhanced player, loaded on play. */
+      src: string;
+      /** The video's page on the host, for visitors without JavaScript. */
+      pageUrl: string;
+    }
+  | { kind: "file"; src: string; type: string };
+
+export type VideoData = {
+  id: string;
+  title: string;
+  description: string;
+  /** An image served by this site, or null for the neutral placeholder: never the video host's thumbnail. */
+  poster: ImageDisplay | null;
+  player: VideoPlayerData;
+};
+
+const HOST_NAMES = { youtube: "YouTube", vimeo: "Vimeo" } as const;
+
+function Poster({ image }: { image: ImageDisplay | null }) {
+  // The site's own poster image, or a neutral placeholder: never the video host's thumbnail.
+  if (image) {
+    return (
+      <ResponsiveImage
+        image={image}
+        alt=""
+        sizes="(min-width: 1024px) 50vw, 100vw"
+        className="absolute inset-0 size-full object-cover"
+      />
+    );
+  }
+  return (
+    <div className="absolute inset-0 bg-gradient-to-br from-zinc-300 via-zinc-200 to-zinc-400 dark:from-zinc-700 dark:via-zinc-800 dark:to-zinc-950">
+      <Video aria-hidden="true" className="absolute bottom-3 left-3 size-6 text-zinc-600 dark:text-zinc-400" />
+    </div>
+  );
+}
+
+/**
+ * A YouTube or Vimeo video that contacts the host only once the visitor presses play: until then it is the
+ * poster, a play button and a note saying what pressing it loads.
+ */
+function EmbedPlayer({ video, player }: { video: VideoData; player: Extract<VideoPlayerData, { kind: "embed" }> }) {
+  const t = useTranslate();
+  const [playing, setPlaying] = useState(false);
+  const host = HOST_NAMES[player.host];
+  const noteId = `video-note-${video.id}`;
+  if (playing) {
+    return (
+      <iframe
+        src={player.src}
+        title={t("videos.playerTitle", { title: video.title, host })}
+        className="aspect-video w-full rounded-xl bg-black"
+        allow="autoplay; encrypted-media; fullscreen; picture-in-picture"
+        allowFullScreen
+        referrerPolicy="strict-origin-when-cross-origin"
+      />
+    );
+  }
+  return (
+    <div>
+      <div className="relative aspect-video w-full overflow-hidden rounded-xl">
+        <Poster image={video.poster} />
+        <button
+          type="button"
+          onClick={() => setPlaying(true)}
+          aria-describedby={noteId}
+          className="group absolute inset-0 flex items-center justify-center focus-visible:outline-4 focus-visible:-outline-offset-4 focus-visible:outline-indigo-500"
+        >
+          <span className="flex size-16 items-center justify-center rounded-full bg-black/75 text-white shadow-lg group-hover:bg-indigo-700">
+            <Play aria-hidden="true" className="ml-1 size-8" fill="currentColor" />
+          </span>
+          <span className="sr-only">{t("videos.play", { title: video.title })}</span>
+        </button>
+      </div>
+      <p id={noteId} className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">
+        {t("videos.loadsFrom", { host })}
+      </p>
+      <noscript>
+        <p className="mt-1 text-sm">
+          <a
+            href={player.pageUrl}
+            rel="noopener noreferrer"
+            className="text-indigo-700 underline underline-offset-4 dark:text-indigo-300"
+          >
+            {t("videos.watchOn", { host })}
+          </a>
+        </p>
+      </noscript>
+    </div>
+  );
+}
+
+export function VideoPlayer({ video }: { video: VideoData }) {
+  const t = useTranslate();
+  const { player } = video;
+  if (player.kind === "embed") return <EmbedPlayer video={video} player={player} />;
+  return (
+    // biome-ignore lint/a11y/useMediaCaption: uploaded videos come without caption files
+    <video
+      controls
+      preload="metadata"
+      poster={video.poster?.fallback.src || undefined}
+      className="aspect-video w-full rounded-xl bg-black"
+      aria-label={video.title}
+    >
+      <source src={player.src} type={player.type} />
+      {t("videos.noPlayback")}
+    </video>
+  );
+}
+
+/** A video with its title and description. */
+export function VideoCard({ video, headingLevel = 2 }: { video: VideoData; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="space-y-3">
+      <VideoPlayer video={video} />
+      <Heading className="text-xl font-semibold">{video.title}</Heading>
+      {video.description ? (
+        <p className="whitespace-pre-line text-zinc-700 dark:text-zinc-300">{video.description}</p>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely, Selectable, Transaction } from "kysely";
+import type { z } from "zod";
+import { nextSortOrder, ReorderError, reorderRows } from "#app/db/ordering.server.ts";
+import type { Database, DbBoolean, DbDate } from "#app/db/schema.ts";
+import { toBoolean, toIsoString } from "#app/db/values.ts";
+import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+
+/** The hand-ordered content tables with an active flag that the links, FAQ and video screens edit. */
+export type ContentTable = "links" | "faq_entries" | "videos";
+export type ContentRow<T extends ContentTable> = Selectable<Database[T]>;
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** What a content write answers; the admin route turns it into a translated `ActionResult`. */
+export type ContentResult =
+  | { ok: true; id: string; target: string }
+  | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> }
+  | { ok: false; reason: "not-found" | "stale" };
+
+/** The columns every content item has besides its own fields: position, active flag and change times. */
+export type ContentMeta = { id: string; sortOrder: number; active: boolean; createdAt: string; updatedAt: string };
+
+/** The columns the three tables share. */
+type CommonColumns = { id: string; sort_order: number; active: DbBoolean; created_at: DbDate; updated_at: DbDate };
+
+export function contentMeta(row: CommonColumns): ContentMeta {
+  return {
+    id: row.id,
+    sortOrder: Number(row.sort_order),
+    active: toBoolean(row.active),
+    createdAt: toIsoString(row.created_at),
+    updatedAt: toIsoString(row.updated_at),
+  };
+}
+
+/** zod issues as one message per field (the first); the messages are admin dictionary keys. */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+export type ContentConfig<T extends ContentTable, Input extends { active: boolean }> = {
+  table: T;
+  /** The audit area: `<area>.create`, `<area>.update`, … */
+  area: "links" | "faq" | "videos";
+  schema: z.ZodType<Input, Record<string, unknown>>;
+  /** The table's own columns for a valid input (not id, order, active flag or times). */
+  columns: (input: Input) => Record<string, unknown>;
+  /** The item's name in the audit log. */
+  target: (row: ContentRow<T>) => string;
+  /** The recorded old and new value of an update: the item's own fields, as text. */
+  describe: (row: ContentRow<T>) => string;
+  /**
+   * Runs in the delete's transaction after the row is gone (to delete rows it owned); the function it
+   * answers runs once that transaction has committed (to remove files, which no rollback could restore).
+   */
+  onDelete?: (trx: Transaction<Database>, row: ContentRow<T>) => Promise<() => Promise<void>>;
+};
+
+/**
+ * Create, update, delete, reorder and activate for one content table, each as one transaction that
+ * records its audit entry with the change. Input is checked by the table's zod schema first; refused
+ * input changes nothing. The three content areas share this instead of three copies of the same flow.
+ */
+export function contentService<T extends ContentTable, Input extends { active: boolean }>(
+  config: ContentConfig<T, Input>,
+) {
+  // The three tables share the columns used here; Kysely cannot type a query over a union of tables.
+  const table = config.table as "links";
+  const asRow = (row: unknown) => row as ContentRow<T>;
+
+  async function find(db: Db, id: string): Promise<ContentRow<T> | undefined> {
+    const row = await db.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? asRow(row) : undefined;
+  }
+
+  return {
+    /** Every row in display order, inactive ones too (for the admin list). */
+    async listAll(db: Db): Promise<ContentRow<T>[]> {
+      const rows = await db.selectFrom(table).selectAll().orderBy("sort_order").orderBy("created_at").execute();
+      return rows.map(asRow);
+    },
+
+    /** Active rows in display order (for the public pages). */
+    async listActive(db: Db, limit?: number): Promise<ContentRow<T>[]> {
+      let query = db
+        .selectFrom(table)
+        .selectAll()
+        .where("active", "=", true)
+        .orderBy("sort_order")
+        .orderBy("created_at");
+      if (limit !== undefined) query = query.limit(limit);
+      return (await query.execute()).map(asRow);
+    },
+
+    find,
+
+    /** Checks the input without writing: a form's answer before anything else (an upload) is stored. */
+    validate(
+      fields: Record<string, unknown>,
+    ): { ok: true; input: Input } | { ok: false; fieldErrors: Record<string, string> } {
+      const parsed = config.schema.safeParse(fields);
+      return parsed.success
+        ? { ok: true, input: parsed.data }
+        : { ok: false, fieldErrors: fieldErrorsOf(parsed.error) };
+    },
+
+    async create(
+      db: Kysely<Database>,
+      actor: AuditActor,
+      fields: Record<string, unknown>,
+      extra: Record<string, unknown> = {},
+    ): Promise<ContentResult> {
+      const parsed = config.schema.safeParse(fields);
+      if (!parsed.success) return { ok: false, reason: "invalid", fieldErrors: fieldErrorsOf(parsed.error) };
+      const id = randomUUID();
+      const now = new Date();
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto(table)
+          .values({
+            ...config.columns(parsed.data),
+            ...extra,
+            id,
+            active: parsed.data.active,
+            sort_order: await nextSortOrder(trx, config.table),
+            created_at: now,
+            updated_at: now,
+          } as never)
+          .execute();
+        const row = (await find(trx, id)) as ContentRow<T>;
+        const target = config.target(row);
+        await recordAudit(trx, actor, { action: `${config.area}.create`, target, newValue: config.describe(row) });
+        return { ok: true, id, target };
+      });
+    },
+
+    async update(
+      db: Kysely<Database>,
+      actor: AuditActor,
+      id: string,
+      fields: Record<string, unknown>,
+      extra: Record<string, unknown> = {},
+    ): Promise<ContentResult> {
+      const parsed = config.schema.safeParse(fields);
+      if (!parsed.success) return { ok: false, reason: "invalid", fieldErrors: fieldErrorsOf(parsed.error) };
+      return db.transaction().execute(async (trx) => {
+        const before = await find(trx, id);
+        if (!before) return { ok: false, reason: "not-found" };
+        await trx
+          .updateTable(table)
+          .set({
+            ...config.columns(parsed.data),
+            ...extra,
+            active: parsed.data.active,
+            updated_at: new Date(),
+          } as never)
+          .where("id", "=", id)
+          .execute();
+        const after = (await find(trx, id)) as ContentRow<T>;
+        const target = config.target(after);
+        await recordAudit(trx, actor, {
+          action: `${config.area}.update`,
+          target,
+          oldValue: config.describe(before),
+          newValue: config.describe(after),
+        });
+        return { ok: true, id, target };
+      });
+    },
+
+    async remove(db: Kysely<Database>, actor: AuditActor, id: string): Promise<ContentResult> {
+      let afterCommit = async () => {};
+      const result = await db.transaction().execute(async (trx): Promise<ContentResult> => {
+        const row = await find(trx, id);
+        if (!row) return { ok: false, reason: "not-found" };
+        await trx.deleteFrom(table).where("id", "=", id).execute();
+        if (config.onDelete) afterCommit = await config.onDelete(trx, row);
+        const target = config.target(row);
+        await recordAudit(trx, actor, { action: `${config.area}.delete`, target, oldValue: config.describe(row) });
+        return { ok: true, id, target };
+      });
+      if (result.ok) await afterCommit();
+      return result;
+    },
+
+    async setActive(db: Kysely<Database>, actor: AuditActor, id: string, active: boolean): Promise<ContentResult> {
+      return db.transaction().execute(async (trx) => {
+        const row = await find(trx, id);
+        if (!row) return { ok: false, reason: "not-found" };
+        await trx.updateTable(table).set({ active, updated_at: new Date() }).where("id", "=", id).execute();
+        const target = config.target(row);
+        await recordAudit(trx, actor, {
+          action: `${config.area}.${active ? "activate" : "deactivate"}`,
+          target,
+          oldValue: String(contentMeta(row as unknown as CommonColumns).active),
+          newValue: String(active),
+        });
+        return { ok: true, id, target };
+      });
+    },
+
+    async reorder(db: Kysely<Database>, actor: AuditActor, ids: string[]): Promise<ContentResult> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const before = await trx.selectFrom(table).select("id").orderBy("sort_order").orderBy("created_at").execute();
+          await reorderRows(trx, config.table, ids);
+          await recordAudit(trx, actor, {
+            action: `${config.area}.reorder`,
+            target: config.table,
+            oldValue: before.map((row) => row.id).join(","),
+            newValue: ids.join(","),
+          });
+          return { ok: true, id: "", target: config.table };
+        });
+      } catch (error) {
+        if (error instanceof ReorderError) return { ok: false, reason: "stale" };
+        throw error;
+      }
+    },
+  };
+}
+
+/** The visitor's language version of a text: German when there is one, else English. */
+export function localized(english: string, german: string, lang: "en" | "de"): string {
+  return lang === "de" && german.trim() !== "" ? german : english;
+}

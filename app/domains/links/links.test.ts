@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { listAudit } from "#app/domains/audit/audit.server.ts";
+import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { adminLinks, linksService, publicLinks } from "./links.server.ts";
+
+const actor = { id: "admin-1", email: "owner@example.test" };
+const valid = {
+  title: "My code",
+  title_de: "Mein Code",
+  url: "https://example.com/code",
+  icon: "github",
+  active: "on",
+};
+
+describe.each(databaseKinds)("links (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+
+  it("refuses addresses that are not absolute http(s) URLs, changing nothing", async () => {
+    for (const url of [
+      "javascript:alert(1)",
+      "JavaScript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "ftp://example.com",
+      "mailto:me@example.com",
+      "/relative/path",
+      "example.com",
+      "",
+    ]) {
+      const result = await linksService.create(database.db, actor, { ...valid, url });
+      expect(result, url).toMatchObject({ ok: false, reason: "invalid" });
+      expect(result.ok ? "" : "fieldErrors" in result ? result.fieldErrors.url : "").toMatch(/^admin\./);
+    }
+    expect(await adminLinks(database.db)).toEqual([]);
+    expect((await listAudit(database.db)).total).toBe(0);
+  });
+
+  it("refuses a bad address on update and keeps the stored link", async () => {
+    const created = await linksService.create(database.db, actor, valid);
+    if (!created.ok) throw new Error("not created");
+
+    const result = await linksService.update(database.db, actor, created.id, { ...valid, url: "javascript:void(0)" });
+
+    expect(result).toEqual({ ok: false, reason: "invalid", fieldErrors: { url: "admin.links.error.url" } });
+    expect((await adminLinks(database.db))[0]?.url).toBe(valid.url);
+  });
+
+  it("stores the icon name in lower case, a missing one as the generic link, and refuses odd characters", async () => {
+    await linksService.create(database.db, actor, { ...valid, icon: " Mail " });
+    await linksService.create(database.db, actor, { ...valid, icon: "" });
+    await linksService.create(database.db, actor, { ...valid, icon: "no-such-icon" });
+    const odd = await linksService.create(database.db, actor, { ...valid, icon: "<svg>" });
+
+    expect((await adminLinks(database.db)).map((link) => link.icon)).toEqual(["mail", "link", "no-such-icon"]);
+    expect(odd).toEqual({ ok: false, reason: "invalid", fieldErrors: { icon: "admin.links.error.icon" } });
+  });
+
+  it("titles links in German, falling back to English when the German title is empty", async () => {
+    await linksService.create(database.db, actor, valid);
+    await linksService.create(database.db, actor, { ...valid, title: "Photos", title_de: "  " });
+
+    expect((await publicLinks(database.db, "de")).map((link) => link.title)).toEqual(["Mein Code", "Photos"]);
+    expect((await publicLinks(database.db, "en")).map((link) => link.title)).toEqual(["My code", "Photos"]);
+    expect((await publicLinks(database.db, "en"))[0]).toMatchObject({ url: valid.url, icon: "github" });
+  });
+});

@@ -1,0 +1,119 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import type { Database } from "#app/db/schema.ts";
+import type { AuditActor } from "#app/domains/audit/audit.server.ts";
+import type { ContentResult } from "#app/domains/content/content.server.ts";
+import { deleteImage, ImageError, storeImage } from "#app/domains/media/images.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import {
+  detectImageType,
+  detectVideoType,
+  MEDIA_CONTENT_TYPES,
+  type ReceivedUpload,
+  type UploadedFile,
+} from "#app/domains/media/upload.server.ts";
+import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
+
+/** What an upload asks for: a new video, or a new poster for the video `id`. */
+export const uploadCommandSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create") }),
+  z.object({ intent: z.literal("poster"), id: z.string().min(1).max(100) }),
+]);
+
+/** The text fields the upload form sends besides its files. */
+export const VIDEO_UPLOAD_FIELDS = ["intent", "id", "title", "title_de", "description", "description_de", "active"];
+
+export type UploadRefusal = "no-file" | "not-video" | "not-image" | "video-too-large" | "poster-too-large";
+export type UploadOutcome = ContentResult | { ok: false; reason: UploadRefusal };
+
+export type UploadOptions = { videoMaxBytes: number; posterMaxBytes: number; storage: FileStorage };
+
+function fileIn(upload: ReceivedUpload, field: string): UploadedFile | undefined {
+  return upload.files.find((file) => file.fieldName === field);
+}
+
+/** A poster is checked by its size and its first bytes, before anything is stored. */
+async function checkPoster(poster: UploadedFile, options: UploadOptions): Promise<UploadRefusal | null> {
+  if (poster.size > options.posterMaxBytes) return "poster-too-large";
+  return (await detectImageType(poster.path)) ? null : "not-image";
+}
+
+/** The poster's new image id, or null when the image pipeline refused it (damaged, too many pixels). */
+async function storePoster(db: Kysely<Database>, poster: UploadedFile, storage: FileStorage): Promise<string | null> {
+  try {
+    return await storeImage(db, poster.path, { storage });
+  } catch (error) {
+    if (error instanceof ImageError) return null;
+    throw error;
+  }
+}
+
+/**
+ * A new video from an upload: the texts, an MP4/WebM file (recognised by its content, never by its name) and
+ * an optional poster image. Anything refused leaves no row and no file behind; the caller removes the temp files.
+ */
+export async function createVideoFromUpload(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  upload: ReceivedUpload,
+  options: UploadOptions,
+): Promise<UploadOutcome> {
+  const checked = videosService.validate({ ...upload.fields, embed_url: "" });
+  if (!checked.ok) return { ok: false, reason: "invalid", fieldErrors: checked.fieldErrors };
+  const video = fileIn(upload, "video");
+  if (!video) return { ok: false, reason: "no-file" };
+  if (video.size > options.videoMaxBytes) return { ok: false, reason: "video-too-large" };
+  const type = await detectVideoType(video.path);
+  if (!type) return { ok: false, reason: "not-video" };
+  const poster = fileIn(upload, "poster");
+  const posterRefusal = poster ? await checkPoster(poster, options) : null;
+  if (posterRefusal) return { ok: false, reason: posterRefusal };
+
+  const { storage } = options;
+  const key = `${VIDEO_FILE_PREFIX}${randomUUID()}.${type}`;
+  await storage.save(key, fs.createReadStream(video.path));
+  let posterId: string | null = null;
+  try {
+    if (poster) {
+      posterId = await storePoster(db, poster, storage);
+      if (!posterId) {
+        await storage.remove(key);
+        return { ok: false, reason: "not-image" };
+      }
+    }
+    const result = await videosService.create(db, actor, upload.fields, {
+      file_key: key,
+      file_type: MEDIA_CONTENT_TYPES[type],
+      poster_image_id: posterId,
+    });
+    if (!result.ok) throw new Error(`The checked video was refused: ${JSON.stringify(result)}`);
+    return result;
+  } catch (error) {
+    await storage.remove(key);
+    if (posterId) await deleteImage(db, posterId, storage);
+    throw error;
+  }
+}
+
+/** A new poster image for an existing video (uploaded or embedded); the old one is deleted. */
+export async function replaceVideoPoster(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  id: string,
+  upload: ReceivedUpload,
+  options: UploadOptions,
+): Promise<UploadOutcome> {
+  if (!(await videosService.find(db, id))) return { ok: false, reason: "not-found" };
+  const poster = fileIn(upload, "poster");
+  if (!poster) return { ok: false, reason: "no-file" };
+  const refusal = await checkPoster(poster, options);
+  if (refusal) return { ok: false, reason: refusal };
+  const imageId = await storePoster(db, poster, options.storage);
+  if (!imageId) return { ok: false, reason: "not-image" };
+  const result = await setVideoPoster(db, actor, id, imageId, options.storage);
+  // The video was deleted in the meantime: its new poster has nothing to belong to.
+  if (!result.ok) await deleteImage(db, imageId, options.storage);
+  return result;
+}

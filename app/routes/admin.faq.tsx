@@ -1,0 +1,71 @@
+import { useMemo } from "react";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
+import { contentAction } from "#app/domains/content/content-admin.server.ts";
+import { adminFaqEntries, faqService } from "#app/domains/faq/faq.server.ts";
+import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.faq";
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireAdmin(url, context);
+  return { entries: await adminFaqEntries(getDb()) };
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.faq");
+}
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  return contentAction(request, admin, faqService);
+}
+
+export default function AdminFaq({ loaderData }: Route.ComponentProps) {
+  const t = useAdminTranslate();
+  const items = useMemo(
+    () =>
+      loaderData.entries.map((entry) => ({
+        id: entry.id,
+        active: entry.active,
+        name: entry.question,
+        detail: entry.answer.slice(0, 160),
+        values: {
+          question: entry.question,
+          question_de: entry.question_de,
+          answer: entry.answer,
+          answer_de: entry.answer_de,
+        },
+      })),
+    [loaderData.entries],
+  );
+
+  const renderFields: RenderFields = (values, errors) => (
+    <>
+      <BilingualField name="question" label={t("admin.faq.question")} values={values} errors={errors} required />
+      <BilingualField
+        name="answer"
+        label={t("admin.faq.answer")}
+        hint={t("admin.faq.answerHint")}
+        values={values}
+        errors={errors}
+        multiline
+        rows={6}
+        required
+      />
+    </>
+  );
+
+  return (
+    <ContentAdmin
+      heading={t("admin.faq.heading")}
+      intro={t("admin.faq.intro")}
+      addHeading={t("admin.faq.add")}
+      listLabel={t("admin.faq.list")}
+      emptyText={t("admin.faq.empty")}
+      items={items}
+      renderFields={renderFields}
+    />
+  );
+}

@@ -1,0 +1,91 @@
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { refusalMessage } from "#app/domains/content/content-admin.server.ts";
+import { getStorage } from "#app/domains/media/storage.server.ts";
+import { formatMegabytes, type ReceivedUpload, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
+import {
+  createVideoFromUpload,
+  replaceVideoPoster,
+  type UploadOutcome,
+  uploadCommandSchema,
+  VIDEO_UPLOAD_FIELDS,
+} from "#app/domains/videos/video-upload.server.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.uploads.videos";
+
+function answer(result: ActionResult, status = 200): Response {
+  return Response.json(result, { status });
+}
+
+/**
+ * Video uploads (a new video with its file and poster, or a new poster for a video): a resource route under
+ * /admin/uploads/, so the body is streamed to disk instead of being held in memory. Answers an ActionResult
+ * as JSON; a refusal stores nothing.
+ */
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const { env } = getRuntime();
+  const options = {
+    videoMaxBytes: env.videoUploadMaxBytes,
+    posterMaxBytes: env.uploadMaxBytes,
+    storage: getStorage(),
+  };
+  const videoMax = formatMegabytes(options.videoMaxBytes);
+  const posterMax = formatMegabytes(options.posterMaxBytes);
+
+  let upload: ReceivedUpload;
+  try {
+    upload = await receiveUpload(request, {
+      maxBytes: Math.max(options.videoMaxBytes, options.posterMaxBytes),
+      maxFiles: 2,
+      fields: VIDEO_UPLOAD_FIELDS,
+    });
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    const message =
+      error.status === 413 ? t("admin.videos.upload.tooLarge", { max: videoMax }) : t("admin.videos.upload.failed");
+    return answer({ ok: false, message }, error.status);
+  }
+
+  try {
+    const command = uploadCommandSchema.safeParse(upload.fields);
+    if (!command.success) return answer({ ok: false, message: t("admin.content.badRequest") }, 400);
+    const { intent } = command.data;
+    const outcome: UploadOutcome =
+      command.data.intent === "create"
+        ? await createVideoFromUpload(getDb(), admin, upload, options)
+        : await replaceVideoPoster(getDb(), admin, command.data.id, upload, options);
+
+    if (outcome.ok) {
+      const message =
+        intent === "create"
+          ? t("admin.content.created", { name: outcome.target })
+          : t("admin.videos.poster.saved", { name: outcome.target });
+      return answer({ ok: true, message, id: outcome.id });
+    }
+    switch (outcome.reason) {
+      case "invalid":
+      case "not-found":
+      case "stale":
+        return answer(refusalMessage(t, outcome), outcome.reason === "not-found" ? 404 : 400);
+      case "no-file":
+        return answer(
+          { ok: false, message: t(intent === "create" ? "admin.videos.upload.noFile" : "admin.videos.poster.noFile") },
+          400,
+        );
+      case "not-video":
+        return answer({ ok: false, message: t("admin.videos.upload.notVideo") }, 415);
+      case "not-image":
+        return answer({ ok: false, message: t("admin.videos.upload.notImage") }, 415);
+      case "video-too-large":
+        return answer({ ok: false, message: t("admin.videos.upload.tooLarge", { max: videoMax }) }, 413);
+      case "poster-too-large":
+        return answer({ ok: false, message: t("admin.videos.upload.posterTooLarge", { max: posterMax }) }, 413);
+    }
+  } finally {
+    await upload.cleanup();
+  }
+}

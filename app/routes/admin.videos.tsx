@@ -1,0 +1,106 @@
+import { Video } from "lucide-react";
+import { useMemo } from "react";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
+import { PosterUploadForm, VideoUploadForm } from "#app/components/admin/video-upload-forms.tsx";
+import { TextField } from "#app/components/ui/field.tsx";
+import { contentAction } from "#app/domains/content/content-admin.server.ts";
+import { formatMegabytes } from "#app/domains/media/upload.server.ts";
+import { adminVideos, videosService } from "#app/domains/videos/videos.server.ts";
+import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.videos";
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireAdmin(url, context);
+  const { env } = getRuntime();
+  return {
+    videos: await adminVideos(getDb()),
+    videoMax: formatMegabytes(env.videoUploadMaxBytes),
+    posterMax: formatMegabytes(env.uploadMaxBytes),
+  };
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.videos");
+}
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  return contentAction(request, admin, videosService);
+}
+
+export default function AdminVideos({ loaderData }: Route.ComponentProps) {
+  const t = useAdminTranslate();
+  const { posterMax } = loaderData;
+  const items = useMemo(
+    () =>
+      loaderData.videos.map((video) => ({
+        id: video.id,
+        active: video.active,
+        name: video.title,
+        detail: `${t(`admin.videos.source.${video.source}`)}${video.embed_url ? `: ${video.embed_url}` : ""}`,
+        preview: video.posterSrc ? (
+          <img
+            src={video.posterSrc}
+            alt={t("admin.videos.poster.alt", { name: video.title })}
+            className="aspect-video w-20 shrink-0 rounded object-cover"
+          />
+        ) : (
+          <span className="flex aspect-video w-20 shrink-0 items-center justify-center rounded bg-zinc-200 dark:bg-zinc-800">
+            <Video aria-hidden="true" className="size-5 text-zinc-600 dark:text-zinc-300" />
+          </span>
+        ),
+        values: {
+          title: video.title,
+          title_de: video.title_de,
+          description: video.description,
+          description_de: video.description_de,
+          embed_url: video.embed_url,
+          source: video.source,
+        },
+      })),
+    [loaderData.videos, t],
+  );
+
+  const renderFields: RenderFields = (values, errors) => (
+    <>
+      <BilingualField name="title" label={t("admin.videos.title")} values={values} errors={errors} required />
+      <BilingualField
+        name="description"
+        label={t("admin.videos.description")}
+        values={values}
+        errors={errors}
+        multiline
+        rows={3}
+      />
+      {values.source === "file" ? null : (
+        <TextField
+          name="embed_url"
+          type="url"
+          inputMode="url"
+          label={t("admin.videos.url")}
+          hint={t("admin.videos.urlHint")}
+          defaultValue={values.embed_url ?? ""}
+          error={errors?.embed_url}
+          required
+        />
+      )}
+    </>
+  );
+
+  return (
+    <ContentAdmin
+      heading={t("admin.videos.heading")}
+      intro={t("admin.videos.intro")}
+      addHeading={t("admin.videos.add")}
+      listLabel={t("admin.videos.list")}
+      emptyText={t("admin.videos.empty")}
+      items={items}
+      renderFields={renderFields}
+      extraAdd={<VideoUploadForm videoMax={loaderData.videoMax} posterMax={posterMax} />}
+      renderExtra={(item) => <PosterUploadForm id={item.id} posterMax={posterMax} />}
+    />
+  );
+}

@@ -1,0 +1,72 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+/** Runs axe-core on the page as it is now and expects no violation at all. */
+export async function expectNoAxeViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const report = results.violations.map((violation) => ({
+    rule: violation.id,
+    help: violation.help,
+    nodes: violation.nodes.map((node) => ({ target: node.target.join(" "), summary: node.failureSummary })),
+  }));
+  expect(report, `axe violations on ${label}`).toEqual([]);
+}
+
+/** A name no other test uses, so tests sharing the server's database can find their own items. */
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Fills the screen's "add" form (fields by label) and waits for the confirmation toast. */
+export async function addInAdmin(page: Page, section: string, fields: Record<string, string>, name: string) {
+  const form = page.getByRole("region", { name: section });
+  for (const [label, value] of Object.entries(fields)) await form.getByLabel(label, { exact: true }).fill(value);
+  await form.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByText(`“${name}” was added.`)).toBeVisible();
+}
+
+/** The positions of the names in the page's main text (-1 when absent). */
+export async function positionsIn(page: Page, names: string[]): Promise<number[]> {
+  const text = await page.getByRole("main").innerText();
+  return names.map((name) => text.indexOf(name));
+}
+
+/**
+ * A real, playable WebM video of about a second, recorded in the browser from an animated canvas (the
+ * machine has no video tools, and a fixture file would be an opaque binary in the repository).
+ */
+export async function recordWebm(page: Page): Promise<Buffer> {
+  const bytes = await page.evaluate(async () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 320;
+    canvas.height = 180;
+    const context = canvas.getContext("2d");
+    if (!context) throw new Error("no 2d context");
+    const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: "video/webm;codecs=vp8" });
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (event) => chunks.push(event.data);
+    const stopped = new Promise((resolve) => {
+      recorder.onstop = resolve;
+    });
+    recorder.start();
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      const draw = () => {
+        const elapsed = performance.now() - started;
+        context.fillStyle = `hsl(${(elapsed / 4) % 360} 70% 50%)`;
+        context.fillRect(0, 0, 320, 180);
+        context.fillStyle = "white";
+        context.fillRect((elapsed / 5) % 320, 80, 20, 20);
+        if (elapsed > 1500) resolve();
+        else requestAnimationFrame(draw);
+      };
+      draw();
+    });
+    recorder.stop();
+    await stopped;
+    return Array.from(new Uint8Array(await new Blob(chunks).arrayBuffer()));
+  });
+  return Buffer.from(bytes);
+}

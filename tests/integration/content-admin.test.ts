@@ -1,0 +1,398 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { faqService } from "#app/domains/faq/faq.server.ts";
+import { linksService } from "#app/domains/links/links.server.ts";
+import { storeImage } from "#app/domains/media/images.server.ts";
+import { createLocalStorage } from "#app/domains/media/storage.server.ts";
+import { videosService } from "#app/domains/videos/videos.server.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
+import {
+  type HttpResponse,
+  postForm,
+  request,
+  type ServerProcess,
+  startServer,
+  TEST_AUTH_SECRET,
+} from "#tests/support/server-process.ts";
+import { createSessionCookie } from "#tests/support/sessions.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+
+const seedActor = { id: "seed", email: "seed@example.test" };
+
+/** Each admin screen with a valid new item, a valid change, and the item's name in the HTML. */
+const screens = [
+  {
+    path: "/admin/links",
+    table: "links",
+    service: linksService,
+    fields: (title: string) => ({ title, url: "https://example.com/", icon: "globe", active: "on" }),
+  },
+  {
+    path: "/admin/faq",
+    table: "faq_entries",
+    service: faqService,
+    fields: (title: string) => ({ question: title, answer: "An answer.", active: "on" }),
+  },
+  {
+    path: "/admin/videos",
+    table: "videos",
+    service: videosService,
+    fields: (title: string) => ({ title, embed_url: "https://youtu.be/dQw4w9WgXcQ", active: "on" }),
+  },
+] as const;
+
+describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (kind) => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let adminCookie: string;
+  let memberCookie: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    server = await startServer({
+      dataDir: database.location.dataDir,
+      databaseUrl: database.location.databaseUrl,
+      authSecret: TEST_AUTH_SECRET,
+    });
+    const admin = await createUser(database.db, { admin: true });
+    const member = await createUser(database.db);
+    const adminSession = await createSessionCookie(database.db, admin.id, TEST_AUTH_SECRET);
+    const memberSession = await createSessionCookie(database.db, member.id, TEST_AUTH_SECRET);
+    adminCookie = `${adminSession.name}=${adminSession.value}`;
+    memberCookie = `${memberSession.name}=${memberSession.value}`;
+  });
+
+  afterAll(async () => {
+    const code = await server?.stop();
+    await database?.destroy();
+    expect(code).toBe(0);
+  });
+
+  /** Everything an admin action could change: the three tables and the audit log. */
+  async function snapshot() {
+    return {
+      links: await database.db.selectFrom("links").selectAll().orderBy("id").execute(),
+      faq: await database.db.selectFrom("faq_entries").selectAll().orderBy("id").execute(),
+      videos: await database.db.selectFrom("videos").selectAll().orderBy("id").execute(),
+      audit: await database.db.selectFrom("audit_log").selectAll().orderBy("id").execute(),
+    };
+  }
+
+  describe.each(screens)("$path", ({ path, table, service, fields }) => {
+    beforeEach(async () => {
+      await database.db.deleteFrom(table).execute();
+    });
+
+    /** Every intent of the screen, against two existing items. */
+    async function intents(): Promise<Array<() => Promise<Record<string, string>>>> {
+      const first = await service.create(database.db, seedActor, fields(`First ${path}`));
+      const second = await service.create(database.db, seedActor, fields(`Second ${path}`));
+      if (!first.ok || !second.ok) throw new Error("seed refused");
+      // The order names every row as it is when the form is sent (a stale list is refused).
+      const reversed = async () =>
+        (await service.listAll(database.db))
+          .map((row) => row.id)
+          .reverse()
+          .join(",");
+      return [
+        async () => ({ intent: "create", ...fields("Created over HTTP") }),
+        async () => ({ intent: "update", id: first.id, ...fields("Updated over HTTP") }),
+        async () => ({ intent: "toggle", id: first.id, active: "false" }),
+        async () => ({ intent: "reorder", ids: await reversed() }),
+        async () => ({ intent: "delete", id: second.id }),
+      ];
+    }
+
+    it("refuses visitors: a redirect to sign-in, nothing changed", async () => {
+      for (const makeForm of await intents()) {
+        const form = await makeForm();
+        const before = await snapshot();
+        const response = await postForm(server, path, form);
+        expect(response.status, form.intent).toBe(302);
+        expect(response.headers.location).toBe(`/auth?redirectTo=${encodeURIComponent(path)}`);
+        expect(await snapshot(), form.intent).toEqual(before);
+      }
+      expect((await request(server.url(path))).status).toBe(302);
+    });
+
+    it("refuses signed-in non-admins with 403, nothing changed", async () => {
+      for (const makeForm of await intents()) {
+        const form = await makeForm();
+        const before = await snapshot();
+        const response = await postForm(server, path, form, { cookie: memberCookie });
+        expect(response.status, form.intent).toBe(403);
+        expect(await snapshot(), form.intent).toEqual(before);
+      }
+      expect((await request(server.url(path), { headers: { Cookie: memberCookie } })).status).toBe(403);
+    });
+
+    it("accepts every action of an admin and records each in the audit log", async () => {
+      const forms = await intents();
+      const auditBefore = (await snapshot()).audit.length;
+      let updatedId = "";
+      for (const makeForm of forms) {
+        const form = await makeForm();
+        if (form.intent === "update") updatedId = form.id ?? "";
+        const response = await postForm(server, path, form, { cookie: adminCookie });
+        expect(response.status, `${form.intent}: ${response.body.slice(0, 300)}`).toBe(200);
+      }
+      const rows = await service.listAll(database.db);
+      const names = rows.map((row) => ("title" in row ? row.title : "question" in row ? row.question : ""));
+      expect(names).toContain("Created over HTTP");
+      expect(names).toContain("Updated over HTTP");
+      expect(names).not.toContain(`Second ${path}`);
+      const updated = rows.find((row) => row.id === updatedId);
+      expect(updated?.active === true || updated?.active === 1).toBe(false);
+      const audit = (await snapshot()).audit.slice(auditBefore).map((entry) => entry.action);
+      expect(audit.map((action) => action.split(".")[1])).toEqual([
+        "create",
+        "update",
+        "deactivate",
+        "reorder",
+        "delete",
+      ]);
+    });
+
+    it("answers an admin's invalid input with 400 and changes nothing", async () => {
+      const before = await snapshot();
+      const forms: Record<string, string>[] = [
+        { ...fields(""), intent: "create" },
+        fields("No intent"),
+        { intent: "delete" },
+        { intent: "delete", id: "no-such-item" },
+        { intent: "reorder", ids: "a,b" },
+      ];
+      for (const form of forms) {
+        const response: HttpResponse = await postForm(server, path, form, { cookie: adminCookie });
+        expect(response.status, JSON.stringify(form)).toBe(400);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("shows an admin the screen", async () => {
+      const response = await request(server.url(path), { headers: { Cookie: adminCookie } });
+      expect(response.status).toBe(200);
+    });
+  });
+
+  it("refuses a javascript: link and an unknown video host from an admin", async () => {
+    const before = await snapshot();
+    const link = await postForm(
+      server,
+      "/admin/links",
+      { intent: "create", title: "Bad", url: "javascript:alert(1)", active: "on" },
+      { cookie: adminCookie },
+    );
+    const video = await postForm(
+      server,
+      "/admin/videos",
+      { intent: "create", title: "Bad", embed_url: "https://dailymotion.com/video/x7tgad0", active: "on" },
+      { cookie: adminCookie },
+    );
+    expect([link.status, video.status]).toEqual([400, 400]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  describe("video uploads", () => {
+    const UPLOAD = "/admin/uploads/videos";
+    const mp4 = mp4Like(100_000);
+
+    function send(fields: Record<string, string>, files: Record<string, Buffer>, cookie?: string) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      for (const [name, bytes] of Object.entries(files))
+        form.append(name, new Blob([new Uint8Array(bytes)]), `${name}.mp4`);
+      const headers: Record<string, string> = { Origin: server.origin };
+      if (cookie) headers.Cookie = cookie;
+      return fetch(server.url(UPLOAD), { method: "POST", body: form, headers, redirect: "manual" });
+    }
+
+    /** The uploaded video files on the server's disk. */
+    const storedVideos = () => {
+      const directory = path.join(database.location.dataDir, "storage", "public", "videos");
+      return fs.existsSync(directory) ? fs.readdirSync(directory) : [];
+    };
+
+    beforeEach(async () => {
+      await database.db.deleteFrom("videos").execute();
+    });
+
+    it("refuses visitors and non-admins and stores nothing", async () => {
+      const fields = { intent: "create", title: "Sneaky", active: "on" };
+      const visitor = await send(fields, { video: mp4 });
+      expect(visitor.status).toBe(302);
+      expect(visitor.headers.get("location")).toBe(`/auth?redirectTo=${encodeURIComponent(UPLOAD)}`);
+      const member = await send(fields, { video: mp4 }, memberCookie);
+      expect(member.status).toBe(403);
+      expect(await videosService.listAll(database.db)).toEqual([]);
+      expect(storedVideos()).toEqual([]);
+    });
+
+    it("refuses a file that is not MP4 or WebM with a clear message, leaving no row and no file", async () => {
+      const response = await send(
+        { intent: "create", title: "Not a video", active: "on" },
+        { video: Buffer.from("#!/bin/sh\necho hello\n") },
+        adminCookie,
+      );
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        ok: false,
+        message: "This file is not an MP4 or WebM video. Nothing was saved.",
+      });
+      expect(await videosService.listAll(database.db)).toEqual([]);
+      expect(storedVideos()).toEqual([]);
+    });
+
+    it("stores an admin's video and poster, serves them (the video with ranges), and deletes both with the video", async () => {
+      const poster = await pngPicture();
+      const response = await send(
+        { intent: "create", title: "Uploaded", active: "on" },
+        { video: mp4, poster },
+        adminCookie,
+      );
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ ok: true, message: "“Uploaded” was added." });
+      const [row] = await videosService.listAll(database.db);
+      expect(storedVideos()).toHaveLength(1);
+      expect(row?.poster_image_id).toBeTruthy();
+
+      const page = (await request(server.url("/videos"))).body;
+      const src = page.match(/<source src="([^"]+)" type="video\/mp4"/)?.[1] ?? "";
+      expect(src).toMatch(/^\/media\/videos\/.+\.mp4$/);
+      const video = page.match(/<video[^>]*>/)?.[0] ?? "";
+      expect(video).toContain('preload="metadata"');
+      const posterSrc = video.match(/poster="([^"]+)"/)?.[1] ?? "";
+      expect(posterSrc).toMatch(/^\/media\/images\//);
+      expect((await request(server.url(posterSrc))).status).toBe(200);
+      const partial = await request(server.url(src), { headers: { Range: "bytes=100-199" } });
+      expect(partial.status).toBe(206);
+      expect(partial.headers["content-range"]).toBe(`bytes 100-199/${mp4.length}`);
+      expect(partial.headers["content-type"]).toBe("video/mp4");
+
+      const deleted = await postForm(
+        server,
+        "/admin/videos",
+        { intent: "delete", id: row?.id ?? "" },
+        { cookie: adminCookie },
+      );
+      expect(deleted.status).toBe(200);
+      expect(storedVideos()).toEqual([]);
+      expect((await request(server.url(src))).status).toBe(404);
+      expect((await request(server.url(posterSrc))).status).toBe(404);
+      expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
+    });
+  });
+
+  describe("public pages", () => {
+    beforeAll(async () => {
+      for (const table of ["links", "faq_entries", "videos"] as const) await database.db.deleteFrom(table).execute();
+      for (const name of ["Beta", "Hidden", "Alpha"]) {
+        const active = name === "Hidden" ? "" : "on";
+        await linksService.create(database.db, seedActor, {
+          title: `Link ${name}`,
+          url: `https://example.com/${name}`,
+          icon: "github",
+          active,
+        });
+        await faqService.create(database.db, seedActor, {
+          question: `Question ${name}?`,
+          answer: `Answer ${name} </script><b>`,
+          active,
+        });
+        await videosService.create(database.db, seedActor, {
+          title: `Video ${name}`,
+          embed_url: "https://youtu.be/dQw4w9WgXcQ",
+          active,
+        });
+      }
+    });
+
+    const order = (html: string, names: string[]) => names.map((name) => html.indexOf(name));
+
+    it("/links lists the active links in order, opening safely", async () => {
+      const html = (await request(server.url("/links"))).body;
+      const [beta, alpha] = order(html, ["Link Beta", "Link Alpha"]);
+      expect(beta).toBeGreaterThan(0);
+      expect(alpha).toBeGreaterThan(beta ?? 0);
+      expect(html).not.toContain("Link Hidden");
+      expect(html).toMatch(/<a [^>]*href="https:\/\/example.com\/Beta"[^>]*rel="noopener noreferrer"/);
+    });
+
+    it("/faq shows the active entries in order with FAQPage data in the server HTML", async () => {
+      const html = (await request(server.url("/faq"))).body;
+      const [beta, alpha] = order(html, ["Question Beta?", "Question Alpha?"]);
+      expect(beta).toBeGreaterThan(0);
+      expect(alpha).toBeGreaterThan(beta ?? 0);
+      expect(html).not.toContain("Question Hidden?");
+      expect(html).toContain("<details");
+      const json = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)?.[1] ?? "";
+      const data = JSON.parse(json);
+      expect(data["@type"]).toBe("FAQPage");
+      expect(data.mainEntity.map((q: { name: string }) => q.name)).toEqual(["Question Beta?", "Question Alpha?"]);
+      expect(json).not.toContain("<");
+    });
+
+    it("/videos shows the active videos in order without loading anything from the host", async () => {
+      const html = (await request(server.url("/videos"))).body;
+      const [beta, alpha] = order(html, ["Video Beta", "Video Alpha"]);
+      expect(beta).toBeGreaterThan(0);
+      expect(alpha).toBeGreaterThan(beta ?? 0);
+      expect(html).not.toContain("Video Hidden");
+      expect(html).not.toContain("<iframe");
+      expect(html).not.toMatch(/src="https?:\/\/[^"]*(youtube|ytimg|vimeo)/);
+    });
+
+    it("/home shows the latest published pictures, the active links and the latest active video", async () => {
+      const storage = createLocalStorage({ root: path.join(database.location.dataDir, "storage"), secret: "unused" });
+      const pictures: Record<string, string> = {};
+      for (const [title, published] of [
+        ["Picture old", true],
+        ["Picture hidden", false],
+        ["Picture new", true],
+      ] as const) {
+        const file = path.join(database.location.dataDir, `${title}.png`);
+        fs.writeFileSync(file, await pngPicture(400, 300));
+        const imageId = await storeImage(database.db, file, { storage });
+        const id = randomUUID();
+        pictures[title] = id;
+        const now = new Date(Date.now() + Object.keys(pictures).length * 1000);
+        await database.db
+          .insertInto("gallery_images")
+          .values({
+            id,
+            image_id: imageId,
+            title,
+            title_de: "",
+            description: "",
+            description_de: "",
+            category: "",
+            category_de: "",
+            sort_order: 0,
+            published,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+
+      const html = (await request(server.url("/home"))).body;
+      const [newest, older] = order(html, [
+        `href="/?image=${pictures["Picture new"]}"`,
+        `href="/?image=${pictures["Picture old"]}"`,
+      ]);
+      expect(newest).toBeGreaterThan(0);
+      expect(older).toBeGreaterThan(newest ?? 0);
+      expect(html).toMatch(/<img[^>]*alt="Picture new"/);
+      expect(html).not.toContain("Picture hidden");
+      const src = html.match(/<img[^>]*alt="Picture new"[^>]*>/)?.[0].match(/src="([^"]+)"/)?.[1] ?? "";
+      expect((await request(server.url(src))).status).toBe(200);
+      expect(html).toContain("Link Beta");
+      expect(html).not.toContain("Link Hidden");
+      expect(html).toContain("Video Alpha");
+      expect(html).not.toContain("Video Hidden");
+    });
+  });
+});

@@ -1,0 +1,22 @@
+import sharp from "sharp";
+
+/**
+ * Bytes that start like an MP4 file (an ISO-BMFF `ftyp` box with the isom brand), which is all the upload
+ * check looks at, followed by `payload` filler bytes. Not playable: browser tests record a real WebM.
+ */
+export function mp4Like(payload: number): Buffer {
+  return Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from("ftypisom", "latin1"),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from("isomiso2", "latin1"),
+    Buffer.alloc(payload, 7),
+  ]);
+}
+
+/** A plain PNG picture of the given size. */
+export function pngPicture(width = 640, height = 360): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: "#336699" } })
+    .png()
+    .toBuffer();
+}
