@@ -8,18 +8,23 @@ import { getStorage } from "#app/domains/media/storage.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
+import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 
-/** Form posts and API bodies are small; anything larger is refused before it is read. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 /**
- * Uploads are posted to resource routes under this prefix, which stream the body and enforce
- * the exact limit per kind of file; here only the largest allowed size (plus form overhead) is checked.
+ * Uploads are posted to these resource routes, which stream the body and enforce the exact limit per kind of
+ * file; here only the most a request to that route may carry (its files plus form overhead) is checked.
  */
-export const UPLOAD_PATH_PREFIX = "/admin/uploads/";
+export function bodyLimitFor(pathname: string, env: Pick<Env, "uploadMaxBytes" | "videoUploadMaxBytes">): number {
+  if (pathname === "/admin/uploads/videos") return env.videoUploadMaxBytes + env.uploadMaxBytes + MAX_BODY_BYTES;
+  if (pathname === "/admin/uploads/gallery" || /^\/admin\/uploads\/site\/[a-z-]+$/.test(pathname)) {
+    return env.uploadMaxBytes + MAX_BODY_BYTES;
+  }
+  return MAX_BODY_BYTES;
+}
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Validates the environment, migrates the database and seeds defaults. */
@@ -72,9 +77,16 @@ app.use((req, res, next) => {
     res.status(411).type("text/plain").send("A request body needs a Content-Length header.");
     return;
   }
+  // The router resolves `..` and `%2e%2e` segments; a path that would change that way could borrow an upload
+  // route's body limit and land elsewhere, so such writes are refused outright.
+  const rawPath = req.originalUrl.split("?")[0] ?? "/";
+  const pathname = new URL(rawPath, "http://localhost").pathname;
+  if (pathname !== rawPath) {
+    res.status(400).type("text/plain").send("The request path is not in its plain form.");
+    return;
+  }
   const env = getRuntime().env;
-  const isUpload = req.path.startsWith(UPLOAD_PATH_PREFIX);
-  const limit = isUpload ? Math.max(env.uploadMaxBytes, env.videoUploadMaxBytes) + MAX_BODY_BYTES : MAX_BODY_BYTES;
+  const limit = bodyLimitFor(pathname, env);
   if (Number(length ?? 0) > limit) {
     const megabytes = Math.round(limit / 1024 / 1024);
     res.status(413).type("text/plain").send(`The request body is too large (at most ${megabytes} MB).`);

@@ -35,8 +35,15 @@ export async function reorderRows(
     if (ids.length !== known.size || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
       throw new ReorderError("The list has changed in the meantime; reload the page and try again.");
     }
-    for (const [index, id] of ids.entries()) {
-      await trx.updateTable(table).set({ sort_order: index }).where("id", "=", id).execute();
+    // Rows are written in id order, whatever the new order: two reorders at once then lock rows in the same
+    // order and wait for each other on PostgreSQL instead of deadlocking.
+    const position = new Map(ids.map((id, index) => [id, index]));
+    for (const id of [...ids].sort()) {
+      await trx
+        .updateTable(table)
+        .set({ sort_order: position.get(id) ?? 0 })
+        .where("id", "=", id)
+        .execute();
     }
   };
   if (db.isTransaction) await run(db as Transaction<Database>);

@@ -1,7 +1,14 @@
 import { data } from "react-router";
 
+/** Form posts and API bodies are small; anything larger is refused before it is read. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** The submitted form as plain strings; a body that is not a form is a 400, never a crash. */
 export async function readForm(request: Request): Promise<Record<string, string>> {
+  // The HTTP server refuses larger bodies already; this keeps a form read bounded wherever it is called from.
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) {
+    throw data({ error: "The request body is too large (at most 1 MB)." }, { status: 413 });
+  }
   let form: FormData;
   try {
     form = await request.formData();

@@ -234,6 +234,9 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
       expect(response.status).toBe(200);
       expect(visibleText(response.body)).toContain("Saved. Settings changed: 3.");
+      // The page answering the post (no JavaScript) already shows what was saved: form, header and title.
+      expect(response.body).toContain('value="Jo&#x27;s Photographs"');
+      expect(titleOf(response.body)).toBe("Site settings · Jo&#x27;s Photographs");
       const home = (await request(server.url("/"))).body;
       expect(titleOf(home)).toBe("Jo&#x27;s Photographs");
       expect(home).toContain('<meta name="description" content="Mountains and lakes"/>');

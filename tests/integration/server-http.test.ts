@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
@@ -247,6 +248,60 @@ describe.each(databaseKinds)("the running server (%s)", (kind) => {
       expect(response.body).toMatch(/too large/i);
       expect((await findInviteCode(database.db, code))?.isUsed).toBe(false);
       expect(await database.db.selectFrom("user").select("id").where("email", "=", email).execute()).toEqual([]);
+    });
+
+    it("lends no upload route's body limit to another path through dot segments", async () => {
+      const code = await createInvite(database.db);
+      const email = uniqueEmail();
+      const body = new URLSearchParams({
+        intent: "sign-up",
+        email,
+        password: strongPassword(),
+        inviteCode: code,
+        padding: "x".repeat(2 * 1024 * 1024),
+      }).toString();
+
+      for (const path of ["/admin/uploads/videos/../../../auth", "/admin/uploads/videos/%2e%2e/%2e%2e/%2E%2E/auth"]) {
+        // Sent as written: a URL object would resolve the dot segments before the request leaves.
+        const status = await new Promise<number>((resolve, reject) => {
+          const outgoing = http.request(
+            {
+              host: "127.0.0.1",
+              port: server.port,
+              path,
+              method: "POST",
+              agent: false,
+              headers: {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Content-Length": String(Buffer.byteLength(body)),
+                Origin: server.origin,
+              },
+            },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
+          outgoing.on("error", reject);
+          outgoing.end(body);
+        });
+        expect(status, path).toBe(400);
+      }
+      expect((await findInviteCode(database.db, code))?.isUsed).toBe(false);
+      expect(await database.db.selectFrom("user").select("id").where("email", "=", email).execute()).toEqual([]);
+    });
+
+    it("gives the larger body limit only to the upload routes themselves", async () => {
+      const response = await request(server.url("/admin/uploads/anything-else"), {
+        method: "POST",
+        headers: {
+          "Content-Type": "multipart/form-data; boundary=x",
+          Origin: server.origin,
+          "Content-Length": String(5 * 1024 * 1024),
+        },
+        body: "",
+      });
+      expect(response.status).toBe(413);
     });
 
     it("announces a huge body by its Content-Length with 413", async () => {
