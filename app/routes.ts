@@ -9,7 +9,11 @@ export default [
   route("videos", "routes/videos.tsx"),
   route("auth", "routes/auth.tsx"),
   // The admin area: the layout's middleware refuses visitors and non-admins before any nested loader or action runs.
-  route("admin", "routes/admin.tsx", [index("routes/admin._index.tsx")]),
+  route("admin", "routes/admin.tsx", [
+    index("routes/admin._index.tsx"),
+    route("gallery", "routes/admin.gallery.tsx"),
+    route("uploads/gallery", "routes/admin.uploads.gallery.ts"),
+  ]),
   route("legal-notice", "routes/legal-notice.tsx"),
   route("privacy", "routes/privacy.tsx"),
 
