@@ -4,6 +4,7 @@ import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT, E2E_SECRET } from "./tests/e2e/e2
 
 // Debian's Chromium where it exists (CI, our machines); Playwright's own browser elsewhere.
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+const EMPTY_SITE_SPECS = ["**/routes.spec.ts"];
 const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined;
 
 export default defineConfig({
@@ -31,7 +32,16 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    // The empty states need a site without content, so their spec runs before the specs that add content.
+    { name: "empty-site", use: { ...devices["Desktop Chrome"] }, testMatch: EMPTY_SITE_SPECS },
+    {
+      name: "chromium",
+      use: { ...devices["Desktop Chrome"] },
+      testIgnore: EMPTY_SITE_SPECS,
+      dependencies: ["empty-site"],
+    },
+  ],
   webServer: {
     // The production build (server.js builds it when missing or stale) on a fresh data directory.
     command: "node tests/e2e/start-server.js",
