@@ -18,12 +18,8 @@ import {
   setGalleryPublished,
   updateGalleryTexts,
 } from "#app/domains/gallery/gallery.server.ts";
-import {
-  type AdminGalleryItem,
-  galleryIdSchema,
-  galleryReorderSchema,
-  galleryTextsSchema,
-} from "#app/domains/gallery/gallery.ts";
+import type { AdminGalleryItem } from "#app/domains/gallery/gallery.ts";
+import { galleryIdSchema, galleryReorderSchema, galleryTextsSchema } from "#app/domains/gallery/gallery-schemas.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import { createGalleryEntry, setGalleryPublished, updateGalleryTexts } from "#app/domains/gallery/gallery.server.ts";
-import type { GalleryTexts } from "#app/domains/gallery/gallery.ts";
+import type { GalleryTexts } from "#app/domains/gallery/gallery-schemas.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 
 /** The storage a server with this DATA_DIR uses (the signing secret does not matter for writing). */

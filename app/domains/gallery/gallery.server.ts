@@ -13,13 +13,8 @@ import {
 } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
-import {
-  type AdminGalleryItem,
-  GALLERY_PAGE_SIZE,
-  type GalleryCategory,
-  type GalleryItem,
-  type GalleryTexts,
-} from "./gallery.ts";
+import { type AdminGalleryItem, GALLERY_PAGE_SIZE, type GalleryCategory, type GalleryItem } from "./gallery.ts";
+import type { GalleryTexts } from "./gallery-schemas.ts";
 
 export class GalleryNotFoundError extends Error {
   override name = "GalleryNotFoundError";
