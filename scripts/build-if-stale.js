@@ -30,6 +30,8 @@ export function buildIfStale({ quiet = false } = {}) {
   if (!quiet) console.log(built ? "Sources changed since the last build; building…" : "No build yet; building…");
   execFileSync(process.execPath, [path.join(ROOT, "node_modules/@react-router/dev/dist/cli/index.js"), "build"], {
     cwd: ROOT,
+    // Always the production bundle: under Vitest NODE_ENV is "test", which would ship React's development build.
+    env: { ...process.env, NODE_ENV: "production" },
     stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"],
   });
   return BUILD_ENTRY;

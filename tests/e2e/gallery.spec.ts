@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createGalleryPicture, storageIn, testPhoto } from "#tests/support/gallery-factories.ts";
 import { E2E_DATA_DIR } from "./e2e-env.ts";
-import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { expect, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // One story, in order: the admin's uploads are what the visitor then sees.
 test.describe.configure({ mode: "serial" });
@@ -105,13 +105,16 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
 }) => {
   await page.goto("/");
   await expect.poll(() => gridAlts(page)).toEqual(["Red harbour", "Green forest", "Blue lake"]);
-  // Space is reserved before the pixels arrive: every picture has its size and a placeholder.
-  const images = page.locator("main ul.grid img");
-  for (const image of await images.all()) {
-    await expect(image).toHaveAttribute("width", "1200");
-    await expect(image).toHaveAttribute("height", "800");
-    await expect(image).toHaveAttribute("style", /data:image\/webp;base64,/);
+  // Space is reserved before the pixels arrive: the server's HTML gives every picture its size and a placeholder.
+  const { html } = await rawHtml(page, "/");
+  const served = html.match(/<img [^>]*>/g) ?? [];
+  expect(served).toHaveLength(3);
+  for (const tag of served) {
+    expect(tag).toContain('width="1200"');
+    expect(tag).toContain('height="800"');
+    expect(tag).toMatch(/style="background-image:url\(&quot;data:image\/webp;base64,/);
   }
+  const images = page.locator("main ul.grid img");
   await expect(images.first()).toHaveAttribute("loading", "eager");
 
   const filters = page.getByRole("navigation", { name: "Categories" });
@@ -166,8 +169,8 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
   // The shared address opens the same picture for someone else, from the server.
   const other = await browser.newPage();
   const response = await other.goto(shared);
-  const html = (await response?.text()) ?? "";
-  expect(html).toMatch(/<meta property="og:image" content="http:\/\/[^"]+\/media\/images\/[^"]+\.jpg"/);
+  const sharedHtml = (await response?.text()) ?? "";
+  expect(sharedHtml).toMatch(/<meta property="og:image" content="http:\/\/[^"]+\/media\/images\/[^"]+\.jpg"/);
   await expect(other.getByRole("dialog").getByRole("heading", { name: "Green forest" })).toBeVisible();
   await other.close();
 });
@@ -271,4 +274,29 @@ test("many pictures come a page at a time: Load more with JavaScript, next-page 
   await plain.getByRole("link", { name: "Previous page" }).click();
   await expect(plain.locator("main ul.grid img")).toHaveCount(24);
   await noScript.close();
+});
+
+test("the watermark follows the settings: a link when a URL is set, gone when disabled", async ({ page, database }) => {
+  const setSetting = (key: string, value: string) =>
+    database.db.updateTable("site_settings").set({ value }).where("key", "=", key).execute();
+  try {
+    await setSetting("watermark_url", "https://example.com/photographer");
+    await page.goto("/");
+    await waitForHydration(page);
+    await page.locator("main ul.grid a[id^='thumb-']").first().click();
+    const link = lightbox(page).getByRole("link", { name: "© Vitrine" });
+    await expect(link).toHaveAttribute("href", "https://example.com/photographer");
+    await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+
+    await setSetting("watermark_enabled", "false");
+    await page.goto("/");
+    await expect(page.locator("main ul.grid img").first()).toBeVisible();
+    await expect(page.getByText("© Vitrine")).toHaveCount(0);
+    await page.locator("main ul.grid a[id^='thumb-']").first().click();
+    await expect(lightbox(page)).toBeVisible();
+    await expect(lightbox(page).getByText("© Vitrine")).toHaveCount(0);
+  } finally {
+    await setSetting("watermark_url", "");
+    await setSetting("watermark_enabled", "true");
+  }
 });
