@@ -300,3 +300,76 @@ test("the watermark follows the settings: a link when a URL is set, gone when di
     await setSetting("watermark_enabled", "true");
   }
 });
+
+test("the admin drops a file, moves it up, hides it and deletes it with its files", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  test.setTimeout(60_000);
+  await signInAs(page, await makeUser({ admin: true }));
+  await page.goto("/admin/gallery");
+  await waitForHydration(page);
+  const list = page.getByRole("list", { name: "Pictures in display order" });
+  const before = await list.getByRole("listitem").count();
+
+  // A file dragged from the desktop onto the drop zone.
+  const bytes = [...(await testPhoto({ width: 640, height: 480, hue: 300, label: "Drop" }))];
+  const dataTransfer = await page.evaluateHandle((data) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(data)], "dropped.jpg", { type: "image/jpeg" }));
+    return transfer;
+  }, bytes);
+  const zone = page.getByText("Drag pictures here, or");
+  await zone.dispatchEvent("dragover", { dataTransfer });
+  await zone.dispatchEvent("drop", { dataTransfer });
+  await expect(page.getByRole("list", { name: "Uploads" }).locator('[data-state="done"]')).toHaveCount(1, {
+    timeout: 30_000,
+  });
+  await expect(list.getByRole("listitem")).toHaveCount(before + 1);
+
+  const row = list.getByRole("listitem").last();
+  await row.getByRole("button", { name: "Edit “Untitled”" }).click();
+  await row.getByRole("group", { name: "English" }).getByLabel("Title").fill("Dropped");
+  await row.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("“Dropped” was saved.")).toBeVisible();
+
+  const order = async () =>
+    (await database.db.selectFrom("gallery_images").select("title").orderBy("sort_order").execute()).map(
+      (entry) => entry.title,
+    );
+  const lastBefore = (await order()).at(-2);
+  await page.getByRole("button", { name: "Move “Dropped” up" }).click();
+  await expect(page.getByText("Order saved.")).toBeVisible();
+  await expect.poll(async () => (await order()).slice(-2)).toEqual(["Dropped", lastBefore]);
+
+  await page.getByRole("button", { name: "Hide “Dropped”" }).click();
+  await expect(page.getByText("“Dropped” is now hidden.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Publish “Dropped”" })).toBeVisible();
+  const hidden = await database.db
+    .selectFrom("gallery_images")
+    .select(["id", "published", "image_id"])
+    .where("title", "=", "Dropped")
+    .executeTakeFirstOrThrow();
+  expect(Boolean(hidden.published)).toBe(false);
+  expect((await rawHtml(page, "/?page=2")).html).not.toContain("Dropped");
+
+  const image = await database.db
+    .selectFrom("images")
+    .select(["original_key", "variants"])
+    .where("id", "=", hidden.image_id)
+    .executeTakeFirstOrThrow();
+  const keys = [image.original_key, ...JSON.parse(image.variants).map((variant: { key: string }) => variant.key)];
+  const storage = storageIn(E2E_DATA_DIR);
+  for (const key of keys) expect(await storage.stat(key), key).not.toBeNull();
+
+  await page.getByRole("button", { name: "Delete “Dropped”" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete “Dropped”?" });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("“Dropped” was deleted.")).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(before);
+  expect(await database.db.selectFrom("gallery_images").select("id").where("id", "=", hidden.id).execute()).toEqual([]);
+  for (const key of keys) expect(await storage.stat(key), key).toBeNull();
+});
