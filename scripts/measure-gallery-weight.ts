@@ -1,7 +1,7 @@
 // Measures what a visitor's first load of the gallery page transfers with 50 published pictures: HTML, JS, CSS
 // and images, as sent over the wire (gzip where the server compresses), in a real Chromium at 1280×900.
 // Starts the production server on a throw-away data directory (building first when the build is stale).
-// Usage: npx tsx scripts/measure-gallery-weight.ts [--count 50] [--width 390]
+// Usage: npx tsx scripts/measure-gallery-weight.ts [--count 50] [--widths 1280,390]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +18,8 @@ const argument = (name: string, fallback: number) => {
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
 };
 const count = argument("--count", 50);
-const viewportWidth = argument("--width", 1280);
+const widthsIndex = process.argv.indexOf("--widths");
+const viewportWidths = (widthsIndex > 0 ? (process.argv[widthsIndex + 1] ?? "") : "1280,390").split(",").map(Number);
 
 /**
  * Photo-like pictures: a gradient with detail at every scale (coarse blotches, then fine grain), so that the
@@ -79,47 +80,55 @@ try {
     args: ["--headless", "--no-sandbox"],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: viewportWidth, height: 900 } });
-    const finished: Promise<{ type: string; url: string; bytes: number }>[] = [];
-    page.on("requestfinished", (request) => {
-      finished.push(
-        request.sizes().then((sizes) => ({
-          type: request.resourceType(),
-          url: request.url(),
-          bytes: sizes.responseBodySize + sizes.responseHeadersSize,
-        })),
-      );
-    });
-    await page.goto(server.url("/"), { waitUntil: "networkidle" });
-    const resources = await Promise.all(finished);
-    const groups = new Map<string, { files: number; bytes: number }>();
-    for (const resource of resources) {
-      const kind =
-        resource.type === "document"
-          ? "html"
-          : resource.type === "stylesheet"
-            ? "css"
-            : resource.type === "script"
-              ? "js"
-              : resource.type === "image"
-                ? "images"
-                : resource.type;
-      const group = groups.get(kind) ?? { files: 0, bytes: 0 };
-      group.files += 1;
-      group.bytes += resource.bytes;
-      groups.set(kind, group);
-    }
-    const total = [...groups.values()].reduce((sum, group) => sum + group.bytes, 0);
-    const shown = await page.locator("main ul.grid img").count();
-    console.log(`First load of / at ${viewportWidth}×900 (${shown} pictures in the grid, ${count} published):`);
-    for (const [kind, group] of [...groups].sort()) {
+    for (const viewportWidth of viewportWidths) {
+      // A narrow viewport stands for a phone, with its high-density screen.
+      const deviceScaleFactor = viewportWidth < 800 ? 3 : 1;
+      const context = await browser.newContext({ viewport: { width: viewportWidth, height: 900 }, deviceScaleFactor });
+      const page = await context.newPage();
+      const finished: Promise<{ type: string; url: string; bytes: number }>[] = [];
+      page.on("requestfinished", (request) => {
+        finished.push(
+          request.sizes().then((sizes) => ({
+            type: request.resourceType(),
+            url: request.url(),
+            bytes: sizes.responseBodySize + sizes.responseHeadersSize,
+          })),
+        );
+      });
+      await page.goto(server.url("/"), { waitUntil: "networkidle" });
+      const resources = await Promise.all(finished);
+      const groups = new Map<string, { files: number; bytes: number }>();
+      for (const resource of resources) {
+        const kind =
+          resource.type === "document"
+            ? "html"
+            : resource.type === "stylesheet"
+              ? "css"
+              : resource.type === "script"
+                ? "js"
+                : resource.type === "image"
+                  ? "images"
+                  : resource.type;
+        const group = groups.get(kind) ?? { files: 0, bytes: 0 };
+        group.files += 1;
+        group.bytes += resource.bytes;
+        groups.set(kind, group);
+      }
+      const total = [...groups.values()].reduce((sum, group) => sum + group.bytes, 0);
+      const shown = await page.locator("main ul.grid img").count();
       console.log(
-        `  ${kind.padEnd(7)} ${String(group.files).padStart(3)} files ${(group.bytes / 1024).toFixed(1).padStart(8)} KiB`,
+        `First load of / at ${viewportWidth}×900, ${deviceScaleFactor}× pixels (${shown} pictures in the grid, ${count} published):`,
       );
+      for (const [kind, group] of [...groups].sort()) {
+        console.log(
+          `  ${kind.padEnd(7)} ${String(group.files).padStart(3)} files ${(group.bytes / 1024).toFixed(1).padStart(8)} KiB`,
+        );
+      }
+      console.log(
+        `  total   ${String(resources.length).padStart(3)} files ${(total / 1024).toFixed(1).padStart(8)} KiB (transfer size, headers included)`,
+      );
+      await context.close();
     }
-    console.log(
-      `  total   ${String(resources.length).padStart(3)} files ${(total / 1024).toFixed(1).padStart(8)} KiB (transfer size, headers included)`,
-    );
   } finally {
     await browser.close();
     await server.stop();
