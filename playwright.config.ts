@@ -4,6 +4,7 @@ import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT, E2E_SECRET } from "./tests/e2e/e2
 
 // Debian's Chromium where it exists (CI, our machines); Playwright's own browser elsewhere.
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+const EMPTY_SITE_SPECS = ["**/routes.spec.ts"];
 const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined;
 
 // Specs that change what every page shows (the site name, the description) or who is an admin: they run
@@ -37,7 +38,14 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "chromium", use: { ...devices["Desktop Chrome"] }, testIgnore: SITE_WIDE },
+    // The empty states need a site without content, so their spec runs before the specs that add content.
+    { name: "empty-site", use: { ...devices["Desktop Chrome"] }, testMatch: EMPTY_SITE_SPECS },
+    {
+      name: "chromium",
+      use: { ...devices["Desktop Chrome"] },
+      testIgnore: [...EMPTY_SITE_SPECS, SITE_WIDE],
+      dependencies: ["empty-site"],
+    },
     {
       name: "site-wide",
       use: { ...devices["Desktop Chrome"] },

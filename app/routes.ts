@@ -11,6 +11,8 @@ export default [
   // The admin area: the layout's middleware refuses visitors and non-admins before any nested loader or action runs.
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
+    route("gallery", "routes/admin.gallery.tsx"),
+    route("uploads/gallery", "routes/admin.uploads.gallery.ts"),
     route("links", "routes/admin.links.tsx"),
     route("faq", "routes/admin.faq.tsx"),
     route("videos", "routes/admin.videos.tsx"),

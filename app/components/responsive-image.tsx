@@ -35,8 +35,11 @@ export function ResponsiveImage({
         decoding="async"
         className={`bg-cover bg-center ${className}`}
         style={{ backgroundImage: `url("${image.placeholder}")` }}
+        // Transparent images should not keep the preview behind them (also when loaded before hydration).
+        ref={(element) => {
+          if (element?.complete && element.naturalWidth > 0) element.style.backgroundImage = "none";
+        }}
         onLoad={(event) => {
-          // Transparent images should not keep the preview behind them.
           event.currentTarget.style.backgroundImage = "none";
         }}
         {...props}

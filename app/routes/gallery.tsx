@@ -1,23 +1,255 @@
+import { type MouseEvent, useEffect, useState } from "react";
+import { Link, useFetcher } from "react-router";
+import { Lightbox } from "#app/components/gallery/lightbox.tsx";
+import { type Watermark, WatermarkBadge } from "#app/components/gallery/watermark-badge.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
+import { ResponsiveImage } from "#app/components/responsive-image.tsx";
+import { listPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
+import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
+import { watermarkText } from "#app/domains/media/images.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/gallery";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  return pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]);
+function httpUrl(value: string): string | null {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
-export function meta({ matches, location }: Route.MetaArgs) {
-  return pageMeta(rootSeo(matches), location.pathname);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const { lang } = languageOf(request);
+  const settings = await requestSettings(context);
+  const pageParam = url.searchParams.get("page");
+  const page = pageParam === null ? undefined : Number.parseInt(pageParam, 10) || 1;
+  const [texts, gallery] = await Promise.all([
+    pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]),
+    listPublishedGallery(getDb(), {
+      lang,
+      category: url.searchParams.get("category"),
+      page,
+      imageId: url.searchParams.get("image"),
+    }),
+  ]);
+  const text = watermarkText(settings);
+  const watermark: Watermark | null = text ? { text, url: httpUrl(settings.watermark_url) } : null;
+  return { ...texts, gallery, watermark };
 }
+
+export function meta({ matches, location, loaderData }: Route.MetaArgs) {
+  const seo = rootSeo(matches);
+  const shared = loaderData?.gallery.items.find((item) => item.id === loaderData.gallery.openId);
+  if (!seo || !shared) return pageMeta(seo, location.pathname);
+  // A shared picture's link previews that picture, with its caption.
+  const tags = pageMeta(seo, location.pathname, {
+    title: shared.title || undefined,
+    description: shared.description || undefined,
+  });
+  const image = new URL(shared.image.large.src, `${seo.baseUrl}/`).href;
+  const pageUrl = new URL(`/?image=${encodeURIComponent(shared.id)}`, `${seo.baseUrl}/`).href;
+  return [
+    ...tags.map((tag) => {
+      if ("property" in tag && (tag.property === "og:image" || tag.property === "og:url")) {
+        return { ...tag, content: tag.property === "og:image" ? image : pageUrl };
+      }
+      if ("name" in tag && tag.name === "twitter:image") return { ...tag, content: image };
+      return tag;
+    }),
+    { property: "og:image:width", content: String(shared.image.large.width) },
+    { property: "og:image:height", content: String(shared.image.large.height) },
+  ];
+}
+
+/** `/` with the given filter, page and picture (empty values left out). */
+function galleryHref(params: { category?: string | null; page?: number; image?: string | null }): string {
+  const search = new URLSearchParams();
+  if (params.category) search.set("category", params.category);
+  if (params.page && params.page > 1) search.set("page", String(params.page));
+  if (params.image) search.set("image", params.image);
+  const query = search.toString();
+  return query ? `/?${query}` : "/";
+}
+
+const filterClass = (active: boolean) =>
+  `inline-block rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 ${
+    active
+      ? "border-indigo-700 bg-indigo-700 text-white dark:border-indigo-400 dark:bg-indigo-400 dark:text-zinc-950"
+      : "border-zinc-300 text-zinc-800 hover:bg-zinc-100 dark:border-zinc-600 dark:text-zinc-100 dark:hover:bg-zinc-800"
+  }`;
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
 
 export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   const t = useTranslate();
+  const { gallery, watermark } = loaderData;
+  const fetcher = useFetcher<LoaderData>();
+  const [hydrated, setHydrated] = useState(false);
+  const [items, setItems] = useState<GalleryItem[]>(gallery.items);
+  const [lastPage, setLastPage] = useState(gallery.page);
+  const [openId, setOpenId] = useState<string | null>(gallery.openId);
+
+  useEffect(() => setHydrated(true), []);
+
+  // A new filter or page from the server starts the list afresh.
+  useEffect(() => {
+    setItems(gallery.items);
+    setLastPage(gallery.page);
+    setOpenId(gallery.openId);
+  }, [gallery]);
+
+  useEffect(() => {
+    const more = fetcher.data?.gallery;
+    if (!more || fetcher.state !== "idle") return;
+    setItems((current) => {
+      const known = new Set(current.map((item) => item.id));
+      return [...current, ...more.items.filter((item) => !known.has(item.id))];
+    });
+    setLastPage(more.page);
+  }, [fetcher.data, fetcher.state]);
+
+  const firstNumber = (gallery.page - 1) * GALLERY_PAGE_SIZE;
+  const labelFor = (item: GalleryItem, index: number) =>
+    item.title || t("gallery.untitled", { number: firstNumber + index + 1 });
+
+  const open = (id: string | null) => {
+    setOpenId(id);
+    // The address always names the picture on show, so it can be shared; React Router's state is kept.
+    window.history.replaceState(
+      window.history.state,
+      "",
+      galleryHref({ category: gallery.category, page: id ? undefined : gallery.page, image: id }),
+    );
+  };
+
+  const openFromGrid = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!hydrated || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    open(id);
+  };
+
+  // `index` makes the fetcher call this (index) route's loader rather than the root's.
+  const loadMore = () => fetcher.load(`${galleryHref({ category: gallery.category, page: lastPage + 1 })}&index`);
+
+  const hasMore = lastPage < gallery.pageCount;
+  const hasFilter = gallery.categories.length > 0;
+
   return (
     <>
       <PageHeader title={loaderData.gallery_page_title} subtitle={loaderData.gallery_page_subtitle} />
-      <EmptyState>{t("empty.gallery")}</EmptyState>
+      {gallery.total === 0 && !gallery.category ? (
+        <EmptyState>{t("empty.gallery")}</EmptyState>
+      ) : (
+        <>
+          {hasFilter ? (
+            <nav aria-label={t("gallery.filterLabel")} className="mb-6">
+              <ul className="flex flex-wrap gap-2">
+                <li>
+                  <Link
+                    to="/"
+                    preventScrollReset
+                    aria-current={gallery.category === null ? "page" : undefined}
+                    className={filterClass(gallery.category === null)}
+                  >
+                    {t("gallery.all")}
+                  </Link>
+                </li>
+                {gallery.categories.map((category) => (
+                  <li key={category.key}>
+                    <Link
+                      to={galleryHref({ category: category.key })}
+                      preventScrollReset
+                      aria-current={gallery.category === category.key ? "page" : undefined}
+                      className={filterClass(gallery.category === category.key)}
+                    >
+                      {category.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          {gallery.page > 1 ? (
+            <p className="mb-4">
+              <Link
+                to={galleryHref({ category: gallery.category, page: gallery.page - 1 })}
+                className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300 dark:hover:text-indigo-200"
+              >
+                {t("gallery.previousPage")}
+              </Link>
+            </p>
+          ) : null}
+          {items.length === 0 ? (
+            <EmptyState>{t("gallery.emptyCategory")}</EmptyState>
+          ) : (
+            <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+              {items.map((item, index) => (
+                <li key={item.id} className="relative overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900">
+                  <a
+                    id={`thumb-${item.id}`}
+                    href={galleryHref({ category: gallery.category, image: item.id })}
+                    onClick={openFromGrid(item.id)}
+                    className="block focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
+                  >
+                    <ResponsiveImage
+                      image={item.image}
+                      alt={labelFor(item, index)}
+                      sizes="(min-width: 1024px) 320px, (min-width: 640px) 33vw, 50vw"
+                      // The first row is on screen at once; the rest loads as it scrolls into view.
+                      loading={index < 3 ? "eager" : "lazy"}
+                      className="aspect-[4/3] h-auto w-full object-cover transition-transform duration-300 hover:scale-[1.02]"
+                    />
+                  </a>
+                  {watermark ? <WatermarkBadge watermark={watermark} inGrid /> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="mt-8 flex flex-col items-center gap-2">
+            {hasMore ? (
+              hydrated ? (
+                <button
+                  type="button"
+                  onClick={loadMore}
+                  disabled={fetcher.state !== "idle"}
+                  className="rounded-md border border-zinc-300 bg-white px-4 py-2 font-medium text-zinc-900 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-60 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+                >
+                  {fetcher.state === "idle" ? t("gallery.loadMore") : t("gallery.loadingMore")}
+                </button>
+              ) : (
+                <a
+                  href={galleryHref({ category: gallery.category, page: gallery.page + 1 })}
+                  className="rounded-md border border-zinc-300 px-4 py-2 font-medium text-zinc-900 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-zinc-600 dark:text-zinc-100 dark:hover:bg-zinc-800"
+                >
+                  {t("gallery.nextPage")}
+                </a>
+              )
+            ) : null}
+            {gallery.pageCount > 1 && !hydrated ? (
+              <p className="text-sm text-zinc-600 dark:text-zinc-300">
+                {t("gallery.pageOf", { page: gallery.page, count: gallery.pageCount })}
+              </p>
+            ) : null}
+          </div>
+          <Lightbox
+            items={items}
+            openId={openId}
+            hrefFor={(id) => galleryHref({ category: gallery.category, image: id })}
+            closeHref={galleryHref({ category: gallery.category, page: gallery.page })}
+            onChange={open}
+            labelFor={labelFor}
+            positionOf={(index) => t("lightbox.position", { index: firstNumber + index + 1, count: gallery.total })}
+            watermark={watermark}
+            hydrated={hydrated}
+          />
+        </>
+      )}
     </>
   );
 }

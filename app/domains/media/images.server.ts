@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Kysely, Transaction } from "kysely";
@@ -198,7 +199,7 @@ export async function storeImage(
   const originalKey = `${ORIGINAL_PREFIX}${id}.${ORIGINAL_EXTENSIONS[type]}`;
   const written: string[] = [];
   try {
-    await storage.save(originalKey, await fsp.readFile(tempFilePath));
+    await storage.save(originalKey, fs.createReadStream(tempFilePath));
     written.push(originalKey);
     let rendered: Rendered;
     try {

@@ -33,6 +33,8 @@ export class UploadError extends Error {
   constructor(
     readonly status: 400 | 413 | 415,
     message: string,
+    /** The file it is about, when it is about one. */
+    readonly fileName?: string,
   ) {
     super(message);
   }
@@ -117,6 +119,7 @@ export async function receiveUpload(
           new UploadError(
             413,
             `${originalName}: the file is larger than the allowed ${formatMegabytes(options.maxBytes)}.`,
+            originalName,
           ),
         );
       });

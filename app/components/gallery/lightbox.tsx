@@ -1,0 +1,160 @@
+import { ChevronLeft, ChevronRight, X } from "lucide-react";
+import { type MouseEvent, useEffect, useRef } from "react";
+import { ResponsiveImage } from "#app/components/responsive-image.tsx";
+import type { GalleryItem } from "#app/domains/gallery/gallery.ts";
+import { useTranslate } from "#app/lib/root-data.ts";
+import { type Watermark, WatermarkBadge } from "./watermark-badge.tsx";
+
+const SWIPE_MIN_PX = 50;
+
+const controlClass =
+  "inline-flex size-11 items-center justify-center rounded-full bg-white/10 text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";
+
+/**
+ * One picture at a time in a native `<dialog>` (modal once JavaScript runs: the page behind is inert, so
+ * focus stays inside; Escape closes). Previous/next by arrow keys, swipe or the buttons. Without
+ * JavaScript the server renders it open, and its controls are plain links to the shareable URLs.
+ */
+export function Lightbox(props: {
+  items: GalleryItem[];
+  openId: string | null;
+  /** The shareable URL that opens a picture, and the one that closes it. */
+  hrefFor: (id: string) => string;
+  closeHref: string;
+  onChange: (id: string | null) => void;
+  labelFor: (item: GalleryItem, index: number) => string;
+  /** "Picture 3 of 40" for the item at this index of `items`. */
+  positionOf: (index: number) => string;
+  watermark: Watermark | null;
+  hydrated: boolean;
+}) {
+  const t = useTranslate();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const pointerStart = useRef<{ x: number; y: number } | null>(null);
+  const index = props.items.findIndex((item) => item.id === props.openId);
+  const item = index >= 0 ? props.items[index] : undefined;
+  const previous = index > 0 ? props.items[index - 1] : undefined;
+  const next = index >= 0 ? props.items[index + 1] : undefined;
+  const shownId = item?.id ?? null;
+  const { hydrated, onChange } = props;
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog || !hydrated) return;
+    if (shownId && !dialog.open) dialog.showModal();
+    if (!shownId && dialog.open) dialog.close();
+  }, [shownId, hydrated]);
+
+  const go = (target: GalleryItem | undefined) => {
+    if (target) onChange(target.id);
+  };
+
+  const intercept = (action: () => void) => (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!hydrated || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    action();
+  };
+
+  const titleId = "lightbox-title";
+  const label = item ? props.labelFor(item, index) : "";
+  return (
+    <dialog
+      ref={dialogRef}
+      // Server-rendered open for a shared link (works without JavaScript); once hydrated, showModal() takes over.
+      open={!hydrated && item !== undefined}
+      aria-labelledby={item ? titleId : undefined}
+      onClose={() => {
+        const closedId = shownId;
+        onChange(null);
+        if (closedId) document.getElementById(`thumb-${closedId}`)?.focus();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "ArrowRight") {
+          event.preventDefault();
+          go(next);
+        } else if (event.key === "ArrowLeft") {
+          event.preventDefault();
+          go(previous);
+        }
+      }}
+      className="fixed inset-0 z-50 m-0 h-dvh max-h-none w-screen max-w-none bg-zinc-950/95 p-0 text-white backdrop:bg-black/80"
+    >
+      {item ? (
+        <div className="flex h-full flex-col">
+          <div className="flex items-center justify-between gap-4 px-4 py-3">
+            <p className="text-sm text-zinc-200">{props.positionOf(index)}</p>
+            <a
+              href={props.closeHref}
+              onClick={intercept(() => dialogRef.current?.close())}
+              aria-label={t("lightbox.close")}
+              className={controlClass}
+            >
+              <X aria-hidden="true" className="size-6" />
+            </a>
+          </div>
+          <div className="flex min-h-0 flex-1 items-center justify-center gap-2 px-2">
+            {previous ? (
+              <a
+                href={props.hrefFor(previous.id)}
+                onClick={intercept(() => go(previous))}
+                aria-label={t("lightbox.previous")}
+                className={`${controlClass} shrink-0`}
+              >
+                <ChevronLeft aria-hidden="true" className="size-7" />
+              </a>
+            ) : (
+              <span className="size-11 shrink-0" />
+            )}
+            <figure
+              className="relative flex min-h-0 min-w-0 touch-pan-y select-none items-center justify-center"
+              onPointerDown={(event) => {
+                pointerStart.current = { x: event.clientX, y: event.clientY };
+              }}
+              onPointerUp={(event) => {
+                const start = pointerStart.current;
+                pointerStart.current = null;
+                if (!start) return;
+                const dx = event.clientX - start.x;
+                const dy = event.clientY - start.y;
+                if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) < Math.abs(dy)) return;
+                go(dx < 0 ? next : previous);
+              }}
+            >
+              <div className="relative">
+                <ResponsiveImage
+                  key={item.id}
+                  image={item.image}
+                  alt={label}
+                  sizes="100vw"
+                  loading="eager"
+                  draggable={false}
+                  className="max-h-[calc(100dvh-11rem)] w-auto max-w-full object-contain"
+                />
+                {props.watermark ? <WatermarkBadge watermark={props.watermark} /> : null}
+              </div>
+            </figure>
+            {next ? (
+              <a
+                href={props.hrefFor(next.id)}
+                onClick={intercept(() => go(next))}
+                aria-label={t("lightbox.next")}
+                className={`${controlClass} shrink-0`}
+              >
+                <ChevronRight aria-hidden="true" className="size-7" />
+              </a>
+            ) : (
+              <span className="size-11 shrink-0" />
+            )}
+          </div>
+          <div className="mx-auto w-full max-w-3xl px-4 pb-4 pt-3 text-center">
+            <h2 id={titleId} className="text-lg font-semibold">
+              {label}
+            </h2>
+            {item.description ? <p className="mt-1 text-sm text-zinc-200">{item.description}</p> : null}
+            <p className="mt-2 hidden text-xs text-zinc-300 sm:block">{t("lightbox.hint")}</p>
+          </div>
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

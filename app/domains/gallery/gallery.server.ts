@@ -1,0 +1,306 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { nextSortOrder, reorderRows } from "#app/db/ordering.server.ts";
+import type { Database } from "#app/db/schema.ts";
+import { toBoolean } from "#app/db/values.ts";
+import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import {
+  deleteImage,
+  deleteImageRow,
+  imageForDisplay,
+  removeImageFiles,
+  storeImage,
+} from "#app/domains/media/images.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import type { Language } from "#app/i18n/i18n.ts";
+import { type AdminGalleryItem, GALLERY_PAGE_SIZE, type GalleryCategory, type GalleryItem } from "./gallery.ts";
+import type { GalleryTexts } from "./gallery-schemas.ts";
+
+export class GalleryNotFoundError extends Error {
+  override name = "GalleryNotFoundError";
+}
+
+const localized = (english: string, german: string, lang: Language) =>
+  lang === "de" && german.trim() ? german : english;
+
+type JoinedRow = {
+  id: string;
+  title: string;
+  title_de: string;
+  description: string;
+  description_de: string;
+  category: string;
+  category_de: string;
+  width: number;
+  height: number;
+  placeholder: string;
+  variants: string;
+};
+
+function publishedQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom("gallery_images as g")
+    .innerJoin("images as i", "i.id", "g.image_id")
+    .where("g.published", "=", true);
+}
+
+const columns = [
+  "g.id",
+  "g.title",
+  "g.title_de",
+  "g.description",
+  "g.description_de",
+  "g.category",
+  "g.category_de",
+  "g.sort_order",
+  "i.width",
+  "i.height",
+  "i.placeholder",
+  "i.variants",
+] as const;
+
+function toItem(row: JoinedRow, lang: Language): GalleryItem {
+  return {
+    id: row.id,
+    title: localized(row.title, row.title_de, lang),
+    description: localized(row.description, row.description_de, lang),
+    category: localized(row.category, row.category_de, lang),
+    image: imageForDisplay(row),
+  };
+}
+
+export type GalleryPage = {
+  items: GalleryItem[];
+  /** 1-based. */
+  page: number;
+  pageCount: number;
+  total: number;
+  categories: GalleryCategory[];
+  /** The active filter (an English category), or null for all. */
+  category: string | null;
+  /** The picture a shared `?image=` link opens, when it is published (it is on this page). */
+  openId: string | null;
+};
+
+/**
+ * One page of the published pictures in display order, optionally of one category, with the categories
+ * in the visitor's language. A shared picture's page is chosen so that the picture is on it.
+ */
+export async function listPublishedGallery(
+  db: Kysely<Database>,
+  options: { lang: Language; category?: string | null; page?: number; imageId?: string | null },
+): Promise<GalleryPage> {
+  const { lang } = options;
+  const categoryRows = await publishedQuery(db)
+    .select(["g.category", "g.category_de"])
+    .where("g.category", "!=", "")
+    .orderBy("g.sort_order")
+    .orderBy("g.id")
+    .execute();
+  const labels = new Map<string, string>();
+  for (const row of categoryRows) {
+    if (!labels.has(row.category)) labels.set(row.category, localized(row.category, row.category_de, lang));
+  }
+  const categories = [...labels]
+    .map(([key, label]) => ({ key, label }))
+    .sort((a, b) => a.label.localeCompare(b.label, lang));
+
+  let category = options.category && labels.has(options.category) ? options.category : null;
+  const filtered = () => {
+    const query = publishedQuery(db);
+    return category === null ? query : query.where("g.category", "=", category);
+  };
+
+  let openId: string | null = null;
+  let page = Math.max(1, Math.floor(options.page ?? 1));
+  if (options.imageId) {
+    const shared = await publishedQuery(db)
+      .select(["g.id", "g.sort_order", "g.category"])
+      .where("g.id", "=", options.imageId)
+      .executeTakeFirst();
+    if (shared) {
+      openId = shared.id;
+      // A picture outside the chosen category is shown among all pictures.
+      if (category !== null && shared.category !== category) category = null;
+      const before = await filtered()
+        .select((eb) => eb.fn.countAll<number | string>().as("count"))
+        .where((eb) =>
+          eb.or([
+            eb("g.sort_order", "<", shared.sort_order),
+            eb.and([eb("g.sort_order", "=", shared.sort_order), eb("g.id", "<", shared.id)]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (options.page === undefined) page = Math.floor(Number(before?.count ?? 0) / GALLERY_PAGE_SIZE) + 1;
+    }
+  }
+
+  const count = await filtered()
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirst();
+  const total = Number(count?.count ?? 0);
+  const pageCount = Math.max(1, Math.ceil(total / GALLERY_PAGE_SIZE));
+  page = Math.min(page, pageCount);
+  const rows = await filtered()
+    .select(columns)
+    .orderBy("g.sort_order")
+    .orderBy("g.id")
+    .limit(GALLERY_PAGE_SIZE)
+    .offset((page - 1) * GALLERY_PAGE_SIZE)
+    .execute();
+  const items = rows.map((row) => toItem(row, lang));
+  if (openId !== null && !items.some((item) => item.id === openId)) openId = null;
+  return { items, page, pageCount, total, categories, category, openId };
+}
+
+/** Every picture, published or not, in display order: the admin list. */
+export async function listAdminGallery(db: Kysely<Database>): Promise<AdminGalleryItem[]> {
+  const rows = await db
+    .selectFrom("gallery_images as g")
+    .innerJoin("images as i", "i.id", "g.image_id")
+    .select([...columns, "g.published"])
+    .orderBy("g.sort_order")
+    .orderBy("g.id")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    titleDe: row.title_de,
+    description: row.description,
+    descriptionDe: row.description_de,
+    category: row.category,
+    categoryDe: row.category_de,
+    published: toBoolean(row.published),
+    width: row.width,
+    height: row.height,
+    image: imageForDisplay(row),
+  }));
+}
+
+/** The name the audit log and messages use for a picture. */
+function nameOf(row: { title: string; id: string }): string {
+  return row.title.trim() || row.id;
+}
+
+/**
+ * Stores an uploaded image and adds it to the end of the gallery (published), recording the upload.
+ * The image's files and row are made first; if the gallery row cannot be added, they are removed again.
+ */
+export async function createGalleryEntry(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  tempFilePath: string,
+  options: { originalName: string; watermark: string; storage?: FileStorage },
+): Promise<string> {
+  const imageId = await storeImage(db, tempFilePath, { watermark: options.watermark, storage: options.storage });
+  const id = randomUUID();
+  try {
+    await db.transaction().execute(async (trx) => {
+      const now = new Date();
+      await trx
+        .insertInto("gallery_images")
+        .values({
+          id,
+          image_id: imageId,
+          title: "",
+          title_de: "",
+          description: "",
+          description_de: "",
+          category: "",
+          category_de: "",
+          sort_order: await nextSortOrder(trx, "gallery_images"),
+          published: true,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await recordAudit(trx, actor, { action: "gallery.create", target: id, newValue: options.originalName });
+    });
+  } catch (error) {
+    await deleteImage(db, imageId, options.storage).catch(() => {});
+    throw error;
+  }
+  return id;
+}
+
+export async function updateGalleryTexts(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  id: string,
+  texts: GalleryTexts,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    await trx
+      .updateTable("gallery_images")
+      .set({ ...texts, updated_at: new Date() })
+      .where("id", "=", id)
+      .execute();
+    const pick = (value: typeof texts) => JSON.stringify(value);
+    await recordAudit(trx, actor, {
+      action: "gallery.update",
+      target: nameOf({ title: texts.title, id }),
+      oldValue: pick({
+        title: row.title,
+        title_de: row.title_de,
+        description: row.description,
+        description_de: row.description_de,
+        category: row.category,
+        category_de: row.category_de,
+      }),
+      newValue: pick(texts),
+    });
+  });
+}
+
+export async function setGalleryPublished(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  id: string,
+  published: boolean,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    await trx.updateTable("gallery_images").set({ published, updated_at: new Date() }).where("id", "=", id).execute();
+    await recordAudit(trx, actor, {
+      action: published ? "gallery.publish" : "gallery.unpublish",
+      target: nameOf(row),
+      oldValue: String(toBoolean(row.published)),
+      newValue: String(published),
+    });
+  });
+}
+
+/** Deletes the picture and its image row in one transaction (with the audit record), then its files. */
+export async function deleteGalleryEntry(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  id: string,
+  storage?: FileStorage,
+): Promise<string> {
+  const { keys, name } = await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    await trx.deleteFrom("gallery_images").where("id", "=", id).execute();
+    // Another use of the same image (none today) would keep it.
+    const others = await trx
+      .selectFrom("videos")
+      .select("id")
+      .where("poster_image_id", "=", row.image_id)
+      .executeTakeFirst();
+    const keys = others ? null : await deleteImageRow(trx, row.image_id);
+    await recordAudit(trx, actor, { action: "gallery.delete", target: nameOf(row), oldValue: row.image_id });
+    return { keys, name: nameOf(row) };
+  });
+  await removeImageFiles(keys, storage);
+  return name;
+}
+
+export async function reorderGallery(db: Kysely<Database>, actor: AuditActor, ids: string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await reorderRows(trx, "gallery_images", ids);
+    await recordAudit(trx, actor, { action: "gallery.reorder", target: "gallery", newValue: ids.join(",") });
+  });
+}

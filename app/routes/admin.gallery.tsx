@@ -1,0 +1,288 @@
+import { Eye, EyeOff, Pencil, Trash2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { data, useFetcher, useRevalidator } from "react-router";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { GalleryUploader } from "#app/components/admin/gallery-uploader.tsx";
+import { SortableList } from "#app/components/admin/sortable-list.tsx";
+import { useResultToast } from "#app/components/admin/use-result-toast.ts";
+import { ResponsiveImage } from "#app/components/responsive-image.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
+import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
+import { ReorderError } from "#app/db/ordering.server.ts";
+import {
+  deleteGalleryEntry,
+  GalleryNotFoundError,
+  listAdminGallery,
+  reorderGallery,
+  setGalleryPublished,
+  updateGalleryTexts,
+} from "#app/domains/gallery/gallery.server.ts";
+import type { AdminGalleryItem } from "#app/domains/gallery/gallery.ts";
+import { galleryIdSchema, galleryReorderSchema, galleryTextsSchema } from "#app/domains/gallery/gallery-schemas.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.gallery";
+
+const GALLERY_UPLOAD_URL = "/admin/uploads/gallery";
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireAdmin(url, context);
+  return { items: await listAdminGallery(getDb()), maxBytes: getRuntime().env.uploadMaxBytes };
+}
+
+const refuse = (message: string, status = 400, fieldErrors?: Record<string, string>) =>
+  data<ActionResult>({ ok: false, message, fieldErrors }, { status });
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const form = await readForm(request);
+  const db = getDb();
+  const id = galleryIdSchema.safeParse(form.id ?? "");
+  const displayName = (title: string | undefined) => title?.trim() || t("admin.common.untitled");
+  try {
+    switch (form.intent) {
+      case "update": {
+        if (!id.success) return refuse(t("admin.common.notFound"), 404);
+        const texts = galleryTextsSchema.safeParse(form);
+        if (!texts.success) {
+          const fieldErrors: Record<string, string> = {};
+          for (const issue of texts.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+          return refuse(t("admin.gallery.invalid"), 400, fieldErrors);
+        }
+        await updateGalleryTexts(db, admin, id.data, texts.data);
+        return data<ActionResult>({
+          ok: true,
+          message: t("admin.gallery.saved", { name: displayName(texts.data.title) }),
+        });
+      }
+      case "publish":
+      case "unpublish": {
+        if (!id.success) return refuse(t("admin.common.notFound"), 404);
+        const published = form.intent === "publish";
+        await setGalleryPublished(db, admin, id.data, published);
+        const name = displayName(form.name);
+        return data<ActionResult>({
+          ok: true,
+          message: t(published ? "admin.gallery.published" : "admin.gallery.unpublished", { name }),
+        });
+      }
+      case "delete": {
+        if (!id.success) return refuse(t("admin.common.notFound"), 404);
+        await deleteGalleryEntry(db, admin, id.data);
+        return data<ActionResult>({ ok: true, message: t("admin.gallery.deleted", { name: displayName(form.name) }) });
+      }
+      case "reorder": {
+        const ids = galleryReorderSchema.safeParse((form.ids ?? "").split(",").filter(Boolean));
+        if (!ids.success) return refuse(t("admin.common.error"));
+        await reorderGallery(db, admin, ids.data);
+        return data<ActionResult>({ ok: true, message: t("admin.common.orderSaved") });
+      }
+      default:
+        return refuse(t("admin.common.error"));
+    }
+  } catch (error) {
+    if (error instanceof GalleryNotFoundError) return refuse(t("admin.common.notFound"), 404);
+    if (error instanceof ReorderError) return refuse(error.message, 409);
+    throw error;
+  }
+}
+
+function nameOf(item: AdminGalleryItem, fallback: string) {
+  return item.title.trim() || fallback;
+}
+
+function GalleryEditor({ item, onClose }: { item: AdminGalleryItem; onClose: () => void }) {
+  const t = useAdminTranslate();
+  const fetcher = useFetcher<ActionResult>();
+  const result = useResultToast(fetcher.data, t("admin.common.error"));
+  const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
+  const name = nameOf(item, t("admin.common.untitled"));
+
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
+  }, [fetcher.state, fetcher.data, onClose]);
+
+  const fields = (lang: "en" | "de") => {
+    const suffix = lang === "de" ? "_de" : "";
+    const hint = lang === "de" ? t("admin.common.germanFallback") : undefined;
+    return (
+      <fieldset className="min-w-0 space-y-3">
+        <legend className="mb-1 text-sm font-semibold">
+          {lang === "de" ? t("admin.common.german") : t("admin.common.english")}
+        </legend>
+        <TextField
+          label={t("admin.gallery.field.title")}
+          name={`title${suffix}`}
+          defaultValue={lang === "de" ? item.titleDe : item.title}
+          maxLength={200}
+          hint={hint}
+          error={errors[`title${suffix}`]}
+        />
+        <TextAreaField
+          label={t("admin.gallery.field.description")}
+          name={`description${suffix}`}
+          defaultValue={lang === "de" ? item.descriptionDe : item.description}
+          maxLength={2000}
+          rows={3}
+          error={errors[`description${suffix}`]}
+        />
+        <TextField
+          label={t("admin.gallery.field.category")}
+          name={`category${suffix}`}
+          defaultValue={lang === "de" ? item.categoryDe : item.category}
+          maxLength={80}
+          hint={lang === "en" ? t("admin.gallery.field.categoryHint") : hint}
+          error={errors[`category${suffix}`]}
+        />
+      </fieldset>
+    );
+  };
+
+  return (
+    <fetcher.Form
+      method="post"
+      aria-label={t("admin.gallery.editHeading", { name })}
+      className="mt-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+    >
+      <input type="hidden" name="intent" value="update" />
+      <input type="hidden" name="id" value={item.id} />
+      <div className="grid gap-6 md:grid-cols-2">
+        {fields("en")}
+        {fields("de")}
+      </div>
+      <div className="mt-4 flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          {t("admin.common.cancel")}
+        </Button>
+        <Button type="submit" disabled={fetcher.state !== "idle"}>
+          {fetcher.state === "idle" ? t("admin.common.save") : t("admin.common.saving")}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+function GalleryRow({ item }: { item: AdminGalleryItem }) {
+  const t = useAdminTranslate();
+  const fetcher = useFetcher<ActionResult>();
+  useResultToast(fetcher.data, t("admin.common.error"));
+  const [editing, setEditing] = useState(false);
+  const name = nameOf(item, t("admin.common.untitled"));
+  const busy = fetcher.state !== "idle";
+  const category = [item.category, item.categoryDe].filter(Boolean).join(" / ");
+
+  return (
+    <div>
+      <div className="flex flex-wrap items-center gap-3">
+        <div className="size-16 shrink-0 overflow-hidden rounded-md bg-zinc-100 dark:bg-zinc-800">
+          <ResponsiveImage image={item.image} alt="" sizes="64px" className="size-16 object-cover" />
+        </div>
+        <div className="min-w-0 flex-1">
+          <p className="truncate font-medium">{name}</p>
+          <p className="truncate text-sm text-zinc-600 dark:text-zinc-300">
+            {category || t("admin.gallery.noCategory")} ·{" "}
+            {t("admin.gallery.size", { width: item.width, height: item.height })}
+          </p>
+          <p
+            className={`text-xs font-semibold ${
+              item.published ? "text-green-800 dark:text-green-300" : "text-amber-800 dark:text-amber-300"
+            }`}
+          >
+            {item.published ? t("admin.common.published") : t("admin.common.unpublished")}
+          </p>
+        </div>
+        <div className="flex shrink-0 flex-wrap gap-1">
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={busy}
+            aria-label={t(item.published ? "admin.gallery.unpublishLabel" : "admin.gallery.publishLabel", { name })}
+            onClick={() =>
+              fetcher.submit(
+                { intent: item.published ? "unpublish" : "publish", id: item.id, name },
+                { method: "post" },
+              )
+            }
+          >
+            {item.published ? (
+              <EyeOff aria-hidden="true" className="size-4" />
+            ) : (
+              <Eye aria-hidden="true" className="size-4" />
+            )}
+            {item.published ? t("admin.gallery.unpublish") : t("admin.gallery.publish")}
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-expanded={editing}
+            aria-label={t("admin.gallery.editLabel", { name })}
+            onClick={() => setEditing((open) => !open)}
+          >
+            <Pencil aria-hidden="true" className="size-4" />
+            {t("admin.common.edit")}
+          </Button>
+          <ConfirmDialog
+            trigger={
+              <Button variant="danger" size="sm" disabled={busy} aria-label={t("admin.gallery.deleteLabel", { name })}>
+                <Trash2 aria-hidden="true" className="size-4" />
+                {t("admin.common.delete")}
+              </Button>
+            }
+            title={t("admin.common.confirmDelete", { name })}
+            description={t("admin.gallery.deleteText")}
+            confirmLabel={t("admin.common.delete")}
+            cancelLabel={t("admin.common.cancel")}
+            onConfirm={() => fetcher.submit({ intent: "delete", id: item.id, name }, { method: "post" })}
+          />
+        </div>
+      </div>
+      {editing ? <GalleryEditor item={item} onClose={() => setEditing(false)} /> : null}
+    </div>
+  );
+}
+
+export default function AdminGallery({ loaderData }: Route.ComponentProps) {
+  const t = useAdminTranslate();
+  const revalidator = useRevalidator();
+  const reorder = useFetcher<ActionResult>();
+  useResultToast(reorder.data, t("admin.common.error"));
+  const { items, maxBytes } = loaderData;
+
+  return (
+    <div>
+      <header className="mb-8">
+        <h1 className="text-3xl font-bold tracking-tight">{t("admin.gallery.title")}</h1>
+        <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.gallery.intro")}</p>
+      </header>
+      <GalleryUploader
+        uploadUrl={GALLERY_UPLOAD_URL}
+        maxBytes={maxBytes}
+        onUploaded={() => void revalidator.revalidate()}
+      />
+      <section aria-labelledby="gallery-list-heading">
+        <h2 id="gallery-list-heading" className="mb-3 text-xl font-semibold">
+          {t("admin.gallery.list.heading", { count: items.length })}
+        </h2>
+        {items.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-zinc-300 px-6 py-8 text-center text-zinc-600 dark:border-zinc-700 dark:text-zinc-300">
+            {t("admin.gallery.empty")}
+          </p>
+        ) : (
+          <SortableList
+            items={items}
+            label={t("admin.gallery.list.label")}
+            nameOf={(item) => nameOf(item, t("admin.common.untitled"))}
+            renderItem={(item) => <GalleryRow item={item} />}
+            onReorder={(ids) => reorder.submit({ intent: "reorder", ids: ids.join(",") }, { method: "post" })}
+          />
+        )}
+      </section>
+    </div>
+  );
+}

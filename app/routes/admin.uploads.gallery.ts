@@ -1,0 +1,57 @@
+import { data } from "react-router";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
+import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
+import { formatMegabytes, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
+import type { Route } from "./+types/admin.uploads.gallery";
+
+const refused = (message: string, status: number) => data<ActionResult>({ ok: false, message }, { status });
+
+/**
+ * One picture per request (the admin screen sends each file on its own, for per-file progress and errors):
+ * the body is streamed to a temp file, checked by content, processed, and added at the end of the gallery.
+ */
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const { uploadMaxBytes } = getRuntime().env;
+
+  let upload: Awaited<ReturnType<typeof receiveUpload>>;
+  try {
+    upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1 });
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    const message =
+      error.status === 413 && error.fileName
+        ? t("admin.gallery.error.tooLarge", { name: error.fileName, size: formatMegabytes(uploadMaxBytes) })
+        : error.message;
+    return refused(message, error.status);
+  }
+
+  try {
+    const file = upload.files[0];
+    if (!file) return refused(t("admin.gallery.error.noFile"), 400);
+    const name = file.originalName;
+    try {
+      const settings = await requestSettings(context);
+      await createGalleryEntry(getDb(), admin, file.path, { originalName: name, watermark: watermarkText(settings) });
+    } catch (error) {
+      if (!(error instanceof ImageError)) throw error;
+      const key =
+        error.code === "too_large"
+          ? "admin.gallery.error.tooManyPixels"
+          : error.code === "unreadable"
+            ? "admin.gallery.error.unreadable"
+            : "admin.gallery.error.notImage";
+      return refused(t(key, { name }), error.code === "too_large" ? 413 : 415);
+    }
+    return data<ActionResult>({ ok: true, message: t("admin.gallery.uploaded", { name }) });
+  } finally {
+    await upload.cleanup();
+  }
+}

@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import sharp from "sharp";
+import type { Database } from "#app/db/schema.ts";
+import type { AuditActor } from "#app/domains/audit/audit.server.ts";
+import { createGalleryEntry, setGalleryPublished, updateGalleryTexts } from "#app/domains/gallery/gallery.server.ts";
+import type { GalleryTexts } from "#app/domains/gallery/gallery-schemas.ts";
+import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
+
+/** The storage a server with this DATA_DIR uses (the signing secret does not matter for writing). */
+export function storageIn(dataDir: string): FileStorage {
+  return createLocalStorage({ root: path.join(dataDir, "storage"), secret: "test-factory" });
+}
+
+/** A JPEG with a coloured gradient and a label, so pictures are told apart on screen. */
+export async function testPhoto(options: { width?: number; height?: number; hue?: number; label?: string } = {}) {
+  const width = options.width ?? 1200;
+  const height = options.height ?? 800;
+  const hue = options.hue ?? 200;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},60%,35%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360},70%,65%)"/>
+    </linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    <text x="50%" y="50%" text-anchor="middle" font-family="sans-serif" font-size="${Math.round(height / 6)}" fill="#fff">${options.label ?? ""}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+export const factoryActor: AuditActor = { id: "test-factory", email: "factory@example.test" };
+
+/** Adds a picture through the real pipeline and gallery service, then sets its texts and state. */
+export async function createGalleryPicture(
+  db: Kysely<Database>,
+  storage: FileStorage,
+  options: Partial<GalleryTexts> & {
+    published?: boolean;
+    watermark?: string;
+    photo?: Buffer;
+    hue?: number;
+    width?: number;
+    height?: number;
+  } = {},
+): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-factory-"));
+  const file = path.join(dir, "photo.jpg");
+  fs.writeFileSync(
+    file,
+    options.photo ??
+      (await testPhoto({ hue: options.hue, width: options.width, height: options.height, label: options.title })),
+  );
+  try {
+    const id = await createGalleryEntry(db, factoryActor, file, {
+      originalName: "photo.jpg",
+      watermark: options.watermark ?? "",
+      storage,
+    });
+    await updateGalleryTexts(db, factoryActor, id, {
+      title: options.title ?? "",
+      title_de: options.title_de ?? "",
+      description: options.description ?? "",
+      description_de: options.description_de ?? "",
+      category: options.category ?? "",
+      category_de: options.category_de ?? "",
+    });
+    if (options.published === false) await setGalleryPublished(db, factoryActor, id, false);
+    return id;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
