@@ -268,9 +268,28 @@ describe.each(databaseKinds)("the image pipeline (%s)", (kind) => {
     }
   });
 
+  /** Makes a stored image a gallery picture: only those carry the watermark. */
+  const inGallery = async (imageId: string) => {
+    const now = new Date();
+    const texts = { title: "", title_de: "", description: "", description_de: "", category: "", category_de: "" };
+    await database.db
+      .insertInto("gallery_images")
+      .values({
+        id: `g-${imageId}`,
+        image_id: imageId,
+        ...texts,
+        sort_order: 0,
+        published: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return imageId;
+  };
+
   it("redraws the watermark from the original when the settings change, and removes the old files", async () => {
     const input = await (await photo(1400, 700)).jpeg().toBuffer();
-    const id = await storeImage(database.db, write("refresh.jpg", input), { storage });
+    const id = await inGallery(await storeImage(database.db, write("refresh.jpg", input), { storage }));
     const before = await rowOf(id);
 
     const on = await refreshWatermarks(database.db, { watermark_enabled: "true", watermark_text: "Mine" }, { storage });
@@ -297,6 +316,21 @@ describe.each(databaseKinds)("the image pipeline (%s)", (kind) => {
     const off = await rowOf(id);
     expect(off.watermark).toBe("");
     expect(new Set(parseVariants(off.variants).map((variant) => variant.key))).toEqual(oldKeys);
+  });
+
+  it("ends with the last change's watermark when changes come quickly, and leaves video posters clean", async () => {
+    const input = await (await photo(1400, 700)).jpeg().toBuffer();
+    const picture = await inGallery(await storeImage(database.db, write("quick.jpg", input), { storage }));
+    const poster = await storeImage(database.db, write("poster.jpg", input), { storage });
+
+    const changes = ["First", "Second", "Third"].map((text) =>
+      refreshWatermarks(database.db, { watermark_enabled: "true", watermark_text: text }, { storage }),
+    );
+    changes.push(refreshWatermarks(database.db, { watermark_enabled: "true", watermark_text: "Last" }, { storage }));
+    await Promise.all(changes);
+
+    expect((await rowOf(picture)).watermark).toBe("Last");
+    expect((await rowOf(poster)).watermark).toBe("");
   });
 
   it("deletes the row, then every file of the image", async () => {

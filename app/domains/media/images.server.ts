@@ -294,15 +294,30 @@ export function imageForDisplay(row: Pick<ImagesTable, "width" | "height" | "pla
   };
 }
 
+/** The refresh running now, so that the next one starts only once it is done. */
+let refreshQueue: Promise<unknown> = Promise.resolve();
+
 /**
- * Redraws the variants of every image whose recorded watermark differs from what the settings ask for,
- * from its private original. Call it after the watermark settings change (it may take a while: run it
- * without awaiting when answering a request). Returns how many images were redrawn and how many failed.
+ * Redraws the variants of every gallery image whose recorded watermark differs from what the settings ask
+ * for, from its private original. Call it after the watermark settings change (it may take a while: run it
+ * without awaiting when answering a request). Refreshes run one after another in the order they were asked
+ * for, so quick successive changes end with the last one's watermark. Returns how many images were redrawn
+ * and how many failed.
  */
-export async function refreshWatermarks(
+export function refreshWatermarks(
   db: Kysely<Database>,
   settings: Pick<SiteSettings, "watermark_enabled" | "watermark_text">,
   options: { storage?: FileStorage } = {},
+): Promise<{ updated: number; failed: number }> {
+  const run = refreshQueue.then(() => redrawWatermarks(db, settings, options));
+  refreshQueue = run.catch(() => {});
+  return run;
+}
+
+async function redrawWatermarks(
+  db: Kysely<Database>,
+  settings: Pick<SiteSettings, "watermark_enabled" | "watermark_text">,
+  options: { storage?: FileStorage },
 ): Promise<{ updated: number; failed: number }> {
   const storage = options.storage ?? getStorage();
   const wanted = watermarkText(settings);
@@ -310,6 +325,8 @@ export async function refreshWatermarks(
     .selectFrom("images")
     .select(["id", "original_key", "variants", "watermark"])
     .where("watermark", "!=", wanted)
+    // Only gallery pictures carry the watermark; video posters keep theirs clean.
+    .where("id", "in", (eb) => eb.selectFrom("gallery_images").select("image_id"))
     .execute();
   let updated = 0;
   let failed = 0;
