@@ -1,11 +1,15 @@
-// Development data: `npm run seed` adds an admin and a regular user (printed with their passwords).
+// Development data: `npm run seed` adds an admin and a regular user (printed with their passwords) and, on a
+// site without content, sample pictures, links, questions and a video.
+import path from "node:path";
 import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { findUserByEmail } from "#app/domains/users/users.server.ts";
 import { parseEnv } from "#app/lib/env.server.ts";
 import { sqliteFileIn } from "#app/lib/runtime.server.ts";
 import { createInvite, createUser } from "#tests/support/factories.ts";
+import { addSampleContent } from "#tests/support/sample-content.ts";
 
 const env = parseEnv();
 const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
@@ -24,6 +28,18 @@ try {
     console.log(`${admin ? "Admin" : "User"}: ${user.email} / ${user.password}`);
   }
   console.log(`A spare invite code: ${await createInvite(database.db)}`);
+
+  const hasContent = await database.db.selectFrom("gallery_images").select("id").limit(1).executeTakeFirst();
+  if (hasContent) {
+    console.log("The gallery has pictures already; no sample content added.");
+  } else {
+    // Writing needs no signing secret: files are written where the server will serve them from.
+    const storage = createLocalStorage({ root: path.join(env.dataDir, "storage"), secret: "seed" });
+    const added = await addSampleContent(database.db, storage);
+    console.log(
+      `Sample content: ${added.pictures} pictures, ${added.links} links, ${added.questions} questions, ${added.videos} video.`,
+    );
+  }
 } finally {
   await database.close();
 }
