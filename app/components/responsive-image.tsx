@@ -12,21 +12,25 @@ export function ResponsiveImage({
   sizes,
   loading = "lazy",
   className = "",
+  only = "all",
   ...props
 }: {
   image: ImageDisplay;
+  /** `full`: only the large variants (which carry the watermark when it is on), e.g. in the lightbox. */
+  only?: "all" | "full";
   alt: string;
   /** The rendered width per breakpoint, e.g. "(min-width: 1024px) 33vw, 100vw". */
   sizes: string;
   loading?: "lazy" | "eager";
 } & Omit<ImgHTMLAttributes<HTMLImageElement>, "src" | "srcSet" | "width" | "height" | "loading" | "alt" | "sizes">) {
+  const { sources, fallback } = only === "full" ? image.full : image;
   return (
     <picture>
-      {image.sources.avif ? <source type="image/avif" srcSet={image.sources.avif} sizes={sizes} /> : null}
-      {image.sources.webp ? <source type="image/webp" srcSet={image.sources.webp} sizes={sizes} /> : null}
+      {sources.avif ? <source type="image/avif" srcSet={sources.avif} sizes={sizes} /> : null}
+      {sources.webp ? <source type="image/webp" srcSet={sources.webp} sizes={sizes} /> : null}
       <img
-        src={image.fallback.src}
-        srcSet={image.fallback.srcset}
+        src={fallback.src}
+        srcSet={fallback.srcset}
         sizes={sizes}
         width={image.width}
         height={image.height}

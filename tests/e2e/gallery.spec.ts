@@ -276,31 +276,6 @@ test("many pictures come a page at a time: Load more with JavaScript, next-page 
   await noScript.close();
 });
 
-test("the watermark follows the settings: a link when a URL is set, gone when disabled", async ({ page, database }) => {
-  const setSetting = (key: string, value: string) =>
-    database.db.updateTable("site_settings").set({ value }).where("key", "=", key).execute();
-  try {
-    await setSetting("watermark_url", "https://example.com/photographer");
-    await page.goto("/");
-    await waitForHydration(page);
-    await page.locator("main ul.grid a[id^='thumb-']").first().click();
-    const link = lightbox(page).getByRole("link", { name: "© Vitrine" });
-    await expect(link).toHaveAttribute("href", "https://example.com/photographer");
-    await expect(link).toHaveAttribute("rel", "noopener noreferrer");
-
-    await setSetting("watermark_enabled", "false");
-    await page.goto("/");
-    await expect(page.locator("main ul.grid img").first()).toBeVisible();
-    await expect(page.getByText("© Vitrine")).toHaveCount(0);
-    await page.locator("main ul.grid a[id^='thumb-']").first().click();
-    await expect(lightbox(page)).toBeVisible();
-    await expect(lightbox(page).getByText("© Vitrine")).toHaveCount(0);
-  } finally {
-    await setSetting("watermark_url", "");
-    await setSetting("watermark_enabled", "true");
-  }
-});
-
 test("the admin drops a file, moves it up, hides it and deletes it with its files", async ({
   page,
   makeUser,

@@ -126,6 +126,7 @@ export function Lightbox(props: {
                   image={item.image}
                   alt={label}
                   sizes="100vw"
+                  only={props.watermark ? "full" : "all"}
                   loading="eager"
                   draggable={false}
                   className="max-h-[calc(100dvh-11rem)] w-auto max-w-full object-contain"

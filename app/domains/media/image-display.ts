@@ -9,6 +9,8 @@ export type ImageDisplay = {
   placeholder: string;
   sources: { avif: string; webp: string };
   fallback: { src: string; srcset: string };
+  /** Only the variants that carry the watermark when it is on (the lightbox's), so no clean copy is sent. */
+  full: { sources: { avif: string; webp: string }; fallback: { src: string; srcset: string } };
   /** The largest JPEG, e.g. for a share card. */
   large: { src: string; width: number; height: number };
 };

@@ -259,6 +259,24 @@ describe.each(databaseKinds)("the image pipeline (%s)", (kind) => {
       expect(await regionDeviation(fileIn(plainLarge?.key ?? ""), corner(1600, 900)), format).toBeLessThan(8);
       expect(await regionDeviation(fileIn(markedLarge?.key ?? ""), corner(1600, 900)), format).toBeGreaterThan(80);
     }
+    // A picture smaller than WATERMARK_MIN_WIDTH still carries the watermark in its largest (lightbox) variant.
+    const small = await sharp({ create: { width: 1000, height: 600, channels: 3, background: "#808080" } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const smallMarked = await rowOf(
+      await storeImage(database.db, write("small.jpg", small), { storage, watermark: "© Vitrine Test" }),
+    );
+    const smallLargest = largest(parseVariants(smallMarked.variants), "jpeg");
+    expect(smallLargest?.width).toBe(960);
+    expect(await regionDeviation(fileIn(smallLargest?.key ?? ""), corner(960, 576))).toBeGreaterThan(80);
+    const lightbox = imageForDisplay(smallMarked).full;
+    expect(lightbox.fallback.srcset).toMatch(/^\S+ 960w$/);
+    expect(
+      imageForDisplay(marked)
+        .full.sources.avif.split(", ")
+        .map((entry) => entry.split(" ")[1]),
+    ).toEqual(["1280w", "1600w"]);
+
     // The thumbnails below WATERMARK_MIN_WIDTH stay clean even when the watermark is on.
     for (const variant of parseVariants(marked.variants).filter((v) => v.width < WATERMARK_MIN_WIDTH)) {
       expect(

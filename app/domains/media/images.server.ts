@@ -128,12 +128,14 @@ async function renderVariants(imageId: string, source: string | Buffer, watermar
   const { width, height } = await inspectImage(source);
   const variants: ImageVariant[] = [];
   const files: Rendered["files"] = [];
-  for (const targetWidth of variantWidths(width)) {
+  const widths = variantWidths(width);
+  for (const targetWidth of widths) {
     let pipeline = sharp(source, decodeOptions)
       .autoOrient()
       .resize({ width: targetWidth, withoutEnlargement: true })
       .toColourspace("srgb");
-    if (watermark && targetWidth >= WATERMARK_MIN_WIDTH) {
+    // The large variants carry it, and so does the largest of a smaller picture: the lightbox shows only those.
+    if (watermark && (targetWidth >= WATERMARK_MIN_WIDTH || targetWidth === widths.at(-1))) {
       const targetHeight = Math.max(1, Math.round((height * targetWidth) / width));
       const overlay = await watermarkOverlay(watermark, targetWidth, targetHeight);
       pipeline = pipeline.composite([{ input: overlay, gravity: "southeast" }]);
@@ -273,21 +275,34 @@ export async function deleteImage(db: Kysely<Database>, id: string, storage?: Fi
 /** What a page needs to render the image: srcsets per format, sizes, placeholder (see ResponsiveImage). */
 export function imageForDisplay(row: Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">): ImageDisplay {
   const variants = parseVariants(row.variants).sort((a, b) => a.width - b.width);
-  const srcset = (format: VariantFormat) =>
-    variants
-      .filter((variant) => variant.format === format)
-      .map((variant) => `${publicUrl(variant.key)} ${variant.width}w`)
-      .join(", ");
+  const widest = variants.at(-1)?.width ?? 0;
+  // The variants that carry the watermark when it is on: at least WATERMARK_MIN_WIDTH wide, or the widest.
+  const fullMinWidth = Math.min(WATERMARK_MIN_WIDTH, widest);
+  const srcsets = (minWidth: number) => {
+    const srcset = (format: VariantFormat) =>
+      variants
+        .filter((variant) => variant.format === format && variant.width >= minWidth)
+        .map((variant) => `${publicUrl(variant.key)} ${variant.width}w`)
+        .join(", ");
+    return { avif: srcset("avif"), webp: srcset("webp"), jpeg: srcset("jpeg") };
+  };
   const jpegs = variants.filter((variant) => variant.format === "jpeg");
   // The fallback src for browsers without srcset: a middle size, not the largest.
   const fallback = jpegs.filter((variant) => variant.width <= 960).at(-1) ?? jpegs[0];
   const large = jpegs.filter((variant) => variant.width <= 1920).at(-1) ?? jpegs.at(-1);
+  const full = jpegs.find((variant) => variant.width >= fullMinWidth);
+  const all = srcsets(0);
+  const fullSets = srcsets(fullMinWidth);
   return {
     width: row.width,
     height: row.height,
     placeholder: row.placeholder,
-    sources: { avif: srcset("avif"), webp: srcset("webp") },
-    fallback: { src: fallback ? publicUrl(fallback.key) : "", srcset: srcset("jpeg") },
+    sources: { avif: all.avif, webp: all.webp },
+    fallback: { src: fallback ? publicUrl(fallback.key) : "", srcset: all.jpeg },
+    full: {
+      sources: { avif: fullSets.avif, webp: fullSets.webp },
+      fallback: { src: full ? publicUrl(full.key) : "", srcset: fullSets.jpeg },
+    },
     large: large
       ? { src: publicUrl(large.key), width: large.width, height: large.height }
       : { src: "", width: row.width, height: row.height },
