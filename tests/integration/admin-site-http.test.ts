@@ -546,6 +546,87 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect((await request(server.url(oldUrl))).status).toBe(404);
     });
 
+    const storedValue = async (key: string) =>
+      (await database.db.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst())
+        ?.value ??
+      (settingDefaults as Record<string, string>)[key] ??
+      "";
+    const uploadLogo = async (color: string) =>
+      (
+        JSON.parse(
+          (
+            await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, color)], {
+              cookie: ownerCookie,
+              accept: JSON_ACCEPT,
+            })
+          ).body,
+        ) as { url: string }
+      ).url;
+    /** The Identity form as a tab loaded with `loaded` posts it: every field, and the values it was loaded with. */
+    const identityForm = (loaded: Record<string, string>, edits: Record<string, string>) => {
+      const fields: Record<string, string> = { intent: "save" };
+      for (const [key, value] of Object.entries(loaded)) {
+        fields[key] = edits[key] ?? value;
+        fields[`__was__${key}`] = value;
+      }
+      return postForm(server, "/admin/settings", fields, { cookie: ownerCookie });
+    };
+    const identityKeys = ["site_name", "site_logo_text", "site_logo_url", "site_favicon_url"];
+    const loadIdentity = async () =>
+      Object.fromEntries(await Promise.all(identityKeys.map(async (key) => [key, await storedValue(key)] as const)));
+
+    it("a stale tab saving Identity keeps the logo uploaded meanwhile, and its files", async () => {
+      const stale = await loadIdentity();
+      const logo = await uploadLogo("#1122cc");
+
+      const response = await identityForm(stale, { site_name: "Saved from an old tab" });
+
+      expect(response.status).toBe(200);
+      expect(await storedValue("site_name")).toBe("Saved from an old tab");
+      expect(await storedValue("site_logo_url")).toBe(logo);
+      expect((await request(server.url(logo))).status).toBe(200);
+    });
+
+    it("refuses with 409 to overwrite an image setting changed elsewhere meanwhile, and saves nothing", async () => {
+      const stale = await loadIdentity();
+      const logo = await uploadLogo("#cc2211");
+      const before = await snapshot();
+
+      const response = await identityForm(stale, { site_name: "Not saved", site_logo_url: "" });
+
+      expect(response.status).toBe(409);
+      expect(visibleText(response.body)).toContain("changed elsewhere in the meantime");
+      expect(await snapshot()).toEqual(before);
+      expect((await request(server.url(logo))).status).toBe(200);
+    });
+
+    it("refuses a /media/site/ address that names no uploaded file", async () => {
+      const before = await snapshot();
+      const response = await identityForm(await loadIdentity(), {
+        site_logo_url: "/media/site/logo-0000000000000000.webp",
+      });
+      expect(response.status).toBe(400);
+      expect(visibleText(response.body)).toContain("No uploaded file has this address");
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("keeps the files of a replaced image that another image setting still names", async () => {
+      const logo = await uploadLogo("#22cc11");
+      const sharing = await postForm(
+        server,
+        "/admin/settings",
+        { intent: "save", meta_og_image: logo, __was__meta_og_image: await storedValue("meta_og_image") },
+        { cookie: ownerCookie },
+      );
+      expect(sharing.status).toBe(200);
+
+      const cleared = await identityForm(await loadIdentity(), { site_logo_url: "" });
+
+      expect(cleared.status).toBe(200);
+      expect(await storedValue("site_logo_url")).toBe("");
+      expect((await request(server.url(logo))).status).toBe(200);
+    });
+
     it.each([
       [
         "a text file named .png",

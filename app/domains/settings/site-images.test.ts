@@ -162,8 +162,8 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
       await imageFile("l.png", 100, 50, "#123456"),
       storage,
     );
-    await removeReplacedSiteImage("https://example.com/logo.png", logo.url, storage);
-    await removeReplacedSiteImage(logo.url, logo.url, storage);
+    await removeReplacedSiteImage("https://example.com/logo.png", logo.url, {}, storage);
+    await removeReplacedSiteImage(logo.url, logo.url, {}, storage);
     expect(await storage.stat(siteImageKeys(logo.url)[0] ?? "")).not.toBeNull();
   });
 });

@@ -80,6 +80,12 @@ export const adminSiteDe = {
   "admin.settings.error.badUrl":
     "Keine verwendbare Adresse: bitte eine mit https:// oder http:// eingeben oder einen Pfad wie /media/logo.png.",
   "admin.settings.error.badBoolean": "Muss ein- oder ausgeschaltet sein.",
+  "admin.settings.error.conflict":
+    "Nichts wurde gespeichert: Einige dieser Einstellungen wurden inzwischen anderswo geändert (in einem anderen Tab oder durch ein Hochladen). Bitte die Seite neu laden und die Änderung noch einmal vornehmen.",
+  "admin.settings.error.changedField":
+    "Inzwischen anderswo geändert; bitte die Seite neu laden, um den aktuellen Wert zu sehen.",
+  "admin.settings.error.missingFile":
+    "Unter dieser Adresse gibt es keine hochgeladene Datei. Bitte das Bild hochladen oder das Feld leer lassen.",
   "admin.settings.error.control": "Enthält unsichtbare Steuerzeichen; bitte den Text neu eingeben.",
 
   "admin.settings.upload.title": "Stattdessen hochladen",

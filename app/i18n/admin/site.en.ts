@@ -75,6 +75,10 @@ export const adminSiteEn = {
   "admin.settings.error.badUrl":
     "Not an address that can be used: enter one starting with https:// or http://, or a path such as /media/logo.png.",
   "admin.settings.error.badBoolean": "Must be on or off.",
+  "admin.settings.error.conflict":
+    "Nothing was saved: some of these settings were changed elsewhere in the meantime (another tab or an upload). Reload the page and make your change again.",
+  "admin.settings.error.changedField": "Changed elsewhere in the meantime; reload the page to see the current value.",
+  "admin.settings.error.missingFile": "No uploaded file has this address. Upload the image, or leave the field empty.",
   "admin.settings.error.control": "Contains invisible control characters; please retype the text.",
 
   "admin.settings.upload.title": "Upload instead",
