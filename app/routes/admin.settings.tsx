@@ -47,6 +47,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   tooLong: "admin.settings.error.tooLong",
   badUrl: "admin.settings.error.badUrl",
+  badPath: "admin.settings.error.badPath",
   badBoolean: "admin.settings.error.badBoolean",
   control: "admin.settings.error.control",
 };
@@ -245,6 +246,7 @@ function SettingInput(props: {
         />
       );
     case "url":
+    case "path":
       return (
         <TextField
           label={label}
@@ -252,7 +254,7 @@ function SettingInput(props: {
           value={value}
           inputMode="url"
           maxLength={SETTING_LIMITS.url}
-          hint={t("admin.settings.urlHint")}
+          hint={field.kind === "path" ? t("admin.settings.pathHint") : t("admin.settings.urlHint")}
           error={error}
           onChange={(event) => onChange(event.target.value)}
         />

@@ -267,6 +267,18 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
         "Not an address that can be used",
       ],
       ["a protocol-relative URL", { meta_og_url: "//evil.example/" }, "meta_og_url", "Not an address that can be used"],
+      [
+        "another site's logo (the Content-Security-Policy would block it)",
+        { site_logo_url: "https://cdn.example/logo.png" },
+        "site_logo_url",
+        "images from other sites are blocked for visitors",
+      ],
+      [
+        "another site's favicon",
+        { site_favicon_url: "https://cdn.example/favicon.ico" },
+        "site_favicon_url",
+        "images from other sites are blocked for visitors",
+      ],
       ["an oversize title", { site_name: "x".repeat(201) }, "site_name", "Too long: at most 200 characters."],
       [
         "an oversize Markdown text",

@@ -54,6 +54,8 @@ export const adminSiteEn = {
   "admin.settings.field.meta_og_url": "Shared address of the home page",
   "admin.settings.inLanguage": "{label} ({language})",
   "admin.settings.urlHint": "An address starting with https:// (or http://), or a path on this site such as /media/…",
+  "admin.settings.pathHint":
+    "A path on this site such as /media/site/… (best: upload the image below). Images from other sites are not allowed: visitors' browsers would block them.",
   "admin.settings.markdownHint": "Markdown: **bold**, *italic*, lists, [links](https://example.com).",
   "admin.settings.showPreview": "Show preview",
   "admin.settings.hidePreview": "Hide preview",
@@ -74,6 +76,8 @@ export const adminSiteEn = {
   "admin.settings.error.tooLong": "Too long: at most {max} characters.",
   "admin.settings.error.badUrl":
     "Not an address that can be used: enter one starting with https:// or http://, or a path such as /media/logo.png.",
+  "admin.settings.error.badPath":
+    "Not an address that can be used: enter a path on this site such as /media/site/logo.webp (images from other sites are blocked for visitors), or upload the image.",
   "admin.settings.error.badBoolean": "Must be on or off.",
   "admin.settings.error.conflict":
     "Nothing was saved: some of these settings were changed elsewhere in the meantime (another tab or an upload). Reload the page and make your change again.",
