@@ -355,6 +355,19 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect(await snapshot()).toEqual(before);
     });
 
+    it("answers a note with a NUL byte with 400 and a message, creating nothing", async () => {
+      const before = await snapshot();
+      const response = await postForm(
+        server,
+        "/admin/invites",
+        { intent: "create", count: "1", note: "for\u0000Jo" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(400);
+      expect(visibleText(response.body)).toContain("control characters");
+      expect(await snapshot()).toEqual(before);
+    });
+
     it("deletes an unused code, which then fails at sign-up", async () => {
       const code = await createInvite(database.db);
       const response = await postForm(server, "/admin/invites", { intent: "delete", code }, { cookie: ownerCookie });
@@ -406,6 +419,20 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect(response.status).toBe(200);
       expect(visibleText(response.body)).toContain(`${user.email} is now an admin.`);
       expect((await request(server.url("/admin/users"), { headers: { Cookie: cookie } })).status).toBe(200);
+    });
+
+    it("answers a user id with a NUL byte with 400, changing nothing", async () => {
+      const before = await snapshot();
+      for (const intent of ["grantAdmin", "revokeAdmin", "signOut", "delete"]) {
+        const response = await postForm(
+          server,
+          "/admin/users",
+          { intent, userId: `${owner.id}\u0000` },
+          { cookie: ownerCookie },
+        );
+        expect(response.status, intent).toBe(400);
+      }
+      expect(await snapshot()).toEqual(before);
     });
 
     it("signs a user out everywhere: their cookie is worth nothing afterwards", async () => {

@@ -172,6 +172,26 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(await snapshot()).toEqual(before);
     });
 
+    it("answers a NUL byte in a text or an id with 400 and a message, changing nothing", async () => {
+      const item = await service.create(database.db, seedActor, fields(`Kept ${path}`));
+      if (!item.ok) throw new Error("seed refused");
+      const before = await snapshot();
+      const forms: Record<string, string>[] = [
+        { ...fields("Bad\u0000title"), intent: "create" },
+        { ...fields("Bad\u0000title"), intent: "update", id: item.id },
+        { ...fields("Fine"), intent: "update", id: `${item.id}\u0000` },
+        { intent: "delete", id: "\u0000" },
+        { intent: "toggle", id: `${item.id}\u0000`, active: "false" },
+        { intent: "reorder", ids: `${item.id},\u0000` },
+      ];
+      for (const form of forms) {
+        const response = await postForm(server, path, form, { cookie: adminCookie });
+        expect(response.status, JSON.stringify(form)).toBe(400);
+        expect(response.body, JSON.stringify(form)).toMatch(/Nothing was saved|control characters|not understood/);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
     it("shows an admin the screen", async () => {
       const response = await request(server.url(path), { headers: { Cookie: adminCookie } });
       expect(response.status).toBe(200);
@@ -229,6 +249,13 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(member.status).toBe(403);
       expect(await videosService.listAll(database.db)).toEqual([]);
       expect(storedVideos()).toEqual([]);
+    });
+
+    it("answers a poster upload for an id with a NUL byte with 400 and stores nothing", async () => {
+      const response = await send({ intent: "poster", id: "x\u0000" }, { poster: await pngPicture() }, adminCookie);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toBeTruthy();
+      expect(await videosService.listAll(database.db)).toEqual([]);
     });
 
     it("refuses a file that is not MP4 or WebM with a clear message, leaving no row and no file", async () => {

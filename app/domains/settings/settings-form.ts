@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTROL_CHARACTERS } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
 
 /**
@@ -92,9 +93,7 @@ export const settingKinds = Object.fromEntries(
   ),
 ) as Record<SettingKey, SettingKind>;
 
-/** Control characters other than tab and line breaks have no business in a setting. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: that is exactly what it looks for
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL = CONTROL_CHARACTERS;
 
 /**
  * An http(s) URL, or a path on this site such as `/media/…` (uploaded files). Nothing else:

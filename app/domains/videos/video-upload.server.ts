@@ -14,12 +14,13 @@ import {
   type ReceivedUpload,
   type UploadedFile,
 } from "#app/domains/media/upload.server.ts";
+import { withoutControlCharacters } from "#app/lib/text-schema.ts";
 import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
 /** What an upload asks for: a new video, or a new poster for the video `id`. */
 export const uploadCommandSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
-  z.object({ intent: z.literal("poster"), id: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("poster"), id: z.string().min(1).max(100).refine(withoutControlCharacters) }),
 ]);
 
 /** The text fields the upload form sends besides its files. */

@@ -143,6 +143,7 @@ export const adminSiteDe = {
   "admin.invites.deleted": "Code {code} gelöscht.",
   "admin.invites.error.count": "Bitte eine ganze Zahl von 1 bis {max} eingeben.",
   "admin.invites.error.note": "Die Notiz darf höchstens {max} Zeichen haben.",
+  "admin.invites.error.noteControl": "Die Notiz enthält unsichtbare Steuerzeichen; bitte neu eingeben.",
   "admin.invites.error.form": "Das Formular wurde nicht verstanden.",
   "admin.invites.error.used":
     "Ein benutzter Code kann nicht gelöscht werden: Er hält fest, wer sich damit registriert hat.",

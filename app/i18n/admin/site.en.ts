@@ -134,6 +134,7 @@ export const adminSiteEn = {
   "admin.invites.deleted": "Code {code} deleted.",
   "admin.invites.error.count": "Enter a whole number from 1 to {max}.",
   "admin.invites.error.note": "The note can have at most {max} characters.",
+  "admin.invites.error.noteControl": "The note contains invisible control characters; please retype it.",
   "admin.invites.error.form": "The form was not understood.",
   "admin.invites.error.used": "A used code cannot be deleted: it records who signed up with it.",
   "admin.invites.error.notFound": "That code does not exist (any more).",
