@@ -311,6 +311,62 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect((await request(server.url(posterSrc))).status).toBe(404);
       expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
     });
+    /** Makes a stored file impossible to remove: a directory with content stands where the file was. */
+    const blockRemoval = (key: string) => {
+      const file = path.join(database.location.dataDir, "storage", key);
+      fs.rmSync(file, { force: true });
+      fs.mkdirSync(file, { recursive: true });
+      fs.writeFileSync(path.join(file, "keep"), "x");
+      return () => fs.rmSync(file, { recursive: true, force: true });
+    };
+
+    it("answers a committed delete with success even when its files cannot be removed", async () => {
+      const created = await send({ intent: "create", title: "Stuck files", active: "on" }, { video: mp4 }, adminCookie);
+      expect(created.status).toBe(200);
+      const [row] = await videosService.listAll(database.db);
+      const unblock = blockRemoval(row?.file_key ?? "");
+      try {
+        const deleted = await postForm(
+          server,
+          "/admin/videos",
+          { intent: "delete", id: row?.id ?? "" },
+          { cookie: adminCookie },
+        );
+        expect(deleted.status).toBe(200);
+        expect(deleted.body).toContain("was deleted");
+        expect(await videosService.listAll(database.db)).toEqual([]);
+      } finally {
+        unblock();
+      }
+    });
+
+    it("answers a poster replacement with success even when the old poster's files cannot be removed", async () => {
+      const created = await send(
+        { intent: "create", title: "Old poster", active: "on" },
+        { video: mp4, poster: await pngPicture() },
+        adminCookie,
+      );
+      expect(created.status).toBe(200);
+      const [row] = await videosService.listAll(database.db);
+      const oldPoster = await database.db
+        .selectFrom("images")
+        .select(["id", "original_key"])
+        .where("id", "=", row?.poster_image_id ?? "")
+        .executeTakeFirstOrThrow();
+      const unblock = blockRemoval(oldPoster.original_key);
+      try {
+        const replaced = await send(
+          { intent: "poster", id: row?.id ?? "" },
+          { poster: await pngPicture() },
+          adminCookie,
+        );
+        expect(replaced.status).toBe(200);
+        const [after] = await videosService.listAll(database.db);
+        expect(after?.poster_image_id).not.toBe(oldPoster.id);
+      } finally {
+        unblock();
+      }
+    });
   });
 
   describe("public pages", () => {

@@ -184,7 +184,15 @@ export function contentService<T extends ContentTable, Input extends { active: b
         await recordAudit(trx, actor, { action: `${config.area}.delete`, target, oldValue: config.describe(row) });
         return { ok: true, id, target };
       });
-      if (result.ok) await afterCommit();
+      if (result.ok) {
+        // The delete is committed: a file that cannot be removed now must not turn it into an error. The
+        // start-up sweeps remove what is left.
+        try {
+          await afterCommit();
+        } catch (error) {
+          console.error(`Could not remove the files of the deleted ${config.area} entry ${id}`, error);
+        }
+      }
       return result;
     },
 

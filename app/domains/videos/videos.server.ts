@@ -139,7 +139,12 @@ export async function setVideoPoster(
     });
     return { ok: true, id, target: row.title };
   });
-  await removeImageFiles(oldKeys, storage);
+  // Committed: a leftover file is logged, not an error (the start-up image sweep removes it).
+  try {
+    await removeImageFiles(oldKeys, storage);
+  } catch (error) {
+    console.error("Could not remove the replaced poster's files", error);
+  }
   return result;
 }
 
