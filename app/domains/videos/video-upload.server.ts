@@ -75,25 +75,22 @@ export async function createVideoFromUpload(
   const { storage } = options;
   const key = `${VIDEO_FILE_PREFIX}${randomUUID()}.${type}`;
   await storage.save(key, fs.createReadStream(video.path));
-  let posterId: string | null = null;
   try {
-    if (poster) {
-      posterId = await storePoster(db, poster, storage);
-      if (!posterId) {
-        await storage.remove(key);
-        return { ok: false, reason: "not-image" };
-      }
-    }
-    const result = await videosService.create(db, actor, upload.fields, {
-      file_key: key,
-      file_type: MEDIA_CONTENT_TYPES[type],
-      poster_image_id: posterId,
-    });
+    // Files first, then the poster's and the video's rows in one transaction: a crash leaves no poster row
+    // without its video, only files, which the start-up sweeps remove.
+    const result = await videosService.create(
+      db,
+      actor,
+      upload.fields,
+      { file_key: key, file_type: MEDIA_CONTENT_TYPES[type] },
+      async (trx) => (poster ? { poster_image_id: await storeImage(trx, poster.path, { storage }) } : {}),
+    );
     if (!result.ok) throw new Error(`The checked video was refused: ${JSON.stringify(result)}`);
     return result;
   } catch (error) {
     await storage.remove(key);
-    if (posterId) await deleteImage(db, posterId, storage);
+    // storeImage removed its own files when it refused the poster.
+    if (error instanceof ImageError) return { ok: false, reason: "not-image" };
     throw error;
   }
 }
