@@ -262,13 +262,17 @@ function SettingInput(props: {
     case "boolean":
       return (
         <div>
-          <input type="hidden" name={key} value={value === "false" ? "false" : "true"} />
+          {/* Unticked, a checkbox sends nothing: the hidden "false" goes instead. Ticked, its "true" comes
+              later in the form and wins (readForm keeps the last value of a repeated field). */}
+          <input type="hidden" name={key} value="false" />
           <CheckboxField
             label={label}
+            name={key}
+            value="true"
             checked={value !== "false"}
+            error={error}
             onChange={(event) => onChange(event.target.checked ? "true" : "false")}
           />
-          {error ? <p className="mt-1 text-sm text-red-700 dark:text-red-300">{error}</p> : null}
         </div>
       );
     default:
