@@ -265,11 +265,39 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
         adminCookie,
       );
       expect(response.status).toBe(415);
+      // The message goes on the file field too, where a screen reader finds it.
       expect(await response.json()).toEqual({
         ok: false,
         message: "This file is not an MP4 or WebM video. Nothing was saved.",
+        fieldErrors: { video: "This file is not an MP4 or WebM video. Nothing was saved." },
       });
       expect(await videosService.listAll(database.db)).toEqual([]);
+      expect(storedVideos()).toEqual([]);
+    });
+
+    it("names the refused file field: no video, a poster that is no image, a poster upload without a file", async () => {
+      const existing = await videosService.create(database.db, seedActor, {
+        title: "Embedded",
+        embed_url: "https://youtu.be/dQw4w9WgXcQ",
+        active: "on",
+      });
+      if (!existing.ok) throw new Error("seed refused");
+      const cases = [
+        [{ intent: "create", title: "No file", active: "on" }, {}, "video"],
+        [
+          { intent: "create", title: "Bad poster", active: "on" },
+          { video: mp4, poster: Buffer.from("no image") },
+          "poster",
+        ],
+        [{ intent: "poster", id: existing.id }, {}, "poster"],
+        [{ intent: "poster", id: existing.id }, { poster: Buffer.from("no image") }, "poster"],
+      ] as const;
+      for (const [fields, files, field] of cases) {
+        const response = await send(fields, files, adminCookie);
+        const body = (await response.json()) as { ok: boolean; message: string; fieldErrors?: Record<string, string> };
+        expect(body.ok, JSON.stringify(fields)).toBe(false);
+        expect(body.fieldErrors, JSON.stringify(fields)).toEqual({ [field]: body.message });
+      }
       expect(storedVideos()).toEqual([]);
     });
 
