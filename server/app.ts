@@ -6,6 +6,7 @@ import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
+import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
@@ -49,6 +50,12 @@ export async function startup(source: Record<string, string | undefined> = proce
       if (removed.length > 0) console.log(`Removed ${removed.length} unreferenced video files.`);
     },
     (error) => console.error("Sweeping unreferenced video files failed:", error),
+  );
+  sweepOrphanSiteImages(runtime.database.db, { olderThanMs: 60 * 60 * 1000 }).then(
+    (removed) => {
+      if (removed.length > 0) console.log(`Removed ${removed.length} unreferenced site image files.`);
+    },
+    (error) => console.error("Sweeping unreferenced site image files failed:", error),
   );
   return { env, adminSetupCode };
 }

@@ -23,6 +23,7 @@ import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { withoutControlCharacters } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/admin.invites";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -34,9 +35,12 @@ const inviteForm = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("create"),
     count: z.coerce.number().int().min(1).max(MAX_CODES_AT_ONCE),
-    note: z.string().trim().max(MAX_NOTE_LENGTH).default(""),
+    note: z.string().trim().max(MAX_NOTE_LENGTH).refine(withoutControlCharacters, { message: "control" }).default(""),
   }),
-  z.object({ intent: z.literal("delete"), code: z.string().trim().min(1).max(100) }),
+  z.object({
+    intent: z.literal("delete"),
+    code: z.string().trim().min(1).max(100).refine(withoutControlCharacters),
+  }),
 ]);
 
 type InviteActionResult = ActionResult & { codes?: string[] };
@@ -50,7 +54,12 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0] ?? "");
       if (name === "count") fieldErrors.count = t("admin.invites.error.count", { max: MAX_CODES_AT_ONCE });
-      if (name === "note") fieldErrors.note = t("admin.invites.error.note", { max: MAX_NOTE_LENGTH });
+      if (name === "note") {
+        fieldErrors.note =
+          issue.message === "control"
+            ? t("admin.invites.error.noteControl")
+            : t("admin.invites.error.note", { max: MAX_NOTE_LENGTH });
+      }
     }
     const message = fieldErrors.count ?? fieldErrors.note ?? t("admin.invites.error.form");
     return data({ ok: false, message, fieldErrors } satisfies InviteActionResult, { status: 400 });

@@ -20,7 +20,7 @@ import {
   settingKinds,
   validateSettings,
 } from "#app/domains/settings/settings-form.ts";
-import { removeReplacedSiteImage } from "#app/domains/settings/site-images.server.ts";
+import { missingSiteImages, removeReplacedSiteImage } from "#app/domains/settings/site-images.server.ts";
 import { SITE_IMAGE_SETTING, type SiteImageKind } from "#app/domains/settings/site-images.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
@@ -47,20 +47,48 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   tooLong: "admin.settings.error.tooLong",
   badUrl: "admin.settings.error.badUrl",
+  badPath: "admin.settings.error.badPath",
   badBoolean: "admin.settings.error.badBoolean",
   control: "admin.settings.error.control",
 };
+
+/** Names the hidden field that carries the value a setting's field was loaded with. */
+const BASELINE_PREFIX = "__was__";
+
+/** Equal as stored: browsers send line breaks as CRLF. */
+const sameText = (a: string, b: string) => a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
 
 const LIMIT_OF = { text: SETTING_LIMITS.text, longText: SETTING_LIMITS.longText, markdown: SETTING_LIMITS.markdown };
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
-  const { intent, ...fields } = await readForm(request);
+  const { intent, ...form } = await readForm(request);
   if (intent !== "save") {
     return data({ ok: false, message: t("admin.settings.error.unknownIntent") } satisfies ActionResult, {
       status: 400,
     });
+  }
+  // Each field comes with the value the form was loaded with (`__was__<key>`): only what the admin edited is
+  // written, so a tab left open cannot put back a logo replaced elsewhere meanwhile.
+  const fields: Record<string, string> = {};
+  const baseline: Partial<Record<SettingKey, string>> = {};
+  let submitted = 0;
+  for (const [name, value] of Object.entries(form)) {
+    if (name.startsWith(BASELINE_PREFIX)) continue;
+    submitted += 1;
+    const was = form[`${BASELINE_PREFIX}${name}`];
+    if (was === undefined || !Object.hasOwn(settingKinds, name)) {
+      fields[name] = value;
+    } else if (sameText(value, was)) {
+      // Not edited: not written.
+    } else {
+      fields[name] = value;
+      baseline[name as SettingKey] = was.replace(/\r\n?/g, "\n");
+    }
+  }
+  if (submitted === 0) {
+    return data({ ok: false, message: t("admin.settings.error.empty") } satisfies ActionResult, { status: 400 });
   }
   const checked = validateSettings(fields);
   if (!checked.ok) {
@@ -76,14 +104,23 @@ export async function action({ request, url, context }: Route.ActionArgs) {
         : t("admin.settings.error.invalid", { count: Object.keys(fieldErrors).length });
     return data({ ok: false, message, fieldErrors } satisfies ActionResult, { status: 400 });
   }
-  if (Object.keys(checked.values).length === 0) {
-    return data({ ok: false, message: t("admin.settings.error.empty") } satisfies ActionResult, { status: 400 });
+  const missing = await missingSiteImages(checked.values);
+  if (missing.length > 0) {
+    const fieldErrors = Object.fromEntries(missing.map((key) => [key, t("admin.settings.error.missingFile")]));
+    const message = t("admin.settings.error.invalid", { count: missing.length });
+    return data({ ok: false, message, fieldErrors } satisfies ActionResult, { status: 400 });
   }
-  const { changed, previous, settings } = await saveSettings(getDb(), admin, checked.values);
+  const { changed, conflicts, previous, settings } = await saveSettings(getDb(), admin, checked.values, baseline);
+  if (conflicts.length > 0) {
+    const fieldErrors = Object.fromEntries(conflicts.map((key) => [key, t("admin.settings.error.changedField")]));
+    return data({ ok: false, message: t("admin.settings.error.conflict"), fieldErrors } satisfies ActionResult, {
+      status: 409,
+    });
+  }
   if (changed.some((key) => key.startsWith("watermark_"))) startWatermarkRefresh(getDb(), settings);
   // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
   for (const key of Object.values(SITE_IMAGE_SETTING)) {
-    if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key]);
+    if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings);
   }
   const result: ActionResult = {
     ok: true,
@@ -209,6 +246,7 @@ function SettingInput(props: {
         />
       );
     case "url":
+    case "path":
       return (
         <TextField
           label={label}
@@ -216,7 +254,7 @@ function SettingInput(props: {
           value={value}
           inputMode="url"
           maxLength={SETTING_LIMITS.url}
-          hint={t("admin.settings.urlHint")}
+          hint={field.kind === "path" ? t("admin.settings.pathHint") : t("admin.settings.urlHint")}
           error={error}
           onChange={(event) => onChange(event.target.value)}
         />
@@ -224,13 +262,17 @@ function SettingInput(props: {
     case "boolean":
       return (
         <div>
-          <input type="hidden" name={key} value={value === "false" ? "false" : "true"} />
+          {/* Unticked, a checkbox sends nothing: the hidden "false" goes instead. Ticked, its "true" comes
+              later in the form and wins (readForm keeps the last value of a repeated field). */}
+          <input type="hidden" name={key} value="false" />
           <CheckboxField
             label={label}
+            name={key}
+            value="true"
             checked={value !== "false"}
+            error={error}
             onChange={(event) => onChange(event.target.checked ? "true" : "false")}
           />
-          {error ? <p className="mt-1 text-sm text-red-700 dark:text-red-300">{error}</p> : null}
         </div>
       );
     default:
@@ -245,6 +287,18 @@ function SettingInput(props: {
         />
       );
   }
+}
+
+/** The values a group's fields were loaded with, posted beside them (see the action). */
+function Baselines({ field, loaded }: { field: SettingField; loaded: Draft }) {
+  return (
+    <>
+      <input type="hidden" name={`${BASELINE_PREFIX}${field.key}`} value={loaded[field.key]} />
+      {field.german ? (
+        <input type="hidden" name={`${BASELINE_PREFIX}${field.german}`} value={loaded[field.german]} />
+      ) : null}
+    </>
+  );
 }
 
 function FieldRow({
@@ -434,6 +488,7 @@ function GroupForm({
   id,
   fields,
   draft,
+  loaded,
   setValue,
   baseUrl,
   uploadMax,
@@ -442,6 +497,8 @@ function GroupForm({
   id: SettingGroupId;
   fields: SettingField[];
   draft: Draft;
+  /** The stored values the page was loaded (or last revalidated) with. */
+  loaded: Draft;
   setValue: SetValue;
   baseUrl: string;
   uploadMax: string;
@@ -468,7 +525,10 @@ function GroupForm({
       <fetcher.Form method="post" className="mt-4 flex flex-col gap-5">
         <input type="hidden" name="intent" value="save" />
         {fields.map((field) => (
-          <FieldRow key={field.key} field={field} draft={draft} setValue={setValue} errors={errors} />
+          <div key={field.key}>
+            <Baselines field={field} loaded={loaded} />
+            <FieldRow field={field} draft={draft} setValue={setValue} errors={errors} />
+          </div>
         ))}
         {id === "sharing" ? <SharePreview draft={draft} baseUrl={baseUrl} /> : null}
         <div>
@@ -541,6 +601,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             id={id}
             fields={fields}
             draft={draft}
+            loaded={loaderData.values}
             setValue={setValue}
             baseUrl={loaderData.baseUrl}
             uploadMax={loaderData.uploadMax}

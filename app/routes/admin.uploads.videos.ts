@@ -19,6 +19,11 @@ function answer(result: ActionResult, status = 200): Response {
   return Response.json(result, { status });
 }
 
+/** A refused file: the message, also on the file field it concerns (the form shows it on that input). */
+function refused(field: "video" | "poster", message: string, status: number): Response {
+  return answer({ ok: false, message, fieldErrors: { [field]: message } }, status);
+}
+
 /**
  * Video uploads (a new video with its file and poster, or a new poster for a video): a resource route under
  * /admin/uploads/, so the body is streamed to disk instead of being held in memory. Answers an ActionResult
@@ -72,18 +77,19 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       case "stale":
         return answer(refusalMessage(t, outcome), outcome.reason === "not-found" ? 404 : 400);
       case "no-file":
-        return answer(
-          { ok: false, message: t(intent === "create" ? "admin.videos.upload.noFile" : "admin.videos.poster.noFile") },
+        return refused(
+          intent === "create" ? "video" : "poster",
+          t(intent === "create" ? "admin.videos.upload.noFile" : "admin.videos.poster.noFile"),
           400,
         );
       case "not-video":
-        return answer({ ok: false, message: t("admin.videos.upload.notVideo") }, 415);
+        return refused("video", t("admin.videos.upload.notVideo"), 415);
       case "not-image":
-        return answer({ ok: false, message: t("admin.videos.upload.notImage") }, 415);
+        return refused("poster", t("admin.videos.upload.notImage"), 415);
       case "video-too-large":
-        return answer({ ok: false, message: t("admin.videos.upload.tooLarge", { max: videoMax }) }, 413);
+        return refused("video", t("admin.videos.upload.tooLarge", { max: videoMax }), 413);
       case "poster-too-large":
-        return answer({ ok: false, message: t("admin.videos.upload.posterTooLarge", { max: posterMax }) }, 413);
+        return refused("poster", t("admin.videos.upload.posterTooLarge", { max: posterMax }), 413);
     }
   } finally {
     await upload.cleanup();

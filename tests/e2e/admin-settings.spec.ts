@@ -130,3 +130,31 @@ test("an admin uploads a favicon; every page's head links its sizes", async ({ p
   expect(icon.headers()["content-type"]).toBe("image/png");
   await context.close();
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("unticking the watermark switch and saving turns it off; ticking it turns it on again", async ({
+    page,
+    makeUser,
+    signInAs,
+  }) => {
+    await signInAs(page, await makeUser({ admin: true }));
+    await page.goto("/admin/settings");
+    const watermark = () => page.getByRole("region", { name: "Watermark" });
+    const box = () => watermark().getByRole("checkbox", { name: "Draw a watermark on gallery images" });
+    await expect(box()).toBeChecked();
+
+    await box().uncheck();
+    await watermark().getByRole("button", { name: "Save Watermark" }).click();
+    await expect(page.getByText("Saved. Settings changed: 1.")).toBeVisible();
+    await page.goto("/admin/settings");
+    await expect(box()).not.toBeChecked();
+
+    await box().check();
+    await watermark().getByRole("button", { name: "Save Watermark" }).click();
+    await expect(page.getByText("Saved. Settings changed: 1.")).toBeVisible();
+    await page.goto("/admin/settings");
+    await expect(box()).toBeChecked();
+  });
+});

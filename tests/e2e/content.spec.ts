@@ -3,6 +3,7 @@ import type { Database } from "#app/db/schema.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
+import { toast } from "./admin-site-helpers.ts";
 import { addInAdmin, expectNoAxeViolations, positionsIn, recordWebm, uniqueName } from "./content-helpers.ts";
 import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
@@ -260,7 +261,12 @@ test("an uploaded video plays in the page, fetched with range requests, and a no
     buffer: Buffer.from("this is text pretending to be a video"),
   });
   await form.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByText("This file is not an MP4 or WebM video. Nothing was saved.")).toBeVisible();
+  const refusal = "This file is not an MP4 or WebM video. Nothing was saved.";
+  await expect(toast(page, refusal)).toBeVisible();
+  // Also on the file field, for whoever missed the toast (a screen reader hears it with the field).
+  const videoFile = form.getByLabel("Video file (MP4 or WebM)");
+  await expect(videoFile).toHaveAttribute("aria-invalid", "true");
+  await expect(videoFile).toHaveAccessibleDescription(new RegExp(refusal.replace(/\./g, "\\.")));
 
   await form.getByLabel("Title (English)").fill(title);
   await form
@@ -268,6 +274,7 @@ test("an uploaded video plays in the page, fetched with range requests, and a no
     .setInputFiles({ name: "clip.webm", mimeType: "video/webm", buffer: webm });
   await form.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByText(`“${title}” was added.`)).toBeVisible();
+  await expect(videoFile).not.toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("list", { name: "Videos in display order" }).getByText(title)).toBeVisible();
   await expect(page.getByText("Not a video")).toHaveCount(0);
 

@@ -267,6 +267,18 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
         "Not an address that can be used",
       ],
       ["a protocol-relative URL", { meta_og_url: "//evil.example/" }, "meta_og_url", "Not an address that can be used"],
+      [
+        "another site's logo (the Content-Security-Policy would block it)",
+        { site_logo_url: "https://cdn.example/logo.png" },
+        "site_logo_url",
+        "images from other sites are blocked for visitors",
+      ],
+      [
+        "another site's favicon",
+        { site_favicon_url: "https://cdn.example/favicon.ico" },
+        "site_favicon_url",
+        "images from other sites are blocked for visitors",
+      ],
       ["an oversize title", { site_name: "x".repeat(201) }, "site_name", "Too long: at most 200 characters."],
       [
         "an oversize Markdown text",
@@ -343,6 +355,19 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect(await snapshot()).toEqual(before);
     });
 
+    it("answers a note with a NUL byte with 400 and a message, creating nothing", async () => {
+      const before = await snapshot();
+      const response = await postForm(
+        server,
+        "/admin/invites",
+        { intent: "create", count: "1", note: "for\u0000Jo" },
+        { cookie: ownerCookie },
+      );
+      expect(response.status).toBe(400);
+      expect(visibleText(response.body)).toContain("control characters");
+      expect(await snapshot()).toEqual(before);
+    });
+
     it("deletes an unused code, which then fails at sign-up", async () => {
       const code = await createInvite(database.db);
       const response = await postForm(server, "/admin/invites", { intent: "delete", code }, { cookie: ownerCookie });
@@ -394,6 +419,20 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect(response.status).toBe(200);
       expect(visibleText(response.body)).toContain(`${user.email} is now an admin.`);
       expect((await request(server.url("/admin/users"), { headers: { Cookie: cookie } })).status).toBe(200);
+    });
+
+    it("answers a user id with a NUL byte with 400, changing nothing", async () => {
+      const before = await snapshot();
+      for (const intent of ["grantAdmin", "revokeAdmin", "signOut", "delete"]) {
+        const response = await postForm(
+          server,
+          "/admin/users",
+          { intent, userId: `${owner.id}\u0000` },
+          { cookie: ownerCookie },
+        );
+        expect(response.status, intent).toBe(400);
+      }
+      expect(await snapshot()).toEqual(before);
     });
 
     it("signs a user out everywhere: their cookie is worth nothing afterwards", async () => {
@@ -544,6 +583,87 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect(newUrl).not.toBe(oldUrl);
       expect((await request(server.url(newUrl))).status).toBe(200);
       expect((await request(server.url(oldUrl))).status).toBe(404);
+    });
+
+    const storedValue = async (key: string) =>
+      (await database.db.selectFrom("site_settings").select("value").where("key", "=", key).executeTakeFirst())
+        ?.value ??
+      (settingDefaults as Record<string, string>)[key] ??
+      "";
+    const uploadLogo = async (color: string) =>
+      (
+        JSON.parse(
+          (
+            await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, color)], {
+              cookie: ownerCookie,
+              accept: JSON_ACCEPT,
+            })
+          ).body,
+        ) as { url: string }
+      ).url;
+    /** The Identity form as a tab loaded with `loaded` posts it: every field, and the values it was loaded with. */
+    const identityForm = (loaded: Record<string, string>, edits: Record<string, string>) => {
+      const fields: Record<string, string> = { intent: "save" };
+      for (const [key, value] of Object.entries(loaded)) {
+        fields[key] = edits[key] ?? value;
+        fields[`__was__${key}`] = value;
+      }
+      return postForm(server, "/admin/settings", fields, { cookie: ownerCookie });
+    };
+    const identityKeys = ["site_name", "site_logo_text", "site_logo_url", "site_favicon_url"];
+    const loadIdentity = async () =>
+      Object.fromEntries(await Promise.all(identityKeys.map(async (key) => [key, await storedValue(key)] as const)));
+
+    it("a stale tab saving Identity keeps the logo uploaded meanwhile, and its files", async () => {
+      const stale = await loadIdentity();
+      const logo = await uploadLogo("#1122cc");
+
+      const response = await identityForm(stale, { site_name: "Saved from an old tab" });
+
+      expect(response.status).toBe(200);
+      expect(await storedValue("site_name")).toBe("Saved from an old tab");
+      expect(await storedValue("site_logo_url")).toBe(logo);
+      expect((await request(server.url(logo))).status).toBe(200);
+    });
+
+    it("refuses with 409 to overwrite an image setting changed elsewhere meanwhile, and saves nothing", async () => {
+      const stale = await loadIdentity();
+      const logo = await uploadLogo("#cc2211");
+      const before = await snapshot();
+
+      const response = await identityForm(stale, { site_name: "Not saved", site_logo_url: "" });
+
+      expect(response.status).toBe(409);
+      expect(visibleText(response.body)).toContain("changed elsewhere in the meantime");
+      expect(await snapshot()).toEqual(before);
+      expect((await request(server.url(logo))).status).toBe(200);
+    });
+
+    it("refuses a /media/site/ address that names no uploaded file", async () => {
+      const before = await snapshot();
+      const response = await identityForm(await loadIdentity(), {
+        site_logo_url: "/media/site/logo-0000000000000000.webp",
+      });
+      expect(response.status).toBe(400);
+      expect(visibleText(response.body)).toContain("No uploaded file has this address");
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("keeps the files of a replaced image that another image setting still names", async () => {
+      const logo = await uploadLogo("#22cc11");
+      const sharing = await postForm(
+        server,
+        "/admin/settings",
+        { intent: "save", meta_og_image: logo, __was__meta_og_image: await storedValue("meta_og_image") },
+        { cookie: ownerCookie },
+      );
+      expect(sharing.status).toBe(200);
+
+      const cleared = await identityForm(await loadIdentity(), { site_logo_url: "" });
+
+      expect(cleared.status).toBe(200);
+      expect(await storedValue("site_logo_url")).toBe("");
+      expect((await request(server.url(logo))).status).toBe(200);
     });
 
     it.each([

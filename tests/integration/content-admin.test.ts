@@ -172,6 +172,26 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(await snapshot()).toEqual(before);
     });
 
+    it("answers a NUL byte in a text or an id with 400 and a message, changing nothing", async () => {
+      const item = await service.create(database.db, seedActor, fields(`Kept ${path}`));
+      if (!item.ok) throw new Error("seed refused");
+      const before = await snapshot();
+      const forms: Record<string, string>[] = [
+        { ...fields("Bad\u0000title"), intent: "create" },
+        { ...fields("Bad\u0000title"), intent: "update", id: item.id },
+        { ...fields("Fine"), intent: "update", id: `${item.id}\u0000` },
+        { intent: "delete", id: "\u0000" },
+        { intent: "toggle", id: `${item.id}\u0000`, active: "false" },
+        { intent: "reorder", ids: `${item.id},\u0000` },
+      ];
+      for (const form of forms) {
+        const response = await postForm(server, path, form, { cookie: adminCookie });
+        expect(response.status, JSON.stringify(form)).toBe(400);
+        expect(response.body, JSON.stringify(form)).toMatch(/Nothing was saved|control characters|not understood/);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
     it("shows an admin the screen", async () => {
       const response = await request(server.url(path), { headers: { Cookie: adminCookie } });
       expect(response.status).toBe(200);
@@ -231,6 +251,13 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(storedVideos()).toEqual([]);
     });
 
+    it("answers a poster upload for an id with a NUL byte with 400 and stores nothing", async () => {
+      const response = await send({ intent: "poster", id: "x\u0000" }, { poster: await pngPicture() }, adminCookie);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toBeTruthy();
+      expect(await videosService.listAll(database.db)).toEqual([]);
+    });
+
     it("refuses a file that is not MP4 or WebM with a clear message, leaving no row and no file", async () => {
       const response = await send(
         { intent: "create", title: "Not a video", active: "on" },
@@ -238,11 +265,39 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
         adminCookie,
       );
       expect(response.status).toBe(415);
+      // The message goes on the file field too, where a screen reader finds it.
       expect(await response.json()).toEqual({
         ok: false,
         message: "This file is not an MP4 or WebM video. Nothing was saved.",
+        fieldErrors: { video: "This file is not an MP4 or WebM video. Nothing was saved." },
       });
       expect(await videosService.listAll(database.db)).toEqual([]);
+      expect(storedVideos()).toEqual([]);
+    });
+
+    it("names the refused file field: no video, a poster that is no image, a poster upload without a file", async () => {
+      const existing = await videosService.create(database.db, seedActor, {
+        title: "Embedded",
+        embed_url: "https://youtu.be/dQw4w9WgXcQ",
+        active: "on",
+      });
+      if (!existing.ok) throw new Error("seed refused");
+      const cases = [
+        [{ intent: "create", title: "No file", active: "on" }, {}, "video"],
+        [
+          { intent: "create", title: "Bad poster", active: "on" },
+          { video: mp4, poster: Buffer.from("no image") },
+          "poster",
+        ],
+        [{ intent: "poster", id: existing.id }, {}, "poster"],
+        [{ intent: "poster", id: existing.id }, { poster: Buffer.from("no image") }, "poster"],
+      ] as const;
+      for (const [fields, files, field] of cases) {
+        const response = await send(fields, files, adminCookie);
+        const body = (await response.json()) as { ok: boolean; message: string; fieldErrors?: Record<string, string> };
+        expect(body.ok, JSON.stringify(fields)).toBe(false);
+        expect(body.fieldErrors, JSON.stringify(fields)).toEqual({ [field]: body.message });
+      }
       expect(storedVideos()).toEqual([]);
     });
 
@@ -283,6 +338,62 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect((await request(server.url(src))).status).toBe(404);
       expect((await request(server.url(posterSrc))).status).toBe(404);
       expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
+    });
+    /** Makes a stored file impossible to remove: a directory with content stands where the file was. */
+    const blockRemoval = (key: string) => {
+      const file = path.join(database.location.dataDir, "storage", key);
+      fs.rmSync(file, { force: true });
+      fs.mkdirSync(file, { recursive: true });
+      fs.writeFileSync(path.join(file, "keep"), "x");
+      return () => fs.rmSync(file, { recursive: true, force: true });
+    };
+
+    it("answers a committed delete with success even when its files cannot be removed", async () => {
+      const created = await send({ intent: "create", title: "Stuck files", active: "on" }, { video: mp4 }, adminCookie);
+      expect(created.status).toBe(200);
+      const [row] = await videosService.listAll(database.db);
+      const unblock = blockRemoval(row?.file_key ?? "");
+      try {
+        const deleted = await postForm(
+          server,
+          "/admin/videos",
+          { intent: "delete", id: row?.id ?? "" },
+          { cookie: adminCookie },
+        );
+        expect(deleted.status).toBe(200);
+        expect(deleted.body).toContain("was deleted");
+        expect(await videosService.listAll(database.db)).toEqual([]);
+      } finally {
+        unblock();
+      }
+    });
+
+    it("answers a poster replacement with success even when the old poster's files cannot be removed", async () => {
+      const created = await send(
+        { intent: "create", title: "Old poster", active: "on" },
+        { video: mp4, poster: await pngPicture() },
+        adminCookie,
+      );
+      expect(created.status).toBe(200);
+      const [row] = await videosService.listAll(database.db);
+      const oldPoster = await database.db
+        .selectFrom("images")
+        .select(["id", "original_key"])
+        .where("id", "=", row?.poster_image_id ?? "")
+        .executeTakeFirstOrThrow();
+      const unblock = blockRemoval(oldPoster.original_key);
+      try {
+        const replaced = await send(
+          { intent: "poster", id: row?.id ?? "" },
+          { poster: await pngPicture() },
+          adminCookie,
+        );
+        expect(replaced.status).toBe(200);
+        const [after] = await videosService.listAll(database.db);
+        expect(after?.poster_image_id).not.toBe(oldPoster.id);
+      } finally {
+        unblock();
+      }
     });
   });
 

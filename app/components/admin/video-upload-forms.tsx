@@ -83,6 +83,7 @@ export function VideoUploadForm({ videoMax, posterMax }: { videoMax: string; pos
             accept={VIDEO_TYPES}
             label={t("admin.videos.upload.file")}
             hint={t("admin.videos.upload.fileHint", { max: videoMax })}
+            error={errors?.video}
             required
           />
           <TextField
@@ -91,6 +92,7 @@ export function VideoUploadForm({ videoMax, posterMax }: { videoMax: string; pos
             accept={IMAGE_TYPES}
             label={t("admin.videos.upload.poster")}
             hint={t("admin.videos.upload.posterHint", { max: posterMax })}
+            error={errors?.poster}
           />
         </div>
         <CheckboxField
@@ -110,7 +112,7 @@ export function VideoUploadForm({ videoMax, posterMax }: { videoMax: string; pos
 /** A new poster for one video, in its edit panel. */
 export function PosterUploadForm({ id, posterMax }: { id: string; posterMax: string }) {
   const t = useAdminTranslate();
-  const { busy, onSubmit } = useUpload();
+  const { busy, onSubmit, errors } = useUpload();
   return (
     <form
       method="post"
@@ -127,6 +129,7 @@ export function PosterUploadForm({ id, posterMax }: { id: string; posterMax: str
         accept={IMAGE_TYPES}
         label={t("admin.videos.poster.label")}
         hint={t("admin.videos.upload.posterHint", { max: posterMax })}
+        error={errors?.poster}
         className="min-w-0 flex-1"
         required
       />

@@ -83,6 +83,7 @@ export function TextAreaField({
 export function CheckboxField({
   label,
   hint,
+  error,
   className = "",
   ...props
 }: Described & InputHTMLAttributes<HTMLInputElement>) {
@@ -92,7 +93,8 @@ export function CheckboxField({
       <input
         id={id}
         type="checkbox"
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
         className="mt-1 size-4 rounded border-zinc-400 accent-indigo-700"
         {...props}
       />
@@ -100,7 +102,7 @@ export function CheckboxField({
         <label htmlFor={id} className="text-sm font-medium">
           {label}
         </label>
-        <FieldText id={id} hint={hint} />
+        <FieldText id={id} hint={hint} error={error} />
       </div>
     </div>
   );

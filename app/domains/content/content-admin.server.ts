@@ -8,6 +8,7 @@ import type { ActionResult } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
+import { withoutControlCharacters } from "#app/lib/text-schema.ts";
 import type { ContentResult } from "./content.server.ts";
 
 /** What a content admin screen can do; each area passes its service (videos wrap theirs). */
@@ -24,7 +25,7 @@ export type ContentActions = {
   reorder: (db: Kysely<Database>, actor: AuditActor, ids: string[]) => Promise<ContentResult>;
 };
 
-const ID = z.string().min(1).max(100);
+const ID = z.string().min(1).max(100).refine(withoutControlCharacters);
 const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
   z.object({ intent: z.literal("update"), id: ID }),
@@ -35,6 +36,7 @@ const intentSchema = z.discriminatedUnion("intent", [
     ids: z
       .string()
       .max(100_000)
+      .refine(withoutControlCharacters)
       .transform((value) => value.split(",").filter(Boolean)),
   }),
 ]);

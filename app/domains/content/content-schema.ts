@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withoutControlCharacters } from "#app/lib/text-schema.ts";
 
 /**
  * Building blocks of the content forms' zod schemas. Error messages are admin dictionary keys, so
@@ -11,14 +12,19 @@ export function requiredText(max: number) {
       .string({ error: "admin.content.error.required" })
       .trim()
       .min(1, { error: "admin.content.error.required" })
-      .max(max, { error: "admin.content.error.tooLong" }),
+      .max(max, { error: "admin.content.error.tooLong" })
+      .refine(withoutControlCharacters, { error: "admin.content.error.control" }),
   );
 }
 
 export function optionalText(max: number) {
   return z.preprocess(
     (value) => value ?? "",
-    z.string({ error: "admin.content.error.invalid" }).trim().max(max, { error: "admin.content.error.tooLong" }),
+    z
+      .string({ error: "admin.content.error.invalid" })
+      .trim()
+      .max(max, { error: "admin.content.error.tooLong" })
+      .refine(withoutControlCharacters, { error: "admin.content.error.control" }),
   );
 }
 

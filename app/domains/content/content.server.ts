@@ -114,17 +114,21 @@ export function contentService<T extends ContentTable, Input extends { active: b
       actor: AuditActor,
       fields: Record<string, unknown>,
       extra: Record<string, unknown> = {},
+      /** Writes rows the new one refers to (an uploaded poster's image) in the same transaction. */
+      prepare?: (trx: Transaction<Database>) => Promise<Record<string, unknown>>,
     ): Promise<ContentResult> {
       const parsed = config.schema.safeParse(fields);
       if (!parsed.success) return { ok: false, reason: "invalid", fieldErrors: fieldErrorsOf(parsed.error) };
       const id = randomUUID();
       const now = new Date();
       return db.transaction().execute(async (trx) => {
+        const prepared = prepare ? await prepare(trx) : {};
         await trx
           .insertInto(table)
           .values({
             ...config.columns(parsed.data),
             ...extra,
+            ...prepared,
             id,
             active: parsed.data.active,
             sort_order: await nextSortOrder(trx, config.table),
@@ -184,7 +188,15 @@ export function contentService<T extends ContentTable, Input extends { active: b
         await recordAudit(trx, actor, { action: `${config.area}.delete`, target, oldValue: config.describe(row) });
         return { ok: true, id, target };
       });
-      if (result.ok) await afterCommit();
+      if (result.ok) {
+        // The delete is committed: a file that cannot be removed now must not turn it into an error. The
+        // start-up sweeps remove what is left.
+        try {
+          await afterCommit();
+        } catch (error) {
+          console.error(`Could not remove the files of the deleted ${config.area} entry ${id}`, error);
+        }
+      }
       return result;
     },
 

@@ -3,10 +3,15 @@ import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { refreshWatermarks } from "#app/domains/media/images.server.ts";
 import { readSettings } from "./settings.server.ts";
-import type { SettingKey, SiteSettings } from "./settings-defaults.ts";
+import { type SettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
 
 export type SaveSettingsResult = {
   changed: SettingKey[];
+  /**
+   * Keys whose stored value no longer is the baseline the form was loaded with (changed elsewhere
+   * meanwhile). When there are any, nothing was written.
+   */
+  conflicts: SettingKey[];
   /** The values the changed keys had before, as read in the saving transaction. */
   previous: Partial<Record<SettingKey, string>>;
   settings: SiteSettings;
@@ -15,20 +20,32 @@ export type SaveSettingsResult = {
 /**
  * Writes the given (already validated) settings in one transaction; each changed key gets an audit
  * entry with its old and new value. Unchanged keys are not written and not recorded.
+ *
+ * `baseline` holds the values a form was loaded with: a key to be written must still have that value in
+ * the database (a missing row counts as its default), else nothing is written and the key is reported as a
+ * conflict, so a stale tab cannot undo what another one saved.
  */
 export async function saveSettings(
   db: Kysely<Database>,
   actor: AuditActor,
   values: Partial<Record<SettingKey, string>>,
+  baseline: Partial<Record<SettingKey, string>> = {},
 ): Promise<SaveSettingsResult> {
   const keys = Object.keys(values) as SettingKey[];
   const previous: Partial<Record<SettingKey, string>> = {};
+  const conflicts: SettingKey[] = [];
   const changed = await db.transaction().execute(async (trx) => {
     const current = new Map<string, string>();
     if (keys.length > 0) {
       const rows = await trx.selectFrom("site_settings").select(["key", "value"]).where("key", "in", keys).execute();
       for (const row of rows) current.set(row.key, row.value);
     }
+    for (const key of keys) {
+      const expected = baseline[key];
+      if (expected === undefined || values[key] === (current.get(key) ?? settingDefaults[key])) continue;
+      if ((current.get(key) ?? settingDefaults[key]) !== expected) conflicts.push(key);
+    }
+    if (conflicts.length > 0) return [];
     const changedKeys: SettingKey[] = [];
     for (const key of keys) {
       const value = values[key] ?? "";
@@ -45,7 +62,7 @@ export async function saveSettings(
     }
     return changedKeys;
   });
-  return { changed, previous, settings: await readSettings(db) };
+  return { changed, conflicts, previous, settings: await readSettings(db) };
 }
 
 export function touchesWatermark(keys: readonly SettingKey[]): boolean {

@@ -15,8 +15,12 @@ describe("the settings form's groups", () => {
     for (const key of ["imprint_content", "privacy_content_de", "home_content", "footer_imprint_content_de"] as const) {
       expect(settingKinds[key], key).toBe("markdown");
     }
-    for (const key of ["site_logo_url", "site_favicon_url", "meta_og_image", "meta_og_url", "watermark_url"] as const) {
+    for (const key of ["meta_og_image", "meta_og_url", "watermark_url"] as const) {
       expect(settingKinds[key], key).toBe("url");
+    }
+    // Visitors' browsers load the logo and favicon, and the Content-Security-Policy allows only this site.
+    for (const key of ["site_logo_url", "site_favicon_url"] as const) {
+      expect(settingKinds[key], key).toBe("path");
     }
     expect(settingKinds.watermark_enabled).toBe("boolean");
   });
@@ -44,6 +48,33 @@ describe("setting addresses", () => {
     "/media/\u0000x",
   ])("refuses %j", (value) => {
     expect(isAllowedUrl(value)).toBe(false);
+  });
+});
+
+describe("logo and favicon addresses", () => {
+  it("take a path on this site, or nothing", () => {
+    expect(
+      validateSettings({ site_logo_url: " /media/site/logo-0123456789abcdef.webp ", site_favicon_url: "" }),
+    ).toEqual({ ok: true, values: { site_logo_url: "/media/site/logo-0123456789abcdef.webp", site_favicon_url: "" } });
+  });
+
+  it.each([
+    "https://example.com/logo.png",
+    "http://example.com/favicon.ico",
+    "//cdn.example/logo.png",
+    "javascript:alert(1)",
+  ])("refuse %j (another site's image would be blocked or a third-party request)", (value) => {
+    expect(validateSettings({ site_logo_url: value, site_favicon_url: value })).toEqual({
+      ok: false,
+      unknownKeys: [],
+      problems: { site_logo_url: "badPath", site_favicon_url: "badPath" },
+    });
+  });
+
+  it("leave share-card addresses absolute: other sites' crawlers fetch them", () => {
+    expect(
+      validateSettings({ meta_og_image: "https://cdn.example/share.jpg", meta_og_url: "https://example.com/" }).ok,
+    ).toBe(true);
   });
 });
 
@@ -76,7 +107,7 @@ describe("validating submitted settings", () => {
       site_name: "x".repeat(SETTING_LIMITS.text + 1),
       meta_description: "x".repeat(SETTING_LIMITS.longText + 1),
       privacy_content: "x".repeat(SETTING_LIMITS.markdown + 1),
-      site_logo_url: "javascript:alert(1)",
+      meta_og_url: "javascript:alert(1)",
       watermark_enabled: "yes",
       footer_copyright: "ok",
     });
@@ -87,7 +118,7 @@ describe("validating submitted settings", () => {
         site_name: "tooLong",
         meta_description: "tooLong",
         privacy_content: "tooLong",
-        site_logo_url: "badUrl",
+        meta_og_url: "badUrl",
         watermark_enabled: "badBoolean",
       },
     });

@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { CONTROL_CHARACTERS } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
 
 /**
  * How the admin screen edits each setting, and what the server accepts for it. Shared by the settings
  * form (to lay out fields) and the save action (to validate them), so the two never disagree.
  */
-export type SettingKind = "text" | "longText" | "markdown" | "url" | "boolean";
+export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean";
 
-export const SETTING_LIMITS = { text: 200, longText: 1000, markdown: 20_000, url: 2000 } as const;
+export const SETTING_LIMITS = { text: 200, longText: 1000, markdown: 20_000, url: 2000, path: 2000 } as const;
 
 export type SettingGroupId = "identity" | "home" | "pages" | "footer" | "legal" | "watermark" | "sharing";
 
@@ -26,8 +27,8 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
     fields: [
       field("site_name"),
       field("site_logo_text"),
-      field("site_logo_url", "url"),
-      field("site_favicon_url", "url"),
+      field("site_logo_url", "path"),
+      field("site_favicon_url", "path"),
     ],
   },
   {
@@ -92,9 +93,7 @@ export const settingKinds = Object.fromEntries(
   ),
 ) as Record<SettingKey, SettingKind>;
 
-/** Control characters other than tab and line breaks have no business in a setting. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: that is exactly what it looks for
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL = CONTROL_CHARACTERS;
 
 /**
  * An http(s) URL, or a path on this site such as `/media/…` (uploaded files). Nothing else:
@@ -112,8 +111,16 @@ export function isAllowedUrl(value: string): boolean {
   }
 }
 
+/**
+ * A path on this site (or nothing): what every visitor's browser loads, the logo and the favicon. The
+ * Content-Security-Policy allows images from this site only, and the site promises no third-party requests.
+ */
+export function isSitePath(value: string): boolean {
+  return value === "" || (value.startsWith("/") && isAllowedUrl(value));
+}
+
 /** Stable problem codes the admin screen translates. */
-export type SettingProblem = "tooLong" | "badUrl" | "badBoolean" | "control";
+export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "control";
 
 function valueSchema(kind: SettingKind) {
   const base = z.string().refine((value) => !CONTROL.test(value), { message: "control" });
@@ -126,6 +133,12 @@ function valueSchema(kind: SettingKind) {
         .trim()
         .max(SETTING_LIMITS.url, { message: "tooLong" })
         .refine(isAllowedUrl, { message: "badUrl" });
+    case "path":
+      return z
+        .string()
+        .trim()
+        .max(SETTING_LIMITS.path, { message: "tooLong" })
+        .refine(isSitePath, { message: "badPath" });
     case "markdown":
       // Line endings as the browser sends them (CRLF) count once, as they are stored.
       return z

@@ -3,9 +3,11 @@ import type { Kysely } from "kysely";
 import sharp from "sharp";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
-import { ImageError, inspectImage, MAX_IMAGE_PIXELS } from "#app/domains/media/images.server.ts";
+import { ImageError, inspectImage, MAX_IMAGE_PIXELS, sweepUnreferenced } from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
+import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
+import type { SettingKey } from "./settings-defaults.ts";
 import {
   FAVICON_SIZES,
   faviconUrls,
@@ -70,20 +72,54 @@ export function siteImageKeys(value: string): string[] {
   return urls.map((url) => `public/${url.slice(PUBLIC_MEDIA_PATH.length)}`);
 }
 
-/** Removes the files of a site image that a setting no longer names (a replaced logo, favicon or share image). */
+/**
+ * Removes the files of a site image that a setting no longer names (a replaced logo, favicon or share image).
+ * A file that one of the image settings in `settings` still names stays (the same upload may serve as logo
+ * and share image).
+ */
 export async function removeReplacedSiteImage(
   oldValue: string | undefined,
   newValue: string,
+  settings: Partial<Record<SettingKey, string>>,
   storage: FileStorage = getStorage(),
 ): Promise<void> {
   if (!oldValue || oldValue === newValue) return;
   const keep = new Set(siteImageKeys(newValue));
+  for (const key of Object.values(SITE_IMAGE_SETTING)) {
+    for (const file of siteImageKeys(settings[key] ?? "")) keep.add(file);
+  }
   const stale = siteImageKeys(oldValue).filter((key) => !keep.has(key));
+  if (stale.length === 0) return;
   try {
     await storage.remove(stale);
   } catch (error) {
     console.error("Could not remove the replaced site image files", error);
   }
+}
+
+/** The image settings among `values` that name an uploaded site image (/media/site/…) whose files are missing. */
+export async function missingSiteImages(
+  values: Partial<Record<SettingKey, string>>,
+  storage: FileStorage = getStorage(),
+): Promise<SettingKey[]> {
+  const missing: SettingKey[] = [];
+  for (const key of Object.values(SITE_IMAGE_SETTING)) {
+    const value = values[key];
+    if (value === undefined) continue;
+    for (const file of siteImageKeys(value)) {
+      let found = false;
+      try {
+        found = (await storage.stat(file)) !== null;
+      } catch {
+        // An invalid storage key names no file either.
+      }
+      if (!found) {
+        missing.push(key);
+        break;
+      }
+    }
+  }
+  return missing;
 }
 
 export type SiteImageResult = { url: string; changed: boolean };
@@ -111,7 +147,27 @@ export async function storeSiteImage(
   // Same content, same name: writing it again is harmless.
   for (const file of rendered.files) await storage.save(file.key, file.data, { overwrite: true });
   const setting = SITE_IMAGE_SETTING[kind];
-  const { changed, previous } = await saveSettings(db, actor, { [setting]: rendered.url });
-  await removeReplacedSiteImage(previous[setting], rendered.url, storage);
+  const { changed, previous, settings } = await saveSettings(db, actor, { [setting]: rendered.url });
+  await removeReplacedSiteImage(previous[setting], rendered.url, settings, storage);
   return { url: rendered.url, changed: changed.length > 0 };
+}
+
+/**
+ * Removes files under public/site/ that none of the image settings names (left by a crash between storing an
+ * upload and saving its setting, or between saving and removing the replaced files), once older than the
+ * grace period so an upload in flight is spared. Runs at start-up beside the other sweeps (server/app.ts).
+ */
+export async function sweepOrphanSiteImages(
+  db: Kysely<Database>,
+  options: { olderThanMs: number; storage?: FileStorage; now?: number },
+): Promise<string[]> {
+  const settings = await readSettings(db);
+  const referenced = new Set(Object.values(SITE_IMAGE_SETTING).flatMap((key) => siteImageKeys(settings[key])));
+  return sweepUnreferenced(
+    options.storage ?? getStorage(),
+    SITE_IMAGE_PREFIX,
+    referenced,
+    options.olderThanMs,
+    options.now,
+  );
 }

@@ -8,7 +8,8 @@ import { ImageError } from "#app/domains/media/images.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { readSettings } from "./settings.server.ts";
-import { removeReplacedSiteImage, siteImageKeys, storeSiteImage } from "./site-images.server.ts";
+import { saveSettings } from "./settings-admin.server.ts";
+import { removeReplacedSiteImage, siteImageKeys, storeSiteImage, sweepOrphanSiteImages } from "./site-images.server.ts";
 import { faviconUrls } from "./site-images.ts";
 
 const actor = { id: "admin-1", email: "owner@example.test" };
@@ -162,8 +163,44 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
       await imageFile("l.png", 100, 50, "#123456"),
       storage,
     );
-    await removeReplacedSiteImage("https://example.com/logo.png", logo.url, storage);
-    await removeReplacedSiteImage(logo.url, logo.url, storage);
+    await removeReplacedSiteImage("https://example.com/logo.png", logo.url, {}, storage);
+    await removeReplacedSiteImage(logo.url, logo.url, {}, storage);
     expect(await storage.stat(siteImageKeys(logo.url)[0] ?? "")).not.toBeNull();
+  });
+
+  it("sweeps site image files no image setting names, once older than the grace period", async () => {
+    const logo = await storeSiteImage(
+      database.db,
+      actor,
+      "logo",
+      await imageFile("a.png", 100, 50, "#111111"),
+      storage,
+    );
+    const favicon = await storeSiteImage(
+      database.db,
+      actor,
+      "favicon",
+      await imageFile("f.png", 64, 64, "#222222"),
+      storage,
+    );
+    // The same upload serving as the share image too.
+    await saveSettings(database.db, actor, { meta_og_image: logo.url });
+    await storage.save("public/site/logo-00000000000000aa.webp", Buffer.from("left by a crash"));
+    await storage.save("public/site/share-00000000000000bb.jpg", Buffer.from("left by a crash"));
+    const hour = 60 * 60 * 1000;
+
+    expect(await sweepOrphanSiteImages(database.db, { olderThanMs: hour, storage })).toEqual([]);
+    const removed = await sweepOrphanSiteImages(database.db, {
+      olderThanMs: hour,
+      storage,
+      now: Date.now() + 2 * hour,
+    });
+
+    expect(removed.sort()).toEqual([
+      "public/site/logo-00000000000000aa.webp",
+      "public/site/share-00000000000000bb.jpg",
+    ]);
+    const left = (await storage.list("public/site/")).map((file) => file.key).sort();
+    expect(left).toEqual([...siteImageKeys(logo.url), ...siteImageKeys(favicon.url)].sort());
   });
 });

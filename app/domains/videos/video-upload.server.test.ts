@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
@@ -161,5 +162,56 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
 
     expect(removed).toEqual([`${VIDEO_FILE_PREFIX}left-behind.mp4`]);
     expect((await storage.list(VIDEO_FILE_PREFIX)).map((file) => file.key)).toEqual([kept?.key]);
+  });
+});
+
+// Other connections must never see a poster's row without its video: PostgreSQL serves many at once.
+describe.each(databaseKinds.filter((kind) => kind === "postgres"))("an uploaded video's rows (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-video-rows-"));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("appear together: no poster row is visible before its video's row", async () => {
+    const storage = createLocalStorage({ root: path.join(dir, "storage"), secret: "test" });
+    const files = { video: MP4_BYTES, poster: await pngPicture() };
+    const upload: ReceivedUpload = {
+      fields: { intent: "create", title: "Together", active: "on" },
+      files: Object.entries(files).map(([fieldName, bytes]) => {
+        const file = path.join(dir, fieldName);
+        fs.writeFileSync(file, bytes);
+        return { fieldName, path: file, originalName: fieldName, size: bytes.length, declaredType: "video/mp4" };
+      }),
+      cleanup: async () => {},
+    };
+    // The video's insert takes a moment, so a poster row committed before it would be seen meanwhile.
+    await sql`CREATE FUNCTION slow_video_insert() RETURNS trigger AS $$
+      BEGIN PERFORM pg_sleep(0.8); RETURN NEW; END $$ LANGUAGE plpgsql`.execute(database.db);
+    await sql`CREATE TRIGGER slow_video_insert BEFORE INSERT ON videos
+      FOR EACH ROW EXECUTE FUNCTION slow_video_insert()`.execute(database.db);
+
+    let finished = false;
+    const pending = createVideoFromUpload(database.db, actor, upload, {
+      videoMaxBytes: 1024 * 1024,
+      posterMaxBytes: 512 * 1024,
+      storage,
+    }).finally(() => {
+      finished = true;
+    });
+    const seen: { images: number; videos: number }[] = [];
+    while (!finished) {
+      const images = (await database.db.selectFrom("images").select("id").execute()).length;
+      const videos = (await database.db.selectFrom("videos").select("id").execute()).length;
+      seen.push({ images, videos });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    expect(await pending).toMatchObject({ ok: true });
+    expect(seen.length).toBeGreaterThan(5);
+    expect(seen.filter(({ images, videos }) => images > videos)).toEqual([]);
+    expect((await database.db.selectFrom("images").select("id").execute()).length).toBe(1);
   });
 });

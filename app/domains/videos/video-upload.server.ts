@@ -14,12 +14,13 @@ import {
   type ReceivedUpload,
   type UploadedFile,
 } from "#app/domains/media/upload.server.ts";
+import { withoutControlCharacters } from "#app/lib/text-schema.ts";
 import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
 /** What an upload asks for: a new video, or a new poster for the video `id`. */
 export const uploadCommandSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
-  z.object({ intent: z.literal("poster"), id: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("poster"), id: z.string().min(1).max(100).refine(withoutControlCharacters) }),
 ]);
 
 /** The text fields the upload form sends besides its files. */
@@ -74,25 +75,22 @@ export async function createVideoFromUpload(
   const { storage } = options;
   const key = `${VIDEO_FILE_PREFIX}${randomUUID()}.${type}`;
   await storage.save(key, fs.createReadStream(video.path));
-  let posterId: string | null = null;
   try {
-    if (poster) {
-      posterId = await storePoster(db, poster, storage);
-      if (!posterId) {
-        await storage.remove(key);
-        return { ok: false, reason: "not-image" };
-      }
-    }
-    const result = await videosService.create(db, actor, upload.fields, {
-      file_key: key,
-      file_type: MEDIA_CONTENT_TYPES[type],
-      poster_image_id: posterId,
-    });
+    // Files first, then the poster's and the video's rows in one transaction: a crash leaves no poster row
+    // without its video, only files, which the start-up sweeps remove.
+    const result = await videosService.create(
+      db,
+      actor,
+      upload.fields,
+      { file_key: key, file_type: MEDIA_CONTENT_TYPES[type] },
+      async (trx) => (poster ? { poster_image_id: await storeImage(trx, poster.path, { storage }) } : {}),
+    );
     if (!result.ok) throw new Error(`The checked video was refused: ${JSON.stringify(result)}`);
     return result;
   } catch (error) {
     await storage.remove(key);
-    if (posterId) await deleteImage(db, posterId, storage);
+    // storeImage removed its own files when it refused the poster.
+    if (error instanceof ImageError) return { ok: false, reason: "not-image" };
     throw error;
   }
 }

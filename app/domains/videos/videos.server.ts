@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { VideoData, VideoPlayerData } from "#app/components/video-player.tsx";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
@@ -91,10 +91,12 @@ export const videosService = {
     actor: AuditActor,
     fields: Record<string, unknown>,
     extra: { file_key?: string; file_type?: string; poster_image_id?: string | null } = {},
+    /** Stores the uploaded poster's row in the video's transaction (see createVideoFromUpload). */
+    prepare?: (trx: Transaction<Database>) => Promise<{ poster_image_id?: string }>,
   ): Promise<ContentResult> {
     if (!extra.file_key && !hasUrl(fields)) return missingUrl(fields);
     // An uploaded file is the video; a URL sent along with it is ignored.
-    return service.create(db, actor, extra.file_key ? { ...fields, embed_url: "" } : fields, extra);
+    return service.create(db, actor, extra.file_key ? { ...fields, embed_url: "" } : fields, extra, prepare);
   },
   async update(
     db: Kysely<Database>,
@@ -139,7 +141,12 @@ export async function setVideoPoster(
     });
     return { ok: true, id, target: row.title };
   });
-  await removeImageFiles(oldKeys, storage);
+  // Committed: a leftover file is logged, not an error (the start-up image sweep removes it).
+  try {
+    await removeImageFiles(oldKeys, storage);
+  } catch (error) {
+    console.error("Could not remove the replaced poster's files", error);
+  }
   return result;
 }
 

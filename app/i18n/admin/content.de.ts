@@ -14,6 +14,7 @@ export const adminContentDe = {
   "admin.content.error.required": "Dieses Feld ist erforderlich.",
   "admin.content.error.tooLong": "Dieser Text ist zu lang.",
   "admin.content.error.invalid": "Dieser Wert ist ungültig.",
+  "admin.content.error.control": "Enthält unsichtbare Steuerzeichen; bitte den Text neu eingeben.",
   "admin.content.show": "„{name}“ anzeigen",
   "admin.content.hide": "„{name}“ verbergen",
   "admin.content.showShort": "Anzeigen",

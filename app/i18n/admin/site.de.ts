@@ -58,6 +58,8 @@ export const adminSiteDe = {
   "admin.settings.inLanguage": "{label} ({language})",
   "admin.settings.urlHint":
     "Eine Adresse, die mit https:// (oder http://) beginnt, oder ein Pfad dieser Website wie /media/…",
+  "admin.settings.pathHint":
+    "Ein Pfad dieser Website wie /media/site/… (am besten unten das Bild hochladen). Bilder anderer Websites sind nicht erlaubt: Die Browser der Besucher würden sie blockieren.",
   "admin.settings.markdownHint": "Markdown: **fett**, *kursiv*, Listen, [Links](https://example.com).",
   "admin.settings.showPreview": "Vorschau zeigen",
   "admin.settings.hidePreview": "Vorschau ausblenden",
@@ -79,7 +81,15 @@ export const adminSiteDe = {
   "admin.settings.error.tooLong": "Zu lang: höchstens {max} Zeichen.",
   "admin.settings.error.badUrl":
     "Keine verwendbare Adresse: bitte eine mit https:// oder http:// eingeben oder einen Pfad wie /media/logo.png.",
+  "admin.settings.error.badPath":
+    "Keine verwendbare Adresse: bitte einen Pfad dieser Website wie /media/site/logo.webp eingeben (Bilder anderer Websites werden für Besucher blockiert) oder das Bild hochladen.",
   "admin.settings.error.badBoolean": "Muss ein- oder ausgeschaltet sein.",
+  "admin.settings.error.conflict":
+    "Nichts wurde gespeichert: Einige dieser Einstellungen wurden inzwischen anderswo geändert (in einem anderen Tab oder durch ein Hochladen). Bitte die Seite neu laden und die Änderung noch einmal vornehmen.",
+  "admin.settings.error.changedField":
+    "Inzwischen anderswo geändert; bitte die Seite neu laden, um den aktuellen Wert zu sehen.",
+  "admin.settings.error.missingFile":
+    "Unter dieser Adresse gibt es keine hochgeladene Datei. Bitte das Bild hochladen oder das Feld leer lassen.",
   "admin.settings.error.control": "Enthält unsichtbare Steuerzeichen; bitte den Text neu eingeben.",
 
   "admin.settings.upload.title": "Stattdessen hochladen",
@@ -133,6 +143,7 @@ export const adminSiteDe = {
   "admin.invites.deleted": "Code {code} gelöscht.",
   "admin.invites.error.count": "Bitte eine ganze Zahl von 1 bis {max} eingeben.",
   "admin.invites.error.note": "Die Notiz darf höchstens {max} Zeichen haben.",
+  "admin.invites.error.noteControl": "Die Notiz enthält unsichtbare Steuerzeichen; bitte neu eingeben.",
   "admin.invites.error.form": "Das Formular wurde nicht verstanden.",
   "admin.invites.error.used":
     "Ein benutzter Code kann nicht gelöscht werden: Er hält fest, wer sich damit registriert hat.",

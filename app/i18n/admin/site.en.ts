@@ -54,6 +54,8 @@ export const adminSiteEn = {
   "admin.settings.field.meta_og_url": "Shared address of the home page",
   "admin.settings.inLanguage": "{label} ({language})",
   "admin.settings.urlHint": "An address starting with https:// (or http://), or a path on this site such as /media/…",
+  "admin.settings.pathHint":
+    "A path on this site such as /media/site/… (best: upload the image below). Images from other sites are not allowed: visitors' browsers would block them.",
   "admin.settings.markdownHint": "Markdown: **bold**, *italic*, lists, [links](https://example.com).",
   "admin.settings.showPreview": "Show preview",
   "admin.settings.hidePreview": "Hide preview",
@@ -74,7 +76,13 @@ export const adminSiteEn = {
   "admin.settings.error.tooLong": "Too long: at most {max} characters.",
   "admin.settings.error.badUrl":
     "Not an address that can be used: enter one starting with https:// or http://, or a path such as /media/logo.png.",
+  "admin.settings.error.badPath":
+    "Not an address that can be used: enter a path on this site such as /media/site/logo.webp (images from other sites are blocked for visitors), or upload the image.",
   "admin.settings.error.badBoolean": "Must be on or off.",
+  "admin.settings.error.conflict":
+    "Nothing was saved: some of these settings were changed elsewhere in the meantime (another tab or an upload). Reload the page and make your change again.",
+  "admin.settings.error.changedField": "Changed elsewhere in the meantime; reload the page to see the current value.",
+  "admin.settings.error.missingFile": "No uploaded file has this address. Upload the image, or leave the field empty.",
   "admin.settings.error.control": "Contains invisible control characters; please retype the text.",
 
   "admin.settings.upload.title": "Upload instead",
@@ -126,6 +134,7 @@ export const adminSiteEn = {
   "admin.invites.deleted": "Code {code} deleted.",
   "admin.invites.error.count": "Enter a whole number from 1 to {max}.",
   "admin.invites.error.note": "The note can have at most {max} characters.",
+  "admin.invites.error.noteControl": "The note contains invisible control characters; please retype it.",
   "admin.invites.error.form": "The form was not understood.",
   "admin.invites.error.used": "A used code cannot be deleted: it records who signed up with it.",
   "admin.invites.error.notFound": "That code does not exist (any more).",
