@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import type { Kysely, Transaction } from "kysely";
+import type { Insertable, Kysely, Transaction } from "kysely";
 import sharp, { type Metadata } from "sharp";
 import type { Database, ImagesTable } from "#app/db/schema.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
@@ -183,23 +183,30 @@ async function writeFiles(storage: FileStorage, files: Rendered["files"]): Promi
   return written;
 }
 
+/** An image whose files are stored but whose row is not written yet (see `prepareImage`). */
+export type PreparedImage = {
+  id: string;
+  row: Insertable<ImagesTable>;
+  /** Removes the files again, when the row will not be written after all. */
+  discard: () => Promise<void>;
+};
+
 /**
- * Stores an uploaded image and returns its new `images` row id. Refuses non-images and images over
- * MAX_IMAGE_PIXELS from the header; keeps the untouched original privately and serves only re-encoded,
- * metadata-free variants. The files are written before the row, so an interruption never leaves a row
- * pointing at a missing file (left-over files are removed by `sweepOrphanFiles`).
+ * The slow half of `storeImage`: recognises the image, keeps the original privately and writes every
+ * variant, without touching the database, so that no transaction is held open while sharp works.
+ * Refuses non-images and images over the pixel limit (ImageError) and then leaves no file behind.
  */
-export async function storeImage(
-  db: Db,
+export async function prepareImage(
   tempFilePath: string,
   options: { watermark?: string; storage?: FileStorage } = {},
-): Promise<string> {
+): Promise<PreparedImage> {
   const storage = options.storage ?? getStorage();
   const watermark = options.watermark?.trim() ?? "";
   const { type, width, height } = await inspectImage(tempFilePath);
   const id = randomUUID();
   const originalKey = `${ORIGINAL_PREFIX}${id}.${ORIGINAL_EXTENSIONS[type]}`;
   const written: string[] = [];
+  const discard = () => storage.remove(written).catch(() => {});
   try {
     await storage.save(originalKey, fs.createReadStream(tempFilePath));
     written.push(originalKey);
@@ -211,23 +218,44 @@ export async function storeImage(
       throw new ImageError("unreadable", "the image could not be processed (damaged or incomplete file)");
     }
     written.push(...(await writeFiles(storage, rendered.files)));
-    await db
-      .insertInto("images")
-      .values({
-        id,
-        original_key: originalKey,
-        original_format: type,
-        width,
-        height,
-        placeholder: rendered.placeholder,
-        variants: JSON.stringify(rendered.variants),
-        watermark,
-        created_at: new Date(),
-      })
-      .execute();
-    return id;
+    const row: Insertable<ImagesTable> = {
+      id,
+      original_key: originalKey,
+      original_format: type,
+      width,
+      height,
+      placeholder: rendered.placeholder,
+      variants: JSON.stringify(rendered.variants),
+      watermark,
+      created_at: new Date(),
+    };
+    return { id, row, discard };
   } catch (error) {
-    await storage.remove(written).catch(() => {});
+    await discard();
+    throw error;
+  }
+}
+
+/** Writes the row of a prepared image (inside the caller's transaction, if it has one). */
+export async function insertImageRow(db: Db, prepared: PreparedImage): Promise<string> {
+  await db.insertInto("images").values(prepared.row).execute();
+  return prepared.id;
+}
+
+/**
+ * Stores an uploaded image: files first (`prepareImage`), then its row, so no row ever points at a
+ * missing file; returns the new image's id.
+ */
+export async function storeImage(
+  db: Db,
+  tempFilePath: string,
+  options: { watermark?: string; storage?: FileStorage } = {},
+): Promise<string> {
+  const prepared = await prepareImage(tempFilePath, options);
+  try {
+    return await insertImageRow(db, prepared);
+  } catch (error) {
+    await prepared.discard();
     throw error;
   }
 }

@@ -5,7 +5,14 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
-import { deleteImage, ImageError, storeImage } from "#app/domains/media/images.server.ts";
+import {
+  deleteImage,
+  ImageError,
+  insertImageRow,
+  type PreparedImage,
+  prepareImage,
+  storeImage,
+} from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import {
   detectImageType,
@@ -73,9 +80,18 @@ export async function createVideoFromUpload(
   if (posterRefusal) return { ok: false, reason: posterRefusal };
 
   const { storage } = options;
-  const key = `${VIDEO_FILE_PREFIX}${randomUUID()}.${type}`;
-  await storage.save(key, fs.createReadStream(video.path));
+  // The poster's files are made before anything is written to the database (no transaction waits for sharp);
+  // prepareImage leaves no file behind when it refuses the poster.
+  let preparedPoster: PreparedImage | null = null;
   try {
+    preparedPoster = poster ? await prepareImage(poster.path, { storage }) : null;
+  } catch (error) {
+    if (error instanceof ImageError) return { ok: false, reason: "not-image" };
+    throw error;
+  }
+  const key = `${VIDEO_FILE_PREFIX}${randomUUID()}.${type}`;
+  try {
+    await storage.save(key, fs.createReadStream(video.path));
     // Files first, then the poster's and the video's rows in one transaction: a crash leaves no poster row
     // without its video, only files, which the start-up sweeps remove.
     const result = await videosService.create(
@@ -83,14 +99,13 @@ export async function createVideoFromUpload(
       actor,
       upload.fields,
       { file_key: key, file_type: MEDIA_CONTENT_TYPES[type] },
-      async (trx) => (poster ? { poster_image_id: await storeImage(trx, poster.path, { storage }) } : {}),
+      async (trx) => (preparedPoster ? { poster_image_id: await insertImageRow(trx, preparedPoster) } : {}),
     );
     if (!result.ok) throw new Error(`The checked video was refused: ${JSON.stringify(result)}`);
     return result;
   } catch (error) {
-    await storage.remove(key);
-    // storeImage removed its own files when it refused the poster.
-    if (error instanceof ImageError) return { ok: false, reason: "not-image" };
+    await storage.remove(key).catch(() => {});
+    await preparedPoster?.discard();
     throw error;
   }
 }
