@@ -1,17 +1,13 @@
-import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { RouterContextProvider } from "react-router";
-import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
-import { uploadTempDir } from "#app/domains/media/upload.server.ts";
-import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";
-import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
+import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 
@@ -33,30 +29,8 @@ export async function startup(source: Record<string, string | undefined> = proce
   const env: Env = parseEnv(source);
   const { adminSetupCode, runtime } = await startRuntime(env);
   app.set("trust proxy", env.trustProxy);
-  // Files an interrupted upload or a crash left behind; an hour's grace spares uploads in flight. Not awaited.
-  sweepOrphanFiles(runtime.database.db, {
-    olderThanMs: 60 * 60 * 1000,
-    tempDirs: [uploadTempDir(), path.join(env.dataDir, "storage", ".tmp")],
-  }).then(
-    ({ removed, tempFilesRemoved }) => {
-      if (removed.length + tempFilesRemoved > 0) {
-        console.log(`Removed ${removed.length} unreferenced media files and ${tempFilesRemoved} stale temp files.`);
-      }
-    },
-    (error) => console.error("Sweeping unreferenced media files failed:", error),
-  );
-  sweepOrphanVideoFiles(runtime.database.db, { olderThanMs: 60 * 60 * 1000 }).then(
-    (removed) => {
-      if (removed.length > 0) console.log(`Removed ${removed.length} unreferenced video files.`);
-    },
-    (error) => console.error("Sweeping unreferenced video files failed:", error),
-  );
-  sweepOrphanSiteImages(runtime.database.db, { olderThanMs: 60 * 60 * 1000 }).then(
-    (removed) => {
-      if (removed.length > 0) console.log(`Removed ${removed.length} unreferenced site image files.`);
-    },
-    (error) => console.error("Sweeping unreferenced site image files failed:", error),
-  );
+  // Not awaited: the site answers while leftovers of interrupted uploads are removed.
+  void sweepStorage(runtime.database.db, env);
   return { env, adminSetupCode };
 }
 

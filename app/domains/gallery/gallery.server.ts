@@ -5,11 +5,11 @@ import type { Database } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import {
-  deleteImage,
   deleteImageRow,
   imageForDisplay,
+  insertImageRow,
+  prepareImage,
   removeImageFiles,
-  storeImage,
 } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
@@ -192,11 +192,14 @@ export async function createGalleryEntry(
   tempFilePath: string,
   options: { originalName: string; watermark: string; storage?: FileStorage },
 ): Promise<string> {
-  const imageId = await storeImage(db, tempFilePath, { watermark: options.watermark, storage: options.storage });
+  // Files first (outside any transaction), then the image's and the picture's rows together: a crash in
+  // between leaves only files, which the start-up sweep removes, never an image row without its picture.
+  const prepared = await prepareImage(tempFilePath, { watermark: options.watermark, storage: options.storage });
   const id = randomUUID();
   try {
     await db.transaction().execute(async (trx) => {
       const now = new Date();
+      const imageId = await insertImageRow(trx, prepared);
       await trx
         .insertInto("gallery_images")
         .values({
@@ -217,7 +220,7 @@ export async function createGalleryEntry(
       await recordAudit(trx, actor, { action: "gallery.create", target: id, newValue: options.originalName });
     });
   } catch (error) {
-    await deleteImage(db, imageId, options.storage).catch(() => {});
+    await prepared.discard();
     throw error;
   }
   return id;
