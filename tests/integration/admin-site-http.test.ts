@@ -1,14 +1,13 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
-import { storeImage } from "#app/domains/media/images.server.ts";
 import { createLocalStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { type CreatedUser, createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
+import { createGalleryPicture } from "#tests/support/gallery-factories.ts";
 import { type FilePart, postMultipart } from "#tests/support/multipart.ts";
 import {
   type HttpResponse,
@@ -725,17 +724,20 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
   describe("watermark", () => {
     it("redraws the gallery's images after the watermark text changes", async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-watermark-"));
-      const source = path.join(dir, "photo.png");
-      await sharp({ create: { width: 1400, height: 900, channels: 3, background: "#668899" } })
-        .png()
-        .toFile(source);
       const storage = createLocalStorage({
         root: path.join(database.location.dataDir, "storage"),
         secret: mediaSigningSecret(TEST_AUTH_SECRET),
       });
-      const id = await storeImage(database.db, source, { watermark: settingDefaults.watermark_text, storage });
-      fs.rmSync(dir, { recursive: true, force: true });
+      const pictureId = await createGalleryPicture(database.db, storage, {
+        watermark: settingDefaults.watermark_text,
+        width: 1400,
+        height: 900,
+      });
+      const { image_id: id } = await database.db
+        .selectFrom("gallery_images")
+        .select("image_id")
+        .where("id", "=", pictureId)
+        .executeTakeFirstOrThrow();
 
       const response = await postForm(
         server,
