@@ -4,18 +4,21 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseVariants } from "#app/domains/media/images.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
-import { type CreatedUser, createUser } from "#tests/support/factories.ts";
+import {
+  signedInAdminAndMember,
+  startServerOnFreshDatabase,
+  stopServerAndDatabase,
+} from "#tests/support/admin-server.ts";
+import type { CreatedUser } from "#tests/support/factories.ts";
 import { createGalleryPicture, storageIn, testPhoto } from "#tests/support/gallery-factories.ts";
 import {
   type HttpResponse,
   postForm,
   request,
   type ServerProcess,
-  startServer,
   TEST_AUTH_SECRET,
 } from "#tests/support/server-process.ts";
-import { createSessionCookie } from "#tests/support/sessions.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 /** A multipart upload as the admin screen's XMLHttpRequest sends it (one file, binary body). */
 function postFile(
@@ -69,26 +72,12 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
   let userCookie: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    server = await startServer({
-      dataDir: database.location.dataDir,
-      databaseUrl: database.location.databaseUrl,
-      authSecret: TEST_AUTH_SECRET,
-    });
+    ({ database, server } = await startServerOnFreshDatabase(kind));
     storage = storageIn(database.location.dataDir);
-    admin = await createUser(database.db, { admin: true });
-    const user = await createUser(database.db);
-    const adminSession = await createSessionCookie(database.db, admin.id, TEST_AUTH_SECRET);
-    const userSession = await createSessionCookie(database.db, user.id, TEST_AUTH_SECRET);
-    adminCookie = `${adminSession.name}=${adminSession.value}`;
-    userCookie = `${userSession.name}=${userSession.value}`;
+    ({ admin, adminCookie, memberCookie: userCookie } = await signedInAdminAndMember(database));
   });
 
-  afterAll(async () => {
-    const code = await server?.stop();
-    await database?.destroy();
-    expect(code).toBe(0);
-  });
+  afterAll(() => stopServerAndDatabase(server, database));
 
   /** Everything an admin action could change: the gallery rows, the image rows, the audit log and the files. */
   async function snapshot() {
