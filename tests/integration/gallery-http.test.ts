@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseVariants } from "#app/domains/media/images.server.ts";
@@ -11,6 +10,7 @@ import {
 } from "#tests/support/admin-server.ts";
 import type { CreatedUser } from "#tests/support/factories.ts";
 import { createGalleryPicture, storageIn, testPhoto } from "#tests/support/gallery-factories.ts";
+import { postMultipart } from "#tests/support/multipart.ts";
 import {
   type HttpResponse,
   postForm,
@@ -27,40 +27,8 @@ function postFile(
   file: { name: string; data: Buffer; type: string },
   cookie?: string,
 ): Promise<HttpResponse> {
-  const boundary = `----vitrine${Date.now()}`;
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-    ),
-    file.data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {
-      "Content-Type": `multipart/form-data; boundary=${boundary}`,
-      "Content-Length": String(body.length),
-      Origin: server.origin,
-      Accept: "application/json",
-    };
-    if (cookie) headers.Cookie = cookie;
-    const outgoing = http.request(server.url(pathname), { method: "POST", headers, agent: false }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        text += chunk;
-      });
-      response.on("end", () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: text,
-          cookies: response.headers["set-cookie"] ?? [],
-        }),
-      );
-    });
-    outgoing.on("error", reject);
-    outgoing.end(body);
-  });
+  const part = { field: "file", filename: file.name, type: file.type, data: file.data };
+  return postMultipart(server, pathname, [part], { cookie, accept: "application/json" });
 }
 
 describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
