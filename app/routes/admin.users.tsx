@@ -1,4 +1,5 @@
-import { LogOut, ShieldMinus, ShieldPlus, Trash2 } from "lucide-react";
+import { LogOut, type LucideIcon, ShieldMinus, ShieldPlus, Trash2 } from "lucide-react";
+import type { ButtonHTMLAttributes } from "react";
 import { data, redirect, useFetcher } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
@@ -78,6 +79,53 @@ export function meta({ matches, location }: Route.MetaArgs) {
 
 type Submit = (fields: Record<string, string>) => void;
 
+type RowButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  icon: LucideIcon;
+  /** The full name, with the user's e-mail, for assistive technology. */
+  label: string;
+  /** The short word shown beside the icon. */
+  short: string;
+  danger?: boolean;
+};
+
+/** A small button of a user's row: on screen an icon and a short word, read out as the full label. */
+function RowButton({ icon: Icon, label, short, danger = false, ...props }: RowButtonProps) {
+  return (
+    <Button variant={danger ? "danger" : "secondary"} size="sm" aria-label={label} {...props}>
+      <Icon aria-hidden="true" className="size-4" />
+      <span aria-hidden="true">{short}</span>
+    </Button>
+  );
+}
+
+/** A row button that asks for confirmation in a dialog before `onConfirm` runs. */
+function ConfirmRowButton({
+  busy,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  ...button
+}: Omit<RowButtonProps, "disabled" | "onClick"> & {
+  busy: boolean;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+}) {
+  const t = useAdminTranslate();
+  return (
+    <ConfirmDialog
+      trigger={<RowButton disabled={busy} {...button} />}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      cancelLabel={t("admin.common.cancel")}
+      onConfirm={onConfirm}
+    />
+  );
+}
+
 function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: boolean; busy: boolean; send: Submit }) {
   const t = useAdminTranslate();
   const lang = useAdminData()?.lang ?? "en";
@@ -101,70 +149,44 @@ function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: bool
       <td className="py-3">
         <div className="flex flex-col items-start gap-2 [&>button]:whitespace-nowrap">
           {user.isAdmin ? (
-            <ConfirmDialog
-              trigger={
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={busy}
-                  aria-label={t("admin.users.revoke", { email: user.email })}
-                >
-                  <ShieldMinus aria-hidden="true" className="size-4" />
-                  <span aria-hidden="true">{t("admin.users.revokeShort")}</span>
-                </Button>
-              }
+            <ConfirmRowButton
+              icon={ShieldMinus}
+              label={t("admin.users.revoke", { email: user.email })}
+              short={t("admin.users.revokeShort")}
+              busy={busy}
               title={isSelf ? t("admin.users.revokeSelfTitle") : t("admin.users.revokeTitle", { email: user.email })}
               description={isSelf ? t("admin.users.revokeSelfText") : t("admin.users.revokeText")}
               confirmLabel={isSelf ? t("admin.users.revokeSelfConfirm") : t("admin.users.revokeShort")}
-              cancelLabel={t("admin.common.cancel")}
               onConfirm={() => submit("revokeAdmin")}
             />
           ) : (
-            <Button
-              variant="secondary"
-              size="sm"
+            <RowButton
+              icon={ShieldPlus}
+              label={t("admin.users.grant", { email: user.email })}
+              short={t("admin.users.grantShort")}
               disabled={busy}
-              aria-label={t("admin.users.grant", { email: user.email })}
               onClick={() => submit("grantAdmin")}
-            >
-              <ShieldPlus aria-hidden="true" className="size-4" />
-              <span aria-hidden="true">{t("admin.users.grantShort")}</span>
-            </Button>
+            />
           )}
-          <ConfirmDialog
-            trigger={
-              <Button
-                variant="secondary"
-                size="sm"
-                disabled={busy}
-                aria-label={t("admin.users.signOut", { email: user.email })}
-              >
-                <LogOut aria-hidden="true" className="size-4" />
-                <span aria-hidden="true">{t("admin.users.signOutShort")}</span>
-              </Button>
-            }
+          <ConfirmRowButton
+            icon={LogOut}
+            label={t("admin.users.signOut", { email: user.email })}
+            short={t("admin.users.signOutShort")}
+            busy={busy}
             title={t("admin.users.signOutTitle", { email: user.email })}
             description={isSelf ? t("admin.users.signOutSelfText") : t("admin.users.signOutText")}
             confirmLabel={t("admin.users.signOutShort")}
-            cancelLabel={t("admin.common.cancel")}
             onConfirm={() => submit("signOut")}
           />
-          <ConfirmDialog
-            trigger={
-              <Button
-                variant="danger"
-                size="sm"
-                disabled={busy}
-                aria-label={t("admin.users.delete", { email: user.email })}
-              >
-                <Trash2 aria-hidden="true" className="size-4" />
-                <span aria-hidden="true">{t("admin.common.delete")}</span>
-              </Button>
-            }
+          <ConfirmRowButton
+            icon={Trash2}
+            label={t("admin.users.delete", { email: user.email })}
+            short={t("admin.common.delete")}
+            danger
+            busy={busy}
             title={isSelf ? t("admin.users.deleteSelfTitle") : t("admin.common.confirmDelete", { name: user.email })}
             description={isSelf ? t("admin.users.deleteSelfText") : t("admin.users.deleteText")}
             confirmLabel={isSelf ? t("admin.users.deleteSelfConfirm") : t("admin.common.delete")}
-            cancelLabel={t("admin.common.cancel")}
             onConfirm={() => submit("delete")}
           />
         </div>

@@ -1,6 +1,6 @@
 import { strongPassword, uniqueEmail } from "#tests/support/factories.ts";
-import { signUpInFreshContext, toast } from "./admin-site-helpers.ts";
-import { E2E_BASE_URL, expect, test, waitForHydration } from "./fixtures.ts";
+import { openAsNewAdmin, signUpInFreshContext, toast } from "./admin-site-helpers.ts";
+import { E2E_BASE_URL, expect, test } from "./fixtures.ts";
 
 const CODE = /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/;
 
@@ -10,9 +10,7 @@ test("an admin creates three codes; one is used to sign up and the list shows it
   makeUser,
   signInAs,
 }) => {
-  await signInAs(page, await makeUser({ admin: true }));
-  await page.goto("/admin/invites");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/invites");
   const note = `Cousins ${Date.now()}`;
 
   await page.getByLabel("How many").fill("3");
@@ -59,10 +57,8 @@ test("a code and a ready sign-up link are copied to the clipboard, with a visibl
   makeInvite,
 }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E_BASE_URL });
-  await signInAs(page, await makeUser({ admin: true }));
   const code = await makeInvite();
-  await page.goto("/admin/invites");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/invites");
 
   const copyCode = page.getByRole("button", { name: `Copy code: ${code}` });
   await copyCode.click();

@@ -1,12 +1,10 @@
-import { toast } from "./admin-site-helpers.ts";
+import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
 
 // Nothing here is saved: the site-wide changes are in admin-settings.spec.ts, which runs after everything else.
 
 test.beforeEach(async ({ page, makeUser, signInAs }) => {
-  await signInAs(page, await makeUser({ admin: true }));
-  await page.goto("/admin/settings");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings");
 });
 
 test("every group has its own section, reachable from the list at the top", async ({ page }) => {

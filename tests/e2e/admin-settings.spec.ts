@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { toast } from "./admin-site-helpers.ts";
+import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // Site-wide changes: this spec runs after all others (project "site-wide" in playwright.config.ts), in order.
@@ -15,9 +15,7 @@ test("an admin edits the site name, a German footer text and the meta descriptio
   makeUser,
   signInAs,
 }) => {
-  await signInAs(page, await makeUser({ admin: true }));
-  await page.goto("/admin/settings");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings");
 
   const identity = page.getByRole("region", { name: "Site identity" });
   await identity.getByLabel("Site name", { exact: true }).fill(SITE_NAME);
@@ -94,9 +92,7 @@ test("the last admin can be neither demoted nor deleted", async ({ page, databas
 });
 
 test("an admin uploads a favicon; every page's head links its sizes", async ({ page, browser, makeUser, signInAs }) => {
-  await signInAs(page, await makeUser({ admin: true }));
-  await page.goto("/admin/settings");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings");
   const identity = page.getByRole("region", { name: "Site identity" });
   const png = await sharp({ create: { width: 256, height: 256, channels: 4, background: "#e11d48" } })
     .png()

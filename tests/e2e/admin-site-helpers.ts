@@ -1,5 +1,18 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect } from "./fixtures.ts";
+import type { CreatedUser } from "#tests/support/factories.ts";
+import { expect, waitForHydration } from "./fixtures.ts";
+
+type AdminFixtures = {
+  makeUser: (options: { admin: true }) => Promise<CreatedUser>;
+  signInAs: (page: Page, user: CreatedUser) => Promise<void>;
+};
+
+/** Signs the page in as a new admin and opens the admin screen, ready for clicks (hydrated). */
+export async function openAsNewAdmin(page: Page, { makeUser, signInAs }: AdminFixtures, path: string) {
+  await signInAs(page, await makeUser({ admin: true }));
+  await page.goto(path);
+  await waitForHydration(page);
+}
 
 /** A toast the admin sees (sonner), by the text it contains. */
 export function toast(page: Page, text: string | RegExp) {

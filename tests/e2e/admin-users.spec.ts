@@ -1,4 +1,4 @@
-import { toast } from "./admin-site-helpers.ts";
+import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
 
 test("an admin makes a user an admin, who can then open the admin area", async ({
@@ -7,10 +7,8 @@ test("an admin makes a user an admin, who can then open the admin area", async (
   makeUser,
   signInAs,
 }) => {
-  await signInAs(page, await makeUser({ admin: true }));
   const user = await makeUser();
-  await page.goto("/admin/users");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/users");
   const row = page.getByRole("row").filter({ hasText: user.email });
   await expect(row).toContainText("User");
 

@@ -1,18 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
-
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
-
-/** Runs axe-core on the page as it is now and expects no violation at all. */
-export async function expectNoAxeViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const report = results.violations.map((violation) => ({
-    rule: violation.id,
-    help: violation.help,
-    nodes: violation.nodes.map((node) => ({ target: node.target.join(" "), summary: node.failureSummary })),
-  }));
-  expect(report, `axe violations on ${label}`).toEqual([]);
-}
 
 /** A name no other test uses, so tests sharing the server's database can find their own items. */
 export function uniqueName(prefix: string): string {

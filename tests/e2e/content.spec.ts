@@ -4,7 +4,8 @@ import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
 import { toast } from "./admin-site-helpers.ts";
-import { addInAdmin, expectNoAxeViolations, positionsIn, recordWebm, uniqueName } from "./content-helpers.ts";
+import { expectNoViolations } from "./axe.ts";
+import { addInAdmin, positionsIn, recordWebm, uniqueName } from "./content-helpers.ts";
 import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // One admin edits what the public pages show; the steps of a test depend on each other's order.
@@ -337,7 +338,7 @@ for (const theme of ["light", "dark"] as const) {
         // Open a question so its answer is checked too.
         if (path === "/faq") await page.getByRole("main").locator("summary").first().click();
         await expect(page.getByRole("main").locator("li, article").first()).toBeVisible();
-        await expectNoAxeViolations(page, `${path} (${theme})`);
+        await expectNoViolations(page, `${path} (${theme})`);
       }
 
       // The start page's highlights (pictures are checked in the integration test: the gallery's own browser
@@ -345,7 +346,7 @@ for (const theme of ["light", "dark"] as const) {
       await page.goto("/home");
       await expect(page.getByRole("region", { name: "Latest video" })).toBeVisible();
       await expect(page.getByRole("region", { name: "Find me elsewhere" })).toBeVisible();
-      await expectNoAxeViolations(page, `/home (${theme})`);
+      await expectNoViolations(page, `/home (${theme})`);
     });
 
     test("the links, FAQ and video admin screens with an open editor have no violations", async ({
@@ -366,7 +367,7 @@ for (const theme of ["light", "dark"] as const) {
           .getByRole("button", { name: /^Edit “/ })
           .first()
           .click();
-        await expectNoAxeViolations(page, `${path} with an open editor (${theme})`);
+        await expectNoViolations(page, `${path} with an open editor (${theme})`);
       }
     });
   });

@@ -1,6 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createGalleryPicture, storageIn, testPhoto } from "#tests/support/gallery-factories.ts";
+import { openAsNewAdmin } from "./admin-site-helpers.ts";
+import { expectNoViolations } from "./axe.ts";
 import { E2E_DATA_DIR } from "./e2e-env.ts";
 import { expect, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
@@ -28,18 +29,6 @@ const PICTURES = [
     de: { title: "", description: "", category: "Natur" },
   },
 ];
-
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
-
-async function expectNoViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const report = results.violations.map((violation) => ({
-    rule: violation.id,
-    help: violation.help,
-    nodes: violation.nodes.map((node) => ({ target: node.target.join(" "), summary: node.failureSummary })),
-  }));
-  expect(report, `axe violations on ${label}`).toEqual([]);
-}
 
 /** The pictures of the grid, as their alternative texts, in the order shown. */
 function gridAlts(page: Page) {
@@ -283,9 +272,7 @@ test("the admin drops a file, moves it up, hides it and deletes it with its file
   database,
 }) => {
   test.setTimeout(60_000);
-  await signInAs(page, await makeUser({ admin: true }));
-  await page.goto("/admin/gallery");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
   const list = page.getByRole("list", { name: "Pictures in display order" });
   const before = await list.getByRole("listitem").count();
 

@@ -6,30 +6,19 @@ import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { createLocalStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
+import {
+  cookieFor,
+  expectSentToSignIn,
+  signedInAdminAndMember,
+  startServerOnFreshDatabase,
+  stopServerAndDatabase,
+  visibleText,
+} from "#tests/support/admin-server.ts";
 import { type CreatedUser, createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import { createGalleryPicture } from "#tests/support/gallery-factories.ts";
 import { type FilePart, postMultipart } from "#tests/support/multipart.ts";
-import {
-  type HttpResponse,
-  postForm,
-  request,
-  type ServerProcess,
-  startServer,
-  TEST_AUTH_SECRET,
-} from "#tests/support/server-process.ts";
-import { createSessionCookie } from "#tests/support/sessions.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
-
-/** The text a visitor reads: tags stripped, the entities of the texts under test decoded. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/gi, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replaceAll("&#x27;", "'")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&amp;", "&")
-    .replace(/\s+/g, " ");
-}
+import { postForm, request, type ServerProcess, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
+import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 function linkTags(html: string): string[] {
   return html.slice(0, html.indexOf("</head>")).match(/<link[^>]*>/g) ?? [];
@@ -44,16 +33,6 @@ async function pngPart(width: number, height: number, color: string): Promise<Fi
 
 function titleOf(html: string): string | undefined {
   return html.slice(0, html.indexOf("</head>")).match(/<title>([^<]*)<\/title>/)?.[1];
-}
-
-/** A visitor is sent to sign in: a 302 for a document, a single-fetch redirect (202) for a `.data` request. */
-function expectSentToSignIn(response: HttpResponse) {
-  if (response.status === 302) {
-    expect(response.headers.location).toMatch(/^\/auth\?redirectTo=%2Fadmin/);
-  } else {
-    expect(response.status).toBe(202);
-    expect(response.body).toMatch(/"redirect","\/auth\?redirectTo=%2Fadmin/);
-  }
 }
 
 const READ_PATHS = ["/admin/settings", "/admin/invites", "/admin/users", "/admin/audit", "/admin/audit?area=settings"];
@@ -71,11 +50,6 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
   let ownerCookie: string;
   let memberCookie: string;
 
-  const cookieFor = async (user: CreatedUser) => {
-    const cookie = await createSessionCookie(database.db, user.id, TEST_AUTH_SECRET);
-    return `${cookie.name}=${cookie.value}`;
-  };
-
   /** Everything an admin write in these screens can change. */
   const snapshot = async () => ({
     settings: await database.db.selectFrom("site_settings").selectAll().orderBy("key").execute(),
@@ -89,24 +63,12 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
   const siteDir = () => path.join(database.location.dataDir, "storage", "public", "site");
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    server = await startServer({
-      dataDir: database.location.dataDir,
-      databaseUrl: database.location.databaseUrl,
-      authSecret: TEST_AUTH_SECRET,
-      // Small, so that an oversize upload is cheap to send.
-      env: { UPLOAD_MAX_MB: "1" },
-    });
-    owner = await createUser(database.db, { admin: true });
-    ownerCookie = await cookieFor(owner);
-    memberCookie = await cookieFor(await createUser(database.db));
+    // Small, so that an oversize upload is cheap to send.
+    ({ database, server } = await startServerOnFreshDatabase(kind, { UPLOAD_MAX_MB: "1" }));
+    ({ admin: owner, adminCookie: ownerCookie, memberCookie } = await signedInAdminAndMember(database));
   });
 
-  afterAll(async () => {
-    const code = await server?.stop();
-    await database?.destroy();
-    expect(code).toBe(0);
-  });
+  afterAll(() => stopServerAndDatabase(server, database));
 
   describe("who may read", () => {
     it.each(READ_PATHS.flatMap((path) => [path, dataPath(path)]))("%s: visitors sign in first", async (path) => {
@@ -405,7 +367,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
   describe("users", () => {
     it("grants the admin role, and the new admin can open the admin area", async () => {
       const user = await createUser(database.db);
-      const cookie = await cookieFor(user);
+      const cookie = await cookieFor(database, user);
       expect((await request(server.url("/admin/users"), { headers: { Cookie: cookie } })).status).toBe(403);
 
       const response = await postForm(
@@ -436,7 +398,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
     it("signs a user out everywhere: their cookie is worth nothing afterwards", async () => {
       const user = await createUser(database.db, { admin: true });
-      const cookie = await cookieFor(user);
+      const cookie = await cookieFor(database, user);
       expect((await request(server.url("/admin"), { headers: { Cookie: cookie } })).status).toBe(200);
 
       const response = await postForm(

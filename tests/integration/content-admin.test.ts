@@ -7,18 +7,14 @@ import { linksService } from "#app/domains/links/links.server.ts";
 import { storeImage } from "#app/domains/media/images.server.ts";
 import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
-import { createUser } from "#tests/support/factories.ts";
-import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import {
-  type HttpResponse,
-  postForm,
-  request,
-  type ServerProcess,
-  startServer,
-  TEST_AUTH_SECRET,
-} from "#tests/support/server-process.ts";
-import { createSessionCookie } from "#tests/support/sessions.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+  signedInAdminAndMember,
+  startServerOnFreshDatabase,
+  stopServerAndDatabase,
+} from "#tests/support/admin-server.ts";
+import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
+import { type HttpResponse, postForm, request, type ServerProcess } from "#tests/support/server-process.ts";
+import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 const seedActor = { id: "seed", email: "seed@example.test" };
 
@@ -51,25 +47,11 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
   let memberCookie: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    server = await startServer({
-      dataDir: database.location.dataDir,
-      databaseUrl: database.location.databaseUrl,
-      authSecret: TEST_AUTH_SECRET,
-    });
-    const admin = await createUser(database.db, { admin: true });
-    const member = await createUser(database.db);
-    const adminSession = await createSessionCookie(database.db, admin.id, TEST_AUTH_SECRET);
-    const memberSession = await createSessionCookie(database.db, member.id, TEST_AUTH_SECRET);
-    adminCookie = `${adminSession.name}=${adminSession.value}`;
-    memberCookie = `${memberSession.name}=${memberSession.value}`;
+    ({ database, server } = await startServerOnFreshDatabase(kind));
+    ({ adminCookie, memberCookie } = await signedInAdminAndMember(database));
   });
 
-  afterAll(async () => {
-    const code = await server?.stop();
-    await database?.destroy();
-    expect(code).toBe(0);
-  });
+  afterAll(() => stopServerAndDatabase(server, database));
 
   /** Everything an admin action could change: the three tables and the audit log. */
   async function snapshot() {

@@ -2,6 +2,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
+import { startServerOnFreshDatabase, stopServerAndDatabase, visibleText } from "#tests/support/admin-server.ts";
 import { createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import {
   cookiePair,
@@ -10,22 +11,10 @@ import {
   request,
   type ServerProcess,
   sessionCookie,
-  startServer,
   TEST_AUTH_SECRET,
 } from "#tests/support/server-process.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
-
-/** The text a visitor reads: tags stripped, entities of the texts under test decoded. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/gi, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replaceAll("&#x27;", "'")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&amp;", "&")
-    .replace(/\s+/g, " ");
-}
+import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 function headTag(html: string, pattern: RegExp): string | undefined {
   const head = html.slice(0, html.indexOf("</head>"));
@@ -56,21 +45,11 @@ describe.each(databaseKinds)("the running server (%s)", (kind) => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    server = await startServer({
-      dataDir: database.location.dataDir,
-      databaseUrl: database.location.databaseUrl,
-      authSecret: TEST_AUTH_SECRET,
-      // Many deliberate failures come from 127.0.0.1 here; the limit has its own test.
-      env: { AUTH_MAX_FAILED_ATTEMPTS: "10000" },
-    });
+    // Many deliberate failures come from 127.0.0.1 here; the limit has its own test.
+    ({ database, server } = await startServerOnFreshDatabase(kind, { AUTH_MAX_FAILED_ATTEMPTS: "10000" }));
   });
 
-  afterAll(async () => {
-    const code = await server?.stop();
-    await database?.destroy();
-    expect(code).toBe(0);
-  });
+  afterAll(() => stopServerAndDatabase(server, database));
 
   describe("public pages", () => {
     it("serves the start page with its metadata in the raw HTML", async () => {
