@@ -2,6 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
   Kysely,
   type KyselyPlugin,
   OperationNodeTransformer,
@@ -12,6 +15,8 @@ import {
   type QueryResult,
   type RootOperationNode,
   SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
   type UnknownRow,
   type ValueNode,
 } from "kysely";
@@ -57,6 +62,30 @@ class SqliteValuesPlugin implements KyselyPlugin {
   }
 }
 
+/**
+ * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE), waiting for it under busy_timeout.
+ * A deferred transaction that reads first and writes later fails at once with "database is locked" when
+ * another process (the CLI, the seed script) wrote in between: SQLite cannot upgrade its stale snapshot.
+ */
+class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateTransactionSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionSqliteDriver(this.#config);
+  }
+}
+
 export function databaseKindOf(databaseUrl: string | undefined): DatabaseKind {
   return databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgres" : "sqlite";
 }
@@ -78,7 +107,7 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new ImmediateTransactionSqliteDialect({ database: sqlite }),
     plugins: [new SqliteValuesPlugin()],
   });
   return { db, kind: "sqlite", close: () => db.destroy() };
