@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from "react";
 
 export const inputClass =
   "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 placeholder:text-zinc-500 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-500 aria-[invalid=true]:border-red-600 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400 dark:aria-[invalid=true]:border-red-400";
@@ -27,6 +27,27 @@ function describedBy(id: string, hint?: string, error?: string): string | undefi
   return ids.length > 0 ? ids.join(" ") : undefined;
 }
 
+/** The attributes that tie a control to its label, hint and error. */
+type ControlProps = { id: string; "aria-invalid": true | undefined; "aria-describedby": string | undefined };
+
+/** A label above a control, with the hint and error below it, tied to it for screen readers. */
+function LabelledField(props: Described & { className: string; control: (control: ControlProps) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={props.className}>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      {props.control({
+        id,
+        "aria-invalid": props.error ? true : undefined,
+        "aria-describedby": describedBy(id, props.hint, props.error),
+      })}
+      <FieldText id={id} hint={props.hint} error={props.error} />
+    </div>
+  );
+}
+
 /** A labelled input; its hint and error are tied to it for screen readers. */
 export function TextField({
   label,
@@ -35,21 +56,14 @@ export function TextField({
   className = "",
   ...props
 }: Described & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
   return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        className={inputClass}
-        {...props}
-      />
-      <FieldText id={id} hint={hint} error={error} />
-    </div>
+    <LabelledField
+      label={label}
+      hint={hint}
+      error={error}
+      className={className}
+      control={(control) => <input {...control} className={inputClass} {...props} />}
+    />
   );
 }
 
@@ -61,22 +75,14 @@ export function TextAreaField({
   rows = 4,
   ...props
 }: Described & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
   return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={rows}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        className={inputClass}
-        {...props}
-      />
-      <FieldText id={id} hint={hint} error={error} />
-    </div>
+    <LabelledField
+      label={label}
+      hint={hint}
+      error={error}
+      className={className}
+      control={(control) => <textarea {...control} rows={rows} className={inputClass} {...props} />}
+    />
   );
 }
 
