@@ -75,6 +75,17 @@ export async function waitForHydration(page: Page) {
   });
 }
 
+/**
+ * Opens the gallery's lightbox from a thumbnail and waits until it is the modal dialog. A click in the
+ * moment between React's hydration and the gallery's own effect is a plain link (the page reloads with the
+ * picture open from the server), so only `:modal` says that swipe and key handlers are in place.
+ */
+export async function openLightbox(page: Page, index = 0) {
+  await waitForHydration(page);
+  await page.locator("main ul.grid a[id^='thumb-']").nth(index).click();
+  await page.waitForFunction(() => document.querySelector("dialog:modal") !== null);
+}
+
 /** A client-side navigation, as a <Link> to that path would do (the app has no link to every path). */
 export async function clientNavigate(page: Page, path: string) {
   await waitForHydration(page);

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { openDatabase } from "#app/db/database.server.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
 import { E2E_DATA_DIR } from "./e2e-env.ts";
-import { expect, test, waitForHydration } from "./fixtures.ts";
+import { expect, openLightbox, test, waitForHydration } from "./fixtures.ts";
 
 // The watermark settings show on every gallery picture, so this spec runs in the `site-wide` project,
 // after the others and one test at a time.
@@ -48,7 +48,7 @@ test("the watermark follows the settings: a link when a URL is set, gone when di
     await page.goto("/");
     await expect(page.locator("main ul.grid img").first()).toBeVisible();
     await expect(page.getByText("© Vitrine")).toHaveCount(0);
-    await page.locator("main ul.grid a[id^='thumb-']").first().click();
+    await openLightbox(page);
     await expect(lightbox(page)).toBeVisible();
     await expect(lightbox(page).getByText("© Vitrine")).toHaveCount(0);
   } finally {

@@ -3,7 +3,7 @@ import { createGalleryPicture, storageIn, testPhoto } from "#tests/support/galle
 import { openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { E2E_DATA_DIR } from "./e2e-env.ts";
-import { expect, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { expect, openLightbox, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // One story, in order: the admin's uploads are what the visitor then sees.
 test.describe.configure({ mode: "serial" });
@@ -123,7 +123,7 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
 
   // The lightbox: opened from the grid, moved with the arrow keys, closed with Escape.
   const thumbnails = page.locator("main ul.grid a[id^='thumb-']");
-  await thumbnails.first().click();
+  await openLightbox(page);
   await expect(lightbox(page)).toBeVisible();
   await expect(lightbox(page).getByRole("heading", { name: "Roter Hafen" })).toBeVisible();
   await expect(lightbox(page).getByText("Boote im Morgengrauen")).toBeVisible();
@@ -164,15 +164,25 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
   await other.close();
 });
 
-test("swiping moves through the pictures", async ({ page }) => {
-  await page.goto("/");
-  await waitForHydration(page);
-  await page.locator("main ul.grid a[id^='thumb-']").first().click();
+test("swiping moves through the pictures, also while they are still loading", async ({ page }) => {
+  // Pictures held back for a while, as on a slow connection: the lightbox keeps their place and takes swipes.
+  const release: Array<() => void> = [];
+  await page.route("**/media/images/**", async (route) => {
+    await new Promise<void>((resolve) => release.push(resolve));
+    // A picture swiped away before it arrived was given up by the page; its request cannot go on.
+    await route.continue().catch(() => undefined);
+  });
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  await openLightbox(page);
   const image = lightbox(page).locator("figure img");
   await expect(lightbox(page).getByRole("heading", { name: "Red harbour" })).toBeVisible();
-  const box = await image.boundingBox();
-  if (!box) throw new Error("the lightbox image has no box");
   const swipe = async (from: number, to: number) => {
+    const box = await image.boundingBox();
+    if (!box) throw new Error("the lightbox image has no box");
+    // The stored 1200×800 shape, before a single pixel has arrived.
+    expect(box.width / box.height).toBeCloseTo(1.5, 1);
+    expect(box.width).toBeGreaterThan(300);
+    expect(await image.evaluate((element) => (element as HTMLImageElement).complete)).toBe(false);
     await page.mouse.move(box.x + box.width * from, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * to, box.y + box.height / 2, { steps: 5 });
@@ -182,6 +192,13 @@ test("swiping moves through the pictures", async ({ page }) => {
   await expect(lightbox(page).getByRole("heading", { name: "Green forest" })).toBeVisible();
   await swipe(0.2, 0.8);
   await expect(lightbox(page).getByRole("heading", { name: "Red harbour" })).toBeVisible();
+
+  // Once the pixels are in, the picture is exactly where its placeholder was.
+  const before = await image.boundingBox();
+  await page.unroute("**/media/images/**");
+  for (const resolve of release) resolve();
+  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  expect(await image.boundingBox()).toEqual(before);
 });
 
 for (const theme of ["light", "dark"] as const) {
@@ -196,8 +213,7 @@ for (const theme of ["light", "dark"] as const) {
     await expect(page.locator("main ul.grid img")).toHaveCount(3);
     await expectNoViolations(page, `/ with pictures (${theme})`);
 
-    await waitForHydration(page);
-    await page.locator("main ul.grid a[id^='thumb-']").first().click();
+    await openLightbox(page);
     await expect(lightbox(page)).toBeVisible();
     await expectNoViolations(page, `the open lightbox (${theme})`);
 

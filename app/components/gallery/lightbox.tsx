@@ -106,7 +106,8 @@ export function Lightbox(props: {
               <span className="size-11 shrink-0" />
             )}
             <figure
-              className="relative flex min-h-0 min-w-0 touch-pan-y select-none items-center justify-center"
+              // The whole space between the buttons takes swipes, also while the picture is still loading.
+              className="relative flex h-full min-h-0 min-w-0 flex-1 touch-pan-y select-none items-center justify-center"
               onPointerDown={(event) => {
                 pointerStart.current = { x: event.clientX, y: event.clientY };
               }}
@@ -120,7 +121,13 @@ export function Lightbox(props: {
                 go(dx < 0 ? next : previous);
               }}
             >
-              <div className="relative">
+              <div
+                className="relative"
+                // Sized from the stored dimensions rather than the loaded pixels, so nothing moves when they arrive.
+                style={{
+                  width: `min(100%, ${item.image.width}px, (100dvh - 11rem) * ${item.image.width / item.image.height})`,
+                }}
+              >
                 <ResponsiveImage
                   key={item.id}
                   image={item.image}
@@ -129,7 +136,7 @@ export function Lightbox(props: {
                   only={props.watermark ? "full" : "all"}
                   loading="eager"
                   draggable={false}
-                  className="max-h-[calc(100dvh-11rem)] w-auto max-w-full object-contain"
+                  className="block h-auto w-full"
                 />
                 {props.watermark ? <WatermarkBadge watermark={props.watermark} /> : null}
               </div>
