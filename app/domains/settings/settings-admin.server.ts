@@ -37,6 +37,14 @@ export async function saveSettings(
   const changed = await db.transaction().execute(async (trx) => {
     const current = new Map<string, string>();
     if (keys.length > 0) {
+      // Claim the rows before reading them (a missing row gets its default): on PostgreSQL this takes their
+      // row locks, so two saves from tabs loaded with the same values run one after the other and the second
+      // sees the first as a conflict. On SQLite the transaction already holds the write lock.
+      await trx
+        .insertInto("site_settings")
+        .values(keys.map((key) => ({ key, value: settingDefaults[key] })))
+        .onConflict((oc) => oc.column("key").doUpdateSet((eb) => ({ value: eb.ref("site_settings.value") })))
+        .execute();
       const rows = await trx.selectFrom("site_settings").select(["key", "value"]).where("key", "in", keys).execute();
       for (const row of rows) current.set(row.key, row.value);
     }

@@ -65,6 +65,23 @@ describe.each(databaseKinds)("saving settings (%s)", (kind) => {
     expect(record?.newValue?.endsWith("…")).toBe(true);
   });
 
+  it("of two saves from tabs loaded with the same values at the same moment, one wins and the other is a conflict", async () => {
+    for (let round = 0; round < 10; round++) {
+      const loaded = `Site ${round}`;
+      await saveSettings(database.db, actor, { site_name: loaded });
+      const results = await Promise.all(
+        ["First tab", "Second tab"].map((name) =>
+          saveSettings(database.db, actor, { site_name: `${name} ${round}` }, { site_name: loaded }),
+        ),
+      );
+      const winners = results.filter((result) => result.changed.includes("site_name"));
+      const refused = results.filter((result) => result.conflicts.includes("site_name"));
+      expect(winners).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expect((await readSettings(database.db)).site_name).toBe(winners[0]?.settings.site_name);
+    }
+  });
+
   it("writes a key whose row is missing", async () => {
     await database.db.deleteFrom("site_settings").where("key", "=", "meta_title").execute();
     await saveSettings(database.db, actor, { meta_title: "Shared title" });
