@@ -16,6 +16,7 @@ import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { localizedSetting, siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
 import { dictionaryFor } from "#app/i18n/i18n.server.ts";
+import { keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { languageOf, themeOf } from "#app/lib/preferences.ts";
@@ -24,6 +25,9 @@ import { getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings, siteMiddleware } from "#app/lib/site-context.server.ts";
 
 export const middleware: Route.MiddlewareFunction[] = [siteMiddleware];
+
+// The gallery's lightbox steps change only the address; the site's data stays as it is.
+export const shouldRevalidate = keepDataForLightboxSteps;
 
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   const { lang } = languageOf(request);

@@ -1,5 +1,5 @@
 import { type MouseEvent, useEffect, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { Link, useFetcher, useLocation, useNavigate } from "react-router";
 import { Lightbox } from "#app/components/gallery/lightbox.tsx";
 import { type Watermark, WatermarkBadge } from "#app/components/gallery/watermark-badge.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
@@ -7,6 +7,7 @@ import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { listPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
 import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
 import { watermarkText } from "#app/domains/media/images.server.ts";
+import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
@@ -43,9 +44,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   return { ...texts, gallery, watermark };
 }
 
+// Opening, moving and closing the lightbox changes the address only; the pictures are already here.
+export const shouldRevalidate = keepDataForLightboxSteps;
+
 export function meta({ matches, location, loaderData }: Route.MetaArgs) {
   const seo = rootSeo(matches);
-  const shared = loaderData?.gallery.items.find((item) => item.id === loaderData.gallery.openId);
+  const openId = new URLSearchParams(location.search).get("image");
+  const shared = loaderData?.gallery.items.find((item) => item.id === openId);
   if (!seo || !shared) return pageMeta(seo, location.pathname);
   // A shared picture's link previews that picture, with its caption.
   const tags = pageMeta(seo, location.pathname, {
@@ -67,16 +72,6 @@ export function meta({ matches, location, loaderData }: Route.MetaArgs) {
   ];
 }
 
-/** `/` with the given filter, page and picture (empty values left out). */
-function galleryHref(params: { category?: string | null; page?: number; image?: string | null }): string {
-  const search = new URLSearchParams();
-  if (params.category) search.set("category", params.category);
-  if (params.page && params.page > 1) search.set("page", String(params.page));
-  if (params.image) search.set("image", params.image);
-  const query = search.toString();
-  return query ? `/?${query}` : "/";
-}
-
 const filterClass = (active: boolean) =>
   `inline-block rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 ${
     active
@@ -93,7 +88,10 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   const [hydrated, setHydrated] = useState(false);
   const [items, setItems] = useState<GalleryItem[]>(gallery.items);
   const [lastPage, setLastPage] = useState(gallery.page);
-  const [openId, setOpenId] = useState<string | null>(gallery.openId);
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The address names the picture on show, so it can be shared and Back closes it.
+  const openId = new URLSearchParams(location.search).get("image");
 
   useEffect(() => setHydrated(true), []);
 
@@ -101,7 +99,6 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     setItems(gallery.items);
     setLastPage(gallery.page);
-    setOpenId(gallery.openId);
   }, [gallery]);
 
   useEffect(() => {
@@ -119,13 +116,17 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
     item.title || t("gallery.untitled", { number: firstNumber + index + 1 });
 
   const open = (id: string | null) => {
-    setOpenId(id);
-    // The address always names the picture on show, so it can be shared; React Router's state is kept.
-    window.history.replaceState(
-      window.history.state,
-      "",
-      galleryHref({ category: gallery.category, page: id ? undefined : gallery.page, image: id }),
-    );
+    if (id === openId) return;
+    const href = galleryHref({ category: gallery.category, page: id ? undefined : gallery.page, image: id });
+    const fromGrid = openId === null && id !== null;
+    // Closing what was opened here goes back, so the entry opening it does not stay behind Back.
+    if (id === null && location.state?.lightboxFromGrid === true) navigate(-1);
+    else
+      navigate(href, {
+        replace: !fromGrid,
+        preventScrollReset: true,
+        state: fromGrid ? { lightboxFromGrid: true } : location.state,
+      });
   };
 
   const openFromGrid = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {

@@ -201,6 +201,42 @@ test("swiping moves through the pictures, also while they are still loading", as
   expect(await image.boundingBox()).toEqual(before);
 });
 
+test("Back closes the lightbox and Forward opens it again, without asking the server for anything", async ({
+  page,
+}) => {
+  await page.goto("/?category=Nature");
+  await expect.poll(() => gridAlts(page)).toEqual(["Green forest", "Blue lake"]);
+  const dataRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith(".data")) dataRequests.push(request.url());
+  });
+  await openLightbox(page);
+  await expect(lightbox(page).getByRole("heading", { name: "Green forest" })).toBeVisible();
+  await page.keyboard.press("ArrowRight");
+  await expect(lightbox(page).getByRole("heading", { name: "Blue lake" })).toBeVisible();
+  await expect(page).toHaveURL(/\/\?category=Nature&image=[\w-]+$/);
+  const lakeUrl = page.url();
+
+  // Moving inside the lightbox replaced the entry it opened with: one Back, and the grid is there again.
+  await page.goBack();
+  await expect(lightbox(page)).toBeHidden();
+  await expect(page).toHaveURL("/?category=Nature");
+  await expect(page.getByRole("heading", { name: "Gallery", level: 1 })).toBeVisible();
+  await page.goForward();
+  await expect(lightbox(page).getByRole("heading", { name: "Blue lake" })).toBeVisible();
+  expect(page.url()).toBe(lakeUrl);
+
+  // Escape steps back as well, so no entry with the picture stays behind Back; Forward reopens it.
+  await page.keyboard.press("Escape");
+  await expect(lightbox(page)).toBeHidden();
+  await expect(page).toHaveURL("/?category=Nature");
+  await page.goForward();
+  await expect(lightbox(page).getByRole("heading", { name: "Blue lake" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL("/?category=Nature");
+  expect(dataRequests).toEqual([]);
+});
+
 for (const theme of ["light", "dark"] as const) {
   test(`axe-core finds nothing on the gallery, the open lightbox and the admin gallery (${theme})`, async ({
     page,
