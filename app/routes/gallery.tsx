@@ -139,6 +139,21 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   const loadMore = () => fetcher.load(`${galleryHref({ category: gallery.category, page: lastPage + 1 })}&index`);
 
   const hasMore = lastPage < gallery.pageCount;
+
+  // "Next" on the last loaded picture loads the following page, then moves on to its first picture.
+  const [advanceFrom, setAdvanceFrom] = useState<string | null>(null);
+  const pastLast = () => {
+    setAdvanceFrom(openId);
+    if (fetcher.state === "idle") loadMore();
+  };
+  const following = advanceFrom ? items[items.findIndex((item) => item.id === advanceFrom) + 1] : undefined;
+  useEffect(() => {
+    if (!advanceFrom) return;
+    // Closed or moved elsewhere meanwhile: the visitor no longer waits for the next picture.
+    if (openId !== advanceFrom) return setAdvanceFrom(null);
+    if (following) open(following.id);
+    if (following || (fetcher.state === "idle" && !hasMore)) setAdvanceFrom(null);
+  });
   const hasFilter = gallery.categories.length > 0;
 
   return (
@@ -248,6 +263,8 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
             positionOf={(index) => t("lightbox.position", { index: firstNumber + index + 1, count: gallery.total })}
             watermark={watermark}
             hydrated={hydrated}
+            onPastLast={hasMore ? pastLast : undefined}
+            moreHref={galleryHref({ category: gallery.category, page: lastPage + 1 })}
           />
         </>
       )}

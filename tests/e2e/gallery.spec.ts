@@ -315,6 +315,18 @@ test("many pictures come a page at a time: Load more with JavaScript, next-page 
   await plain.getByRole("link", { name: "Previous page" }).click();
   await expect(plain.locator("main ul.grid img")).toHaveCount(24);
   await noScript.close();
+
+  // The lightbox goes on past the last loaded picture: the next page comes, and its first picture.
+  await page.goto("/");
+  await openLightbox(page, 23);
+  await expect(lightbox(page).getByText("Picture 24 of 27")).toBeVisible();
+  await page.keyboard.press("ArrowRight");
+  await expect(lightbox(page).getByRole("heading", { name: "Bulk 22" })).toBeVisible();
+  await expect(lightbox(page).getByText("Picture 25 of 27")).toBeVisible();
+  await lightbox(page).getByRole("link", { name: "Next picture" }).click();
+  await expect(lightbox(page).getByRole("heading", { name: "Bulk 23" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.locator("main ul.grid img")).toHaveCount(27);
 });
 
 test("the admin drops a file, moves it up, hides it and deletes it with its files", async ({

@@ -27,6 +27,9 @@ export function Lightbox(props: {
   positionOf: (index: number) => string;
   watermark: Watermark | null;
   hydrated: boolean;
+  /** Past the last loaded picture while the gallery has more: fetch them and go on (with `moreHref` without JavaScript). */
+  onPastLast?: () => void;
+  moreHref?: string;
 }) {
   const t = useTranslate();
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -48,6 +51,8 @@ export function Lightbox(props: {
   const go = (target: GalleryItem | undefined) => {
     if (target) onChange(target.id);
   };
+  const goNext = () => (next ? go(next) : props.onPastLast?.());
+  const nextHref = next ? props.hrefFor(next.id) : props.onPastLast ? props.moreHref : undefined;
 
   const intercept = (action: () => void) => (event: MouseEvent<HTMLAnchorElement>) => {
     if (!hydrated || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
@@ -71,7 +76,7 @@ export function Lightbox(props: {
       onKeyDown={(event) => {
         if (event.key === "ArrowRight") {
           event.preventDefault();
-          go(next);
+          goNext();
         } else if (event.key === "ArrowLeft") {
           event.preventDefault();
           go(previous);
@@ -118,7 +123,8 @@ export function Lightbox(props: {
                 const dx = event.clientX - start.x;
                 const dy = event.clientY - start.y;
                 if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) < Math.abs(dy)) return;
-                go(dx < 0 ? next : previous);
+                if (dx < 0) goNext();
+                else go(previous);
               }}
             >
               <div
@@ -141,10 +147,10 @@ export function Lightbox(props: {
                 {props.watermark ? <WatermarkBadge watermark={props.watermark} /> : null}
               </div>
             </figure>
-            {next ? (
+            {nextHref ? (
               <a
-                href={props.hrefFor(next.id)}
-                onClick={intercept(() => go(next))}
+                href={nextHref}
+                onClick={intercept(goNext)}
                 aria-label={t("lightbox.next")}
                 className={`${controlClass} shrink-0`}
               >
