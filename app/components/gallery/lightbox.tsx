@@ -97,18 +97,19 @@ export function Lightbox(props: {
               <X aria-hidden="true" className="size-6" />
             </a>
           </div>
-          <div className="flex min-h-0 flex-1 items-center justify-center gap-2 px-2">
+          {/* On a phone the buttons float over the picture's edges, so the picture gets the whole width. */}
+          <div className="relative flex min-h-0 flex-1 items-center justify-center gap-2 px-2">
             {previous ? (
               <a
                 href={props.hrefFor(previous.id)}
                 onClick={intercept(() => go(previous))}
                 aria-label={t("lightbox.previous")}
-                className={`${controlClass} shrink-0`}
+                className={`${controlClass} shrink-0 max-sm:absolute max-sm:left-2 max-sm:z-10 max-sm:bg-black/60`}
               >
                 <ChevronLeft aria-hidden="true" className="size-7" />
               </a>
             ) : (
-              <span className="size-11 shrink-0" />
+              <span className="size-11 shrink-0 max-sm:hidden" />
             )}
             <figure
               // The whole space between the buttons takes swipes, also while the picture is still loading.
@@ -152,12 +153,12 @@ export function Lightbox(props: {
                 href={nextHref}
                 onClick={intercept(goNext)}
                 aria-label={t("lightbox.next")}
-                className={`${controlClass} shrink-0`}
+                className={`${controlClass} shrink-0 max-sm:absolute max-sm:right-2 max-sm:z-10 max-sm:bg-black/60`}
               >
                 <ChevronRight aria-hidden="true" className="size-7" />
               </a>
             ) : (
-              <span className="size-11 shrink-0" />
+              <span className="size-11 shrink-0 max-sm:hidden" />
             )}
           </div>
           <div className="mx-auto w-full max-w-3xl px-4 pb-4 pt-3 text-center">
