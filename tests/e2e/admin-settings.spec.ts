@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
+import { expectToastAfter, openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // Site-wide changes: this spec runs after all others (project "site-wide" in playwright.config.ts), in order.
@@ -8,6 +8,8 @@ test.describe.configure({ mode: "serial" });
 const SITE_NAME = "Jo's Photographs";
 const FOOTER_DE = "Fotos aus den Bergen, mit Liebe gemacht.";
 const DESCRIPTION = "Mountains, lakes and the people in between.";
+const SAVED_ONE = "Saved. Settings changed: 1.";
+const LAST_ADMIN = "The last admin cannot be removed";
 
 test("an admin edits the site name, a German footer text and the meta description; a visitor sees them", async ({
   page,
@@ -19,19 +21,18 @@ test("an admin edits the site name, a German footer text and the meta descriptio
 
   const identity = page.getByRole("region", { name: "Site identity" });
   await identity.getByLabel("Site name", { exact: true }).fill(SITE_NAME);
-  await identity.getByRole("button", { name: "Save Site identity" }).click();
-  await expect(toast(page, "Saved. Settings changed: 1.")).toBeVisible();
+  await expectToastAfter(page, SAVED_ONE, () => identity.getByRole("button", { name: "Save Site identity" }).click());
 
   const footer = page.getByRole("region", { name: "Footer" });
   await footer.getByLabel("Footer description (German)").fill(FOOTER_DE);
-  await footer.getByRole("button", { name: "Save Footer" }).click();
-  await expect(toast(page, "Saved. Settings changed: 1.")).toHaveCount(2);
+  await expectToastAfter(page, SAVED_ONE, () => footer.getByRole("button", { name: "Save Footer" }).click());
 
   const sharing = page.getByRole("region", { name: "Search and social sharing" });
   await sharing.getByLabel("Description for search and sharing").fill(DESCRIPTION);
   await expect(page.getByTestId("share-preview")).toContainText(DESCRIPTION);
-  await sharing.getByRole("button", { name: "Save Search and social sharing" }).click();
-  await expect(toast(page, "Saved. Settings changed: 1.")).toHaveCount(3);
+  await expectToastAfter(page, SAVED_ONE, () =>
+    sharing.getByRole("button", { name: "Save Search and social sharing" }).click(),
+  );
 
   // A visitor, in a browser of their own.
   const context = await browser.newContext();
@@ -73,20 +74,22 @@ test("the last admin can be neither demoted nor deleted", async ({ page, databas
   await waitForHydration(page);
   const row = page.getByRole("row").filter({ hasText: admin.email });
 
-  await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
-  await page
-    .getByRole("alertdialog", { name: "Remove your own admin role?" })
-    .getByRole("button", { name: "Yes, remove my admin role" })
-    .click();
-  await expect(toast(page, "The last admin cannot be removed")).toBeVisible();
+  await expectToastAfter(page, LAST_ADMIN, async () => {
+    await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
+    await page
+      .getByRole("alertdialog", { name: "Remove your own admin role?" })
+      .getByRole("button", { name: "Yes, remove my admin role" })
+      .click();
+  });
   await expect(row.getByRole("cell").nth(1)).toHaveText("Admin");
 
-  await row.getByRole("button", { name: `Delete: ${admin.email}` }).click();
-  await page
-    .getByRole("alertdialog", { name: "Delete your own account?" })
-    .getByRole("button", { name: "Yes, delete my account" })
-    .click();
-  await expect(toast(page, "The last admin cannot be removed")).toHaveCount(2);
+  await expectToastAfter(page, LAST_ADMIN, async () => {
+    await row.getByRole("button", { name: `Delete: ${admin.email}` }).click();
+    await page
+      .getByRole("alertdialog", { name: "Delete your own account?" })
+      .getByRole("button", { name: "Yes, delete my account" })
+      .click();
+  });
   await page.reload();
   await expect(page.getByRole("row").filter({ hasText: admin.email })).toContainText("Admin");
 });

@@ -19,6 +19,20 @@ export function toast(page: Page, text: string | RegExp) {
   return page.locator("[data-sonner-toast]").filter({ hasText: text });
 }
 
+/**
+ * Does `action` and expects the toast it answers with, then closes that toast. Toasts leave by themselves
+ * after a few seconds, so on a slow machine counting them is a race; closing each one makes the next
+ * action's toast surely its own.
+ */
+export async function expectToastAfter(page: Page, text: string | RegExp, action: () => Promise<void>) {
+  await expect(toast(page, text)).toHaveCount(0);
+  await action();
+  const shown = toast(page, text);
+  await expect(shown).toBeVisible();
+  await shown.getByRole("button", { name: "Close toast" }).click();
+  await expect(shown).toHaveCount(0);
+}
+
 /** Signs up through the real /auth form in a browser context of its own (no cookies shared with the admin). */
 export async function signUpInFreshContext(
   browser: Browser,
