@@ -10,7 +10,7 @@ import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts"
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import { removeReplacedSiteImage, siteImageKeys, storeSiteImage, sweepOrphanSiteImages } from "./site-images.server.ts";
-import { faviconUrls } from "./site-images.ts";
+import { faviconUrls, type SiteImageKind } from "./site-images.ts";
 
 const actor = { id: "admin-1", email: "owner@example.test" };
 
@@ -56,6 +56,18 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
     return file;
   }
 
+  /** Stores a plain picture of the given size and colour as the site image of that kind, as an admin upload would. */
+  async function storeGeneratedSiteImage(
+    kind: SiteImageKind,
+    name: string,
+    width: number,
+    height: number,
+    color: string,
+    format: "png" | "jpeg" = "png",
+  ) {
+    return storeSiteImage(database.db, actor, kind, await imageFile(name, width, height, color, format), storage);
+  }
+
   async function sizeOf(key: string) {
     const chunks: Buffer[] = [];
     for await (const chunk of await storage.readStream(key)) chunks.push(chunk as Buffer);
@@ -89,23 +101,11 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   });
 
   it("makes a 1200×630 JPEG share image and a logo at most 128 px high", async () => {
-    const share = await storeSiteImage(
-      database.db,
-      actor,
-      "share-image",
-      await imageFile("s.jpg", 2000, 2000, "#aa0000", "jpeg"),
-      storage,
-    );
+    const share = await storeGeneratedSiteImage("share-image", "s.jpg", 2000, 2000, "#aa0000", "jpeg");
     expect(share.url).toMatch(/^\/media\/site\/share-[0-9a-f]{16}\.jpg$/);
     expect(await sizeOf(siteImageKeys(share.url)[0] ?? "")).toEqual({ width: 1200, height: 630, format: "jpeg" });
 
-    const logo = await storeSiteImage(
-      database.db,
-      actor,
-      "logo",
-      await imageFile("l.png", 800, 400, "#00aa00"),
-      storage,
-    );
+    const logo = await storeGeneratedSiteImage("logo", "l.png", 800, 400, "#00aa00");
     expect(logo.url).toMatch(/^\/media\/site\/logo-[0-9a-f]{16}\.webp$/);
     expect(await sizeOf(siteImageKeys(logo.url)[0] ?? "")).toEqual({ width: 256, height: 128, format: "webp" });
     const settings = await readSettings(database.db);
@@ -114,30 +114,12 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   });
 
   it("removes the files of the image it replaces, and keeps the same image uploaded again", async () => {
-    const first = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("a.png", 64, 64, "#111111"),
-      storage,
-    );
-    const again = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("b.png", 64, 64, "#111111"),
-      storage,
-    );
+    const first = await storeGeneratedSiteImage("favicon", "a.png", 64, 64, "#111111");
+    const again = await storeGeneratedSiteImage("favicon", "b.png", 64, 64, "#111111");
     expect(again).toEqual({ url: first.url, changed: false });
     for (const key of siteImageKeys(first.url)) expect(await storage.stat(key)).not.toBeNull();
 
-    const second = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("c.png", 64, 64, "#eeeeee"),
-      storage,
-    );
+    const second = await storeGeneratedSiteImage("favicon", "c.png", 64, 64, "#eeeeee");
 
     expect(second.url).not.toBe(first.url);
     for (const key of siteImageKeys(first.url)) expect(await storage.stat(key)).toBeNull();
@@ -156,33 +138,15 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   });
 
   it("leaves files alone that a replaced value did not name", async () => {
-    const logo = await storeSiteImage(
-      database.db,
-      actor,
-      "logo",
-      await imageFile("l.png", 100, 50, "#123456"),
-      storage,
-    );
+    const logo = await storeGeneratedSiteImage("logo", "l.png", 100, 50, "#123456");
     await removeReplacedSiteImage("https://example.com/logo.png", logo.url, {}, storage);
     await removeReplacedSiteImage(logo.url, logo.url, {}, storage);
     expect(await storage.stat(siteImageKeys(logo.url)[0] ?? "")).not.toBeNull();
   });
 
   it("sweeps site image files no image setting names, once older than the grace period", async () => {
-    const logo = await storeSiteImage(
-      database.db,
-      actor,
-      "logo",
-      await imageFile("a.png", 100, 50, "#111111"),
-      storage,
-    );
-    const favicon = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("f.png", 64, 64, "#222222"),
-      storage,
-    );
+    const logo = await storeGeneratedSiteImage("logo", "a.png", 100, 50, "#111111");
+    const favicon = await storeGeneratedSiteImage("favicon", "f.png", 64, 64, "#222222");
     // The same upload serving as the share image too.
     await saveSettings(database.db, actor, { meta_og_image: logo.url });
     await storage.save("public/site/logo-00000000000000aa.webp", Buffer.from("left by a crash"));
