@@ -212,6 +212,9 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       return fetch(server.url(UPLOAD), { method: "POST", body: form, headers, redirect: "manual" });
     }
 
+    const deleteVideoAsAdmin = (id: string) =>
+      postForm(server, "/admin/videos", { intent: "delete", id }, { cookie: adminCookie });
+
     /** The uploaded video files on the server's disk. */
     const storedVideos = () => {
       const directory = path.join(database.location.dataDir, "storage", "public", "videos");
@@ -309,12 +312,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(partial.headers["content-range"]).toBe(`bytes 100-199/${mp4.length}`);
       expect(partial.headers["content-type"]).toBe("video/mp4");
 
-      const deleted = await postForm(
-        server,
-        "/admin/videos",
-        { intent: "delete", id: row?.id ?? "" },
-        { cookie: adminCookie },
-      );
+      const deleted = await deleteVideoAsAdmin(row?.id ?? "");
       expect(deleted.status).toBe(200);
       expect(storedVideos()).toEqual([]);
       expect((await request(server.url(src))).status).toBe(404);
@@ -336,12 +334,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       const [row] = await videosService.listAll(database.db);
       const unblock = blockRemoval(row?.file_key ?? "");
       try {
-        const deleted = await postForm(
-          server,
-          "/admin/videos",
-          { intent: "delete", id: row?.id ?? "" },
-          { cookie: adminCookie },
-        );
+        const deleted = await deleteVideoAsAdmin(row?.id ?? "");
         expect(deleted.status).toBe(200);
         expect(deleted.body).toContain("was deleted");
         expect(await videosService.listAll(database.db)).toEqual([]);
@@ -403,23 +396,23 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       }
     });
 
-    const order = (html: string, names: string[]) => names.map((name) => html.indexOf(name));
+    /** The page shows `first` before `second`, and not `hidden`. */
+    function expectShownInOrder(html: string, [first, second]: [string, string], hidden: string) {
+      const firstAt = html.indexOf(first);
+      expect(firstAt).toBeGreaterThan(0);
+      expect(html.indexOf(second)).toBeGreaterThan(firstAt);
+      expect(html).not.toContain(hidden);
+    }
 
     it("/links lists the active links in order, opening safely", async () => {
       const html = (await request(server.url("/links"))).body;
-      const [beta, alpha] = order(html, ["Link Beta", "Link Alpha"]);
-      expect(beta).toBeGreaterThan(0);
-      expect(alpha).toBeGreaterThan(beta ?? 0);
-      expect(html).not.toContain("Link Hidden");
+      expectShownInOrder(html, ["Link Beta", "Link Alpha"], "Link Hidden");
       expect(html).toMatch(/<a [^>]*href="https:\/\/example.com\/Beta"[^>]*rel="noopener noreferrer"/);
     });
 
     it("/faq shows the active entries in order with FAQPage data in the server HTML", async () => {
       const html = (await request(server.url("/faq"))).body;
-      const [beta, alpha] = order(html, ["Question Beta?", "Question Alpha?"]);
-      expect(beta).toBeGreaterThan(0);
-      expect(alpha).toBeGreaterThan(beta ?? 0);
-      expect(html).not.toContain("Question Hidden?");
+      expectShownInOrder(html, ["Question Beta?", "Question Alpha?"], "Question Hidden?");
       expect(html).toContain("<details");
       const json = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)?.[1] ?? "";
       const data = JSON.parse(json);
@@ -430,10 +423,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
 
     it("/videos shows the active videos in order without loading anything from the host", async () => {
       const html = (await request(server.url("/videos"))).body;
-      const [beta, alpha] = order(html, ["Video Beta", "Video Alpha"]);
-      expect(beta).toBeGreaterThan(0);
-      expect(alpha).toBeGreaterThan(beta ?? 0);
-      expect(html).not.toContain("Video Hidden");
+      expectShownInOrder(html, ["Video Beta", "Video Alpha"], "Video Hidden");
       expect(html).not.toContain("<iframe");
       expect(html).not.toMatch(/src="https?:\/\/[^"]*(youtube|ytimg|vimeo)/);
     });
@@ -472,14 +462,12 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       }
 
       const html = (await request(server.url("/home"))).body;
-      const [newest, older] = order(html, [
-        `href="/?image=${pictures["Picture new"]}"`,
-        `href="/?image=${pictures["Picture old"]}"`,
-      ]);
-      expect(newest).toBeGreaterThan(0);
-      expect(older).toBeGreaterThan(newest ?? 0);
+      expectShownInOrder(
+        html,
+        [`href="/?image=${pictures["Picture new"]}"`, `href="/?image=${pictures["Picture old"]}"`],
+        "Picture hidden",
+      );
       expect(html).toMatch(/<img[^>]*alt="Picture new"/);
-      expect(html).not.toContain("Picture hidden");
       const src = html.match(/<img[^>]*alt="Picture new"[^>]*>/)?.[0].match(/src="([^"]+)"/)?.[1] ?? "";
       expect((await request(server.url(src))).status).toBe(200);
       expect(html).toContain("Link Beta");
