@@ -14,6 +14,7 @@ import {
 } from "#tests/support/admin-server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { type HttpResponse, postForm, request, type ServerProcess } from "#tests/support/server-process.ts";
+import { idOfAccepted } from "#tests/support/service-actor.ts";
 import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 const seedActor = { id: "seed", email: "seed@example.test" };
@@ -70,9 +71,8 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
 
     /** Every intent of the screen, against two existing items. */
     async function intents(): Promise<Array<() => Promise<Record<string, string>>>> {
-      const first = await service.create(database.db, seedActor, fields(`First ${path}`));
-      const second = await service.create(database.db, seedActor, fields(`Second ${path}`));
-      if (!first.ok || !second.ok) throw new Error("seed refused");
+      const firstId = idOfAccepted(await service.create(database.db, seedActor, fields(`First ${path}`)));
+      const secondId = idOfAccepted(await service.create(database.db, seedActor, fields(`Second ${path}`)));
       // The order names every row as it is when the form is sent (a stale list is refused).
       const reversed = async () =>
         (await service.listAll(database.db))
@@ -81,10 +81,10 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
           .join(",");
       return [
         async () => ({ intent: "create", ...fields("Created over HTTP") }),
-        async () => ({ intent: "update", id: first.id, ...fields("Updated over HTTP") }),
-        async () => ({ intent: "toggle", id: first.id, active: "false" }),
+        async () => ({ intent: "update", id: firstId, ...fields("Updated over HTTP") }),
+        async () => ({ intent: "toggle", id: firstId, active: "false" }),
         async () => ({ intent: "reorder", ids: await reversed() }),
-        async () => ({ intent: "delete", id: second.id }),
+        async () => ({ intent: "delete", id: secondId }),
       ];
     }
 
@@ -155,16 +155,15 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
     });
 
     it("answers a NUL byte in a text or an id with 400 and a message, changing nothing", async () => {
-      const item = await service.create(database.db, seedActor, fields(`Kept ${path}`));
-      if (!item.ok) throw new Error("seed refused");
+      const itemId = idOfAccepted(await service.create(database.db, seedActor, fields(`Kept ${path}`)));
       const before = await snapshot();
       const forms: Record<string, string>[] = [
         { ...fields("Bad\u0000title"), intent: "create" },
-        { ...fields("Bad\u0000title"), intent: "update", id: item.id },
-        { ...fields("Fine"), intent: "update", id: `${item.id}\u0000` },
+        { ...fields("Bad\u0000title"), intent: "update", id: itemId },
+        { ...fields("Fine"), intent: "update", id: `${itemId}\u0000` },
         { intent: "delete", id: "\u0000" },
-        { intent: "toggle", id: `${item.id}\u0000`, active: "false" },
-        { intent: "reorder", ids: `${item.id},\u0000` },
+        { intent: "toggle", id: `${itemId}\u0000`, active: "false" },
+        { intent: "reorder", ids: `${itemId},\u0000` },
       ];
       for (const form of forms) {
         const response = await postForm(server, path, form, { cookie: adminCookie });
@@ -261,12 +260,13 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
     });
 
     it("names the refused file field: no video, a poster that is no image, a poster upload without a file", async () => {
-      const existing = await videosService.create(database.db, seedActor, {
-        title: "Embedded",
-        embed_url: "https://youtu.be/dQw4w9WgXcQ",
-        active: "on",
-      });
-      if (!existing.ok) throw new Error("seed refused");
+      const existingId = idOfAccepted(
+        await videosService.create(database.db, seedActor, {
+          title: "Embedded",
+          embed_url: "https://youtu.be/dQw4w9WgXcQ",
+          active: "on",
+        }),
+      );
       const cases = [
         [{ intent: "create", title: "No file", active: "on" }, {}, "video"],
         [
@@ -274,8 +274,8 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
           { video: mp4, poster: Buffer.from("no image") },
           "poster",
         ],
-        [{ intent: "poster", id: existing.id }, {}, "poster"],
-        [{ intent: "poster", id: existing.id }, { poster: Buffer.from("no image") }, "poster"],
+        [{ intent: "poster", id: existingId }, {}, "poster"],
+        [{ intent: "poster", id: existingId }, { poster: Buffer.from("no image") }, "poster"],
       ] as const;
       for (const [fields, files, field] of cases) {
         const response = await send(fields, files, adminCookie);

@@ -6,13 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { ImageError } from "#app/domains/media/images.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
+import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import { removeReplacedSiteImage, siteImageKeys, storeSiteImage, sweepOrphanSiteImages } from "./site-images.server.ts";
 import { faviconUrls, type SiteImageKind } from "./site-images.ts";
-
-const actor = { id: "admin-1", email: "owner@example.test" };
 
 describe("uploaded favicon links", () => {
   it("name every size beside the 32 px file", () => {
@@ -65,7 +64,7 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
     color: string,
     format: "png" | "jpeg" = "png",
   ) {
-    return storeSiteImage(database.db, actor, kind, await imageFile(name, width, height, color, format), storage);
+    return storeSiteImage(database.db, testAdmin, kind, await imageFile(name, width, height, color, format), storage);
   }
 
   async function sizeOf(key: string) {
@@ -78,7 +77,7 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   it("makes the favicon in every size, points the setting at it and records the change", async () => {
     const source = await imageFile("icon.png", 600, 400, "#3366ff");
 
-    const { url, changed } = await storeSiteImage(database.db, actor, "favicon", source, storage);
+    const { url, changed } = await storeSiteImage(database.db, testAdmin, "favicon", source, storage);
 
     expect(changed).toBe(true);
     expect(url).toMatch(/^\/media\/site\/favicon-[0-9a-f]{16}-32\.png$/);
@@ -130,7 +129,7 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
     const fake = path.join(dir, "fake.png");
     fs.writeFileSync(fake, "<svg xmlns='http://www.w3.org/2000/svg'></svg>");
 
-    await expect(storeSiteImage(database.db, actor, "logo", fake, storage)).rejects.toBeInstanceOf(ImageError);
+    await expect(storeSiteImage(database.db, testAdmin, "logo", fake, storage)).rejects.toBeInstanceOf(ImageError);
 
     expect((await readSettings(database.db)).site_logo_url).toBe("");
     expect(await storage.list("public/")).toEqual([]);
@@ -148,7 +147,7 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
     const logo = await storeGeneratedSiteImage("logo", "a.png", 100, 50, "#111111");
     const favicon = await storeGeneratedSiteImage("favicon", "f.png", 64, 64, "#222222");
     // The same upload serving as the share image too.
-    await saveSettings(database.db, actor, { meta_og_image: logo.url });
+    await saveSettings(database.db, testAdmin, { meta_og_image: logo.url });
     await storage.save("public/site/logo-00000000000000aa.webp", Buffer.from("left by a crash"));
     await storage.save("public/site/share-00000000000000bb.jpg", Buffer.from("left by a crash"));
     const hour = 60 * 60 * 1000;
