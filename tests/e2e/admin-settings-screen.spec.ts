@@ -1,4 +1,5 @@
 import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
+import { collectCspViolations } from "./csp-violations.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
 
 // Nothing here is saved: the site-wide changes are in admin-settings.spec.ts, which runs after everything else.
@@ -84,15 +85,7 @@ test("an invalid address is refused with a message at the field, and nothing is 
 });
 
 test("the admin site screens break no Content-Security-Policy rule, the preview included", async ({ page }) => {
-  const violations: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) =>
-      console.error(`Refused to load (Content Security Policy): ${event.violatedDirective} ${event.blockedURI}`),
-    );
-  });
+  const violations = await collectCspViolations(page);
   await page.goto("/admin/settings");
   await waitForHydration(page);
   const home = page.getByRole("region", { name: "Home page" });

@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, waitForHydration } from "./fixtures.ts";
 
 /** A name no other test uses, so tests sharing the server's database can find their own items. */
 export function uniqueName(prefix: string): string {
@@ -13,10 +14,20 @@ export async function addInAdmin(page: Page, section: string, fields: Record<str
   await expect(page.getByText(`“${name}” was added.`)).toBeVisible();
 }
 
-/** The positions of the names in the page's main text (-1 when absent). */
-export async function positionsIn(page: Page, names: string[]): Promise<number[]> {
+/** Expects both names in the page's main text, `first` before `second`. */
+export async function expectInPageOrder(page: Page, [first, second]: [string, string]) {
   const text = await page.getByRole("main").innerText();
-  return names.map((name) => text.indexOf(name));
+  const firstAt = text.indexOf(first);
+  expect(firstAt).toBeGreaterThanOrEqual(0);
+  expect(text.indexOf(second)).toBeGreaterThan(firstAt);
+}
+
+/** Opens the admin screen, hides the item with the given name and waits for the confirmation. */
+export async function hideInAdmin(page: Page, adminPath: string, name: string) {
+  await page.goto(adminPath);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Hide “${name}”` }).click();
+  await expect(page.getByText(`“${name}” is now hidden from visitors.`)).toBeVisible();
 }
 
 /**

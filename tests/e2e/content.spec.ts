@@ -3,9 +3,9 @@ import type { Database } from "#app/db/schema.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
-import { toast } from "./admin-site-helpers.ts";
+import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
-import { addInAdmin, positionsIn, recordWebm, uniqueName } from "./content-helpers.ts";
+import { addInAdmin, expectInPageOrder, hideInAdmin, recordWebm, uniqueName } from "./content-helpers.ts";
 import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // One admin edits what the public pages show; the steps of a test depend on each other's order.
@@ -41,11 +41,9 @@ test("links added in the admin screen appear in order, move by keyboard and disa
   makeUser,
   signInAs,
 }) => {
-  await signInAs(page, await makeUser({ admin: true }));
   const first = uniqueName("First link");
   const second = uniqueName("Second link");
-  await page.goto("/admin/links");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
   await addInAdmin(
     page,
     "Add a link",
@@ -60,9 +58,7 @@ test("links added in the admin screen appear in order, move by keyboard and disa
   );
 
   await page.goto("/links");
-  const [a, b] = await positionsIn(page, [first, second]);
-  expect(a).toBeGreaterThanOrEqual(0);
-  expect(b).toBeGreaterThan(a ?? 0);
+  await expectInPageOrder(page, [first, second]);
   const link = page.getByRole("link", { name: new RegExp(first) });
   await expect(link).toHaveAttribute("href", "https://example.com/first");
   await expect(link).toHaveAttribute("rel", "noopener noreferrer");
@@ -74,15 +70,10 @@ test("links added in the admin screen appear in order, move by keyboard and disa
   await page.keyboard.press("Enter");
   await expect(page.getByText("Order saved.")).toBeVisible();
   await page.goto("/links");
-  const [a2, b2] = await positionsIn(page, [first, second]);
-  expect(b2).toBeGreaterThanOrEqual(0);
-  expect(a2).toBeGreaterThan(b2 ?? 0);
+  await expectInPageOrder(page, [second, first]);
 
   // Hide the first one.
-  await page.goto("/admin/links");
-  await waitForHydration(page);
-  await page.getByRole("button", { name: `Hide “${first}”` }).click();
-  await expect(page.getByText(`“${first}” is now hidden from visitors.`)).toBeVisible();
+  await hideInAdmin(page, "/admin/links", first);
   await page.goto("/links");
   await expect(page.getByText(second, { exact: true })).toBeVisible();
   await expect(page.getByText(first)).toHaveCount(0);
@@ -107,11 +98,9 @@ test("FAQ entries added in the admin screen appear in order, open by keyboard an
   makeUser,
   signInAs,
 }) => {
-  await signInAs(page, await makeUser({ admin: true }));
   const first = uniqueName("First question");
   const second = uniqueName("Second question");
-  await page.goto("/admin/faq");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/faq");
   await addInAdmin(
     page,
     "Add a question",
@@ -126,9 +115,7 @@ test("FAQ entries added in the admin screen appear in order, open by keyboard an
   );
 
   await page.goto("/faq");
-  const [a, b] = await positionsIn(page, [first, second]);
-  expect(a).toBeGreaterThanOrEqual(0);
-  expect(b).toBeGreaterThan(a ?? 0);
+  await expectInPageOrder(page, [first, second]);
 
   // The accordion opens from the keyboard.
   const answer = page.getByText("The first answer.");
@@ -141,10 +128,7 @@ test("FAQ entries added in the admin screen appear in order, open by keyboard an
   await page.keyboard.press("Enter");
   await expect(answer).toBeHidden();
 
-  await page.goto("/admin/faq");
-  await waitForHydration(page);
-  await page.getByRole("button", { name: `Hide “${first}”` }).click();
-  await expect(page.getByText(`“${first}” is now hidden from visitors.`)).toBeVisible();
+  await hideInAdmin(page, "/admin/faq", first);
   await page.goto("/faq");
   await expect(page.getByText(second)).toBeVisible();
   await expect(page.getByText(first)).toHaveCount(0);
@@ -155,11 +139,9 @@ test("a YouTube video contacts no other host until play is pressed, then loads t
   makeUser,
   signInAs,
 }) => {
-  await signInAs(page, await makeUser({ admin: true }));
   const title = uniqueName("Mountain video");
   const vimeoTitle = uniqueName("Lake video");
-  await page.goto("/admin/videos");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/videos");
   await addInAdmin(
     page,
     "Add a YouTube or Vimeo video",
@@ -185,9 +167,7 @@ test("a YouTube video contacts no other host until play is pressed, then loads t
   await page.goto("/videos");
   await waitForHydration(page);
   await page.waitForLoadState("networkidle");
-  const [a, b] = await positionsIn(page, [title, vimeoTitle]);
-  expect(a).toBeGreaterThanOrEqual(0);
-  expect(b).toBeGreaterThan(a ?? 0);
+  await expectInPageOrder(page, [title, vimeoTitle]);
   await expect(page.getByText("Pressing play loads the video from YouTube").first()).toBeVisible();
   await expect(page.locator("iframe")).toHaveCount(0);
   expect(foreign).toEqual([]);
@@ -204,10 +184,7 @@ test("a YouTube video contacts no other host until play is pressed, then loads t
   );
 
   // Hidden in the admin screen, gone from the page.
-  await page.goto("/admin/videos");
-  await waitForHydration(page);
-  await page.getByRole("button", { name: `Hide “${title}”` }).click();
-  await expect(page.getByText(`“${title}” is now hidden from visitors.`)).toBeVisible();
+  await hideInAdmin(page, "/admin/videos", title);
   await page.goto("/videos");
   await expect(page.getByRole("heading", { name: vimeoTitle })).toBeVisible();
   await expect(page.getByText(title)).toHaveCount(0);
@@ -247,10 +224,8 @@ test("an uploaded video plays in the page, fetched with range requests, and a no
   makeUser,
   signInAs,
 }) => {
-  await signInAs(page, await makeUser({ admin: true }));
   const title = uniqueName("Uploaded clip");
-  await page.goto("/admin/videos");
-  await waitForHydration(page);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/videos");
   const webm = await recordWebm(page);
   expect(webm.subarray(0, 4).toString("hex")).toBe("1a45dfa3");
 

@@ -1,3 +1,4 @@
+import { collectCspViolations } from "./csp-violations.ts";
 import { E2E_BASE_URL, expect, PUBLIC_PAGES, test } from "./fixtures.ts";
 
 test("no page requests anything from another origin", async ({ page, makeUser, signInAs }) => {
@@ -50,15 +51,7 @@ test("a Content-Security-Policy keeps scripts and requests to this site, and the
   makeUser,
   signInAs,
 }) => {
-  const violations: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-  });
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) =>
-      console.error(`Refused to load (Content Security Policy): ${event.violatedDirective} ${event.blockedURI}`),
-    );
-  });
+  const violations = await collectCspViolations(page);
 
   const response = await page.goto("/");
   const policy = response?.headers()["content-security-policy"] ?? "";

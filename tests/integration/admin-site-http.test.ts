@@ -62,6 +62,13 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
   });
   const siteDir = () => path.join(database.location.dataDir, "storage", "public", "site");
 
+  /** A form post as the owner (an admin), as the screens' forms send it. */
+  const postAsOwner = (path: string, fields: Record<string, string>) =>
+    postForm(server, path, fields, { cookie: ownerCookie });
+  const getWithCookie = (path: string, cookie: string) => request(server.url(path), { headers: { Cookie: cookie } });
+  /** The text the owner reads on the page. */
+  const ownerSees = async (path: string) => visibleText((await getWithCookie(path, ownerCookie)).body);
+
   beforeAll(async () => {
     // Small, so that an oversize upload is cheap to send.
     ({ database, server } = await startServerOnFreshDatabase(kind, { UPLOAD_MAX_MB: "1" }));
@@ -76,23 +83,21 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     });
 
     it.each(READ_PATHS.flatMap((path) => [path, dataPath(path)]))("%s: a non-admin gets 403", async (path) => {
-      const response = await request(server.url(path), { headers: { Cookie: memberCookie } });
+      const response = await getWithCookie(path, memberCookie);
       expect(response.status).toBe(403);
       expect(response.body).not.toContain(owner.email);
     });
 
     it.each(READ_PATHS.flatMap((path) => [path, dataPath(path)]))("%s: an admin is served", async (path) => {
-      const response = await request(server.url(path), { headers: { Cookie: ownerCookie } });
+      const response = await getWithCookie(path, ownerCookie);
       expect(response.status).toBe(200);
     });
 
     it("shows an admin each screen's content in the HTML", async () => {
-      const get = async (path: string) =>
-        visibleText((await request(server.url(path), { headers: { Cookie: ownerCookie } })).body);
-      expect(await get("/admin/settings")).toContain("Site identity");
-      expect(await get("/admin/users")).toContain(owner.email);
-      expect(await get("/admin/invites")).toContain("Create codes");
-      expect(await get("/admin/audit")).toContain("Audit log");
+      expect(await ownerSees("/admin/settings")).toContain("Site identity");
+      expect(await ownerSees("/admin/users")).toContain(owner.email);
+      expect(await ownerSees("/admin/invites")).toContain("Create codes");
+      expect(await ownerSees("/admin/audit")).toContain("Audit log");
     });
   });
 
@@ -142,12 +147,9 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     });
 
     it("renders a Markdown preview for an admin by the public pages' rules", async () => {
-      const response = await postForm(
-        server,
-        "/admin/markdown-preview",
-        { source: "**bold** <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.com)" },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/markdown-preview", {
+        source: "**bold** <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.com)",
+      });
       expect(response.status).toBe(200);
       const { html } = JSON.parse(response.body) as { html: string };
       expect(html).toContain("<strong>bold</strong>");
@@ -155,22 +157,12 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect(html).not.toContain('href="javascript:');
       expect(html).toContain('<a href="https://example.com" rel="noopener noreferrer">ok</a>');
 
-      const tooLong = await postForm(
-        server,
-        "/admin/markdown-preview",
-        { source: "x".repeat(SETTING_LIMITS.markdown + 1) },
-        { cookie: ownerCookie },
-      );
+      const tooLong = await postAsOwner("/admin/markdown-preview", { source: "x".repeat(SETTING_LIMITS.markdown + 1) });
       expect(tooLong.status).toBe(400);
     });
 
     it("accepts an admin's data request (as the screens send them)", async () => {
-      const response = await postForm(
-        server,
-        "/admin/invites.data",
-        { intent: "create", count: "2", note: "data request" },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/invites.data", { intent: "create", count: "2", note: "data request" });
       expect(response.status).toBe(200);
       expect(response.body).toContain("Invite codes created: 2.");
       const rows = await database.db
@@ -183,8 +175,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
   });
 
   describe("settings", () => {
-    const save = (fields: Record<string, string>, cookie = ownerCookie) =>
-      postForm(server, "/admin/settings", { intent: "save", ...fields }, { cookie });
+    const save = (fields: Record<string, string>) => postAsOwner("/admin/settings", { intent: "save", ...fields });
 
     it("saves, says so, records the change, and the public pages show it on their next load", async () => {
       const response = await save({
@@ -267,12 +258,10 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
     it("refuses an invalid value sent as a data request too", async () => {
       const before = await snapshot();
-      const response = await postForm(
-        server,
-        "/admin/settings.data",
-        { intent: "save", site_favicon_url: "javascript:alert(1)" },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/settings.data", {
+        intent: "save",
+        site_favicon_url: "javascript:alert(1)",
+      });
       expect(response.status).toBe(400);
       expect(response.body).toContain("Not an address that can be used");
       expect(await snapshot()).toEqual(before);
@@ -281,19 +270,14 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     it("answers a form without settings or with an unknown intent with 400", async () => {
       const before = await snapshot();
       expect((await save({})).status).toBe(400);
-      expect((await postForm(server, "/admin/settings", { intent: "drop" }, { cookie: ownerCookie })).status).toBe(400);
+      expect((await postAsOwner("/admin/settings", { intent: "drop" })).status).toBe(400);
       expect(await snapshot()).toEqual(before);
     });
   });
 
   describe("invite codes", () => {
     it("creates codes with a note and lists them with their state", async () => {
-      const response = await postForm(
-        server,
-        "/admin/invites",
-        { intent: "create", count: "3", note: "For the band" },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/invites", { intent: "create", count: "3", note: "For the band" });
       expect(response.status).toBe(200);
       expect(visibleText(response.body)).toContain("Invite codes created: 3.");
       const rows = await database.db
@@ -302,15 +286,13 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
         .where("note", "=", "For the band")
         .execute();
       expect(rows).toHaveLength(3);
-      const page = visibleText(
-        (await request(server.url("/admin/invites"), { headers: { Cookie: ownerCookie } })).body,
-      );
+      const page = await ownerSees("/admin/invites");
       for (const { code } of rows) expect(page).toContain(code);
     });
 
     it.each(["0", "101", "two", ""])("refuses a count of %j", async (count) => {
       const before = await snapshot();
-      const response = await postForm(server, "/admin/invites", { intent: "create", count }, { cookie: ownerCookie });
+      const response = await postAsOwner("/admin/invites", { intent: "create", count });
       expect(response.status).toBe(400);
       expect(visibleText(response.body)).toContain("Enter a whole number from 1 to 100.");
       expect(await snapshot()).toEqual(before);
@@ -318,12 +300,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
     it("answers a note with a NUL byte with 400 and a message, creating nothing", async () => {
       const before = await snapshot();
-      const response = await postForm(
-        server,
-        "/admin/invites",
-        { intent: "create", count: "1", note: "for\u0000Jo" },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/invites", { intent: "create", count: "1", note: "for\u0000Jo" });
       expect(response.status).toBe(400);
       expect(visibleText(response.body)).toContain("control characters");
       expect(await snapshot()).toEqual(before);
@@ -331,7 +308,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
     it("deletes an unused code, which then fails at sign-up", async () => {
       const code = await createInvite(database.db);
-      const response = await postForm(server, "/admin/invites", { intent: "delete", code }, { cookie: ownerCookie });
+      const response = await postAsOwner("/admin/invites", { intent: "delete", code });
       expect(response.status).toBe(200);
       expect(await findInviteCode(database.db, code)).toBeUndefined();
 
@@ -351,14 +328,12 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       await postForm(server, "/auth", { intent: "sign-up", email, password: strongPassword(), inviteCode: code });
       const before = await snapshot();
 
-      const response = await postForm(server, "/admin/invites", { intent: "delete", code }, { cookie: ownerCookie });
+      const response = await postAsOwner("/admin/invites", { intent: "delete", code });
 
       expect(response.status).toBe(400);
       expect(visibleText(response.body)).toContain("A used code cannot be deleted");
       expect(await snapshot()).toEqual(before);
-      const page = visibleText(
-        (await request(server.url("/admin/invites"), { headers: { Cookie: ownerCookie } })).body,
-      );
+      const page = await ownerSees("/admin/invites");
       expect(page).toContain(code);
       expect(page).toContain(email);
     });
@@ -368,29 +343,19 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     it("grants the admin role, and the new admin can open the admin area", async () => {
       const user = await createUser(database.db);
       const cookie = await cookieFor(database, user);
-      expect((await request(server.url("/admin/users"), { headers: { Cookie: cookie } })).status).toBe(403);
+      expect((await getWithCookie("/admin/users", cookie)).status).toBe(403);
 
-      const response = await postForm(
-        server,
-        "/admin/users",
-        { intent: "grantAdmin", userId: user.id },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/users", { intent: "grantAdmin", userId: user.id });
 
       expect(response.status).toBe(200);
       expect(visibleText(response.body)).toContain(`${user.email} is now an admin.`);
-      expect((await request(server.url("/admin/users"), { headers: { Cookie: cookie } })).status).toBe(200);
+      expect((await getWithCookie("/admin/users", cookie)).status).toBe(200);
     });
 
     it("answers a user id with a NUL byte with 400, changing nothing", async () => {
       const before = await snapshot();
       for (const intent of ["grantAdmin", "revokeAdmin", "signOut", "delete"]) {
-        const response = await postForm(
-          server,
-          "/admin/users",
-          { intent, userId: `${owner.id}\u0000` },
-          { cookie: ownerCookie },
-        );
+        const response = await postAsOwner("/admin/users", { intent, userId: `${owner.id}\u0000` });
         expect(response.status, intent).toBe(400);
       }
       expect(await snapshot()).toEqual(before);
@@ -399,17 +364,12 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     it("signs a user out everywhere: their cookie is worth nothing afterwards", async () => {
       const user = await createUser(database.db, { admin: true });
       const cookie = await cookieFor(database, user);
-      expect((await request(server.url("/admin"), { headers: { Cookie: cookie } })).status).toBe(200);
+      expect((await getWithCookie("/admin", cookie)).status).toBe(200);
 
-      const response = await postForm(
-        server,
-        "/admin/users",
-        { intent: "signOut", userId: user.id },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/users", { intent: "signOut", userId: user.id });
 
       expect(response.status).toBe(200);
-      expectSentToSignIn(await request(server.url("/admin"), { headers: { Cookie: cookie } }));
+      expectSentToSignIn(await getWithCookie("/admin", cookie));
     });
 
     it("deletes an account; its invite code is listed as used by a deleted account", async () => {
@@ -422,25 +382,18 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
         .where("email", "=", email)
         .executeTakeFirstOrThrow();
 
-      const response = await postForm(
-        server,
-        "/admin/users",
-        { intent: "delete", userId: user.id },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/users", { intent: "delete", userId: user.id });
 
       expect(response.status).toBe(200);
       expect(await database.db.selectFrom("user").select("id").where("id", "=", user.id).execute()).toEqual([]);
-      const page = visibleText(
-        (await request(server.url("/admin/invites"), { headers: { Cookie: ownerCookie } })).body,
-      );
+      const page = await ownerSees("/admin/invites");
       expect(page).toMatch(new RegExp(`${code} .*deleted account`));
     });
 
     it("asks an admin to confirm removing their own role or account", async () => {
       const before = await snapshot();
       for (const intent of ["revokeAdmin", "delete"]) {
-        const response = await postForm(server, "/admin/users", { intent, userId: owner.id }, { cookie: ownerCookie });
+        const response = await postAsOwner("/admin/users", { intent, userId: owner.id });
         expect(response.status).toBe(400);
         expect(visibleText(response.body)).toContain("This concerns your own account: confirm it in the dialog");
       }
@@ -453,23 +406,20 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       const before = await snapshot();
 
       for (const intent of ["revokeAdmin", "delete"]) {
-        const response = await postForm(
-          server,
-          "/admin/users",
-          { intent, userId: owner.id, confirmSelf: "yes" },
-          { cookie: ownerCookie },
-        );
+        const response = await postAsOwner("/admin/users", { intent, userId: owner.id, confirmSelf: "yes" });
         expect(response.status).toBe(400);
         expect(visibleText(response.body)).toContain("The last admin cannot be removed");
       }
 
       expect(await snapshot()).toEqual(before);
-      expect((await request(server.url("/admin/users"), { headers: { Cookie: ownerCookie } })).status).toBe(200);
+      expect((await getWithCookie("/admin/users", ownerCookie)).status).toBe(200);
     });
   });
 
   describe("site image uploads", () => {
-    const JSON_ACCEPT = "application/json";
+    /** An upload as the owner, answered in JSON as the settings screen's script asks. */
+    const uploadAsOwner = (path: string, parts: FilePart[]) =>
+      postMultipart(server, path, parts, { cookie: ownerCookie, accept: "application/json" });
 
     it("refuses visitors and non-admins, and nothing changes", async () => {
       const before = await snapshot();
@@ -483,15 +433,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     });
 
     it("makes the favicon sizes; every page's head links them and they are served", async () => {
-      const response = await postMultipart(
-        server,
-        "/admin/uploads/site/favicon",
-        [await pngPart(300, 300, "#ff8800")],
-        {
-          cookie: ownerCookie,
-          accept: JSON_ACCEPT,
-        },
-      );
+      const response = await uploadAsOwner("/admin/uploads/site/favicon", [await pngPart(300, 300, "#ff8800")]);
 
       expect(response.status).toBe(200);
       const answer = JSON.parse(response.body) as { ok: boolean; message: string; url: string };
@@ -520,10 +462,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     });
 
     it("replaces the logo and removes the old file; a form post without JavaScript goes back to the settings", async () => {
-      const first = await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, "#00aa00")], {
-        cookie: ownerCookie,
-        accept: JSON_ACCEPT,
-      });
+      const first = await uploadAsOwner("/admin/uploads/site/logo", [await pngPart(400, 200, "#00aa00")]);
       const oldUrl = (JSON.parse(first.body) as { url: string }).url;
       expect((await request(server.url(oldUrl))).status).toBe(200);
       expect((await request(server.url("/"))).body).toContain(`src="${oldUrl}"`);
@@ -553,14 +492,9 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       "";
     const uploadLogo = async (color: string) =>
       (
-        JSON.parse(
-          (
-            await postMultipart(server, "/admin/uploads/site/logo", [await pngPart(400, 200, color)], {
-              cookie: ownerCookie,
-              accept: JSON_ACCEPT,
-            })
-          ).body,
-        ) as { url: string }
+        JSON.parse((await uploadAsOwner("/admin/uploads/site/logo", [await pngPart(400, 200, color)])).body) as {
+          url: string;
+        }
       ).url;
     /** The Identity form as a tab loaded with `loaded` posts it: every field, and the values it was loaded with. */
     const identityForm = (loaded: Record<string, string>, edits: Record<string, string>) => {
@@ -569,7 +503,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
         fields[key] = edits[key] ?? value;
         fields[`__was__${key}`] = value;
       }
-      return postForm(server, "/admin/settings", fields, { cookie: ownerCookie });
+      return postAsOwner("/admin/settings", fields);
     };
     const identityKeys = ["site_name", "site_logo_text", "site_logo_url", "site_favicon_url"];
     const loadIdentity = async () =>
@@ -612,12 +546,11 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
     it("keeps the files of a replaced image that another image setting still names", async () => {
       const logo = await uploadLogo("#22cc11");
-      const sharing = await postForm(
-        server,
-        "/admin/settings",
-        { intent: "save", meta_og_image: logo, __was__meta_og_image: await storedValue("meta_og_image") },
-        { cookie: ownerCookie },
-      );
+      const sharing = await postAsOwner("/admin/settings", {
+        intent: "save",
+        meta_og_image: logo,
+        __was__meta_og_image: await storedValue("meta_og_image"),
+      });
       expect(sharing.status).toBe(200);
 
       const cleared = await identityForm(await loadIdentity(), { site_logo_url: "" });
@@ -653,15 +586,9 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       ],
     ] as const)("refuses %s with a message and changes nothing", async (_label, part, status, message) => {
       const before = await snapshot();
-      const response = await postMultipart(
-        server,
-        "/admin/uploads/site/share-image",
-        [{ ...part, data: Buffer.from(part.data) }],
-        {
-          cookie: ownerCookie,
-          accept: JSON_ACCEPT,
-        },
-      );
+      const response = await uploadAsOwner("/admin/uploads/site/share-image", [
+        { ...part, data: Buffer.from(part.data) },
+      ]);
       expect(response.status).toBe(status);
       expect(JSON.parse(response.body)).toMatchObject({ ok: false, message: expect.stringContaining(message) });
       expect(await snapshot()).toEqual(before);
@@ -669,16 +596,10 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
     it("answers an upload without a file, or of an unknown kind, with a message", async () => {
       const before = await snapshot();
-      const empty = await postMultipart(server, "/admin/uploads/site/logo", [], {
-        cookie: ownerCookie,
-        accept: JSON_ACCEPT,
-      });
+      const empty = await uploadAsOwner("/admin/uploads/site/logo", []);
       expect(empty.status).toBe(400);
       expect(empty.body).toContain("Choose an image file first.");
-      const unknown = await postMultipart(server, "/admin/uploads/site/wallpaper", [await pngPart(10, 10, "#000000")], {
-        cookie: ownerCookie,
-        accept: JSON_ACCEPT,
-      });
+      const unknown = await uploadAsOwner("/admin/uploads/site/wallpaper", [await pngPart(10, 10, "#000000")]);
       expect(unknown.status).toBe(404);
       expect(await snapshot()).toEqual(before);
     });
@@ -701,12 +622,11 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
         .where("id", "=", pictureId)
         .executeTakeFirstOrThrow();
 
-      const response = await postForm(
-        server,
-        "/admin/settings",
-        { intent: "save", watermark_enabled: "true", watermark_text: "© Jo Example" },
-        { cookie: ownerCookie },
-      );
+      const response = await postAsOwner("/admin/settings", {
+        intent: "save",
+        watermark_enabled: "true",
+        watermark_text: "© Jo Example",
+      });
       expect(response.status).toBe(200);
 
       await expect
@@ -722,28 +642,22 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
   describe("audit log", () => {
     it("lists the writes newest first, filtered by area, a page at a time", async () => {
-      await postForm(server, "/admin/invites", { intent: "create", count: "60", note: "" }, { cookie: ownerCookie });
-      const all = visibleText((await request(server.url("/admin/audit"), { headers: { Cookie: ownerCookie } })).body);
+      await postAsOwner("/admin/invites", { intent: "create", count: "60", note: "" });
+      const all = await ownerSees("/admin/audit");
       expect(all).toContain("invites.create");
       expect(all).toContain(owner.email);
-      const users = visibleText(
-        (await request(server.url("/admin/audit?area=users"), { headers: { Cookie: ownerCookie } })).body,
-      );
+      const users = await ownerSees("/admin/audit?area=users");
       expect(users).toContain("users.grantAdmin");
       expect(users).toContain("users.delete");
       expect(users).not.toContain("invites.create");
 
-      const settingsOnly = visibleText(
-        (await request(server.url("/admin/audit?area=settings"), { headers: { Cookie: ownerCookie } })).body,
-      );
+      const settingsOnly = await ownerSees("/admin/audit?area=settings");
       expect(settingsOnly).toContain("settings.update");
       expect(settingsOnly).not.toContain("invites.create");
 
       const total = (await database.db.selectFrom("audit_log").select("id").execute()).length;
       expect(total).toBeGreaterThan(50);
-      const second = visibleText(
-        (await request(server.url("/admin/audit?page=2"), { headers: { Cookie: ownerCookie } })).body,
-      );
+      const second = await ownerSees("/admin/audit?page=2");
       expect(second).toContain(`Page 2 of ${Math.ceil(total / 50)}`);
     });
 

@@ -14,6 +14,7 @@ import {
 } from "#tests/support/admin-server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { type HttpResponse, postForm, request, type ServerProcess } from "#tests/support/server-process.ts";
+import { idOfAccepted } from "#tests/support/service-actor.ts";
 import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 const seedActor = { id: "seed", email: "seed@example.test" };
@@ -70,9 +71,8 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
 
     /** Every intent of the screen, against two existing items. */
     async function intents(): Promise<Array<() => Promise<Record<string, string>>>> {
-      const first = await service.create(database.db, seedActor, fields(`First ${path}`));
-      const second = await service.create(database.db, seedActor, fields(`Second ${path}`));
-      if (!first.ok || !second.ok) throw new Error("seed refused");
+      const firstId = idOfAccepted(await service.create(database.db, seedActor, fields(`First ${path}`)));
+      const secondId = idOfAccepted(await service.create(database.db, seedActor, fields(`Second ${path}`)));
       // The order names every row as it is when the form is sent (a stale list is refused).
       const reversed = async () =>
         (await service.listAll(database.db))
@@ -81,10 +81,10 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
           .join(",");
       return [
         async () => ({ intent: "create", ...fields("Created over HTTP") }),
-        async () => ({ intent: "update", id: first.id, ...fields("Updated over HTTP") }),
-        async () => ({ intent: "toggle", id: first.id, active: "false" }),
+        async () => ({ intent: "update", id: firstId, ...fields("Updated over HTTP") }),
+        async () => ({ intent: "toggle", id: firstId, active: "false" }),
         async () => ({ intent: "reorder", ids: await reversed() }),
-        async () => ({ intent: "delete", id: second.id }),
+        async () => ({ intent: "delete", id: secondId }),
       ];
     }
 
@@ -155,16 +155,15 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
     });
 
     it("answers a NUL byte in a text or an id with 400 and a message, changing nothing", async () => {
-      const item = await service.create(database.db, seedActor, fields(`Kept ${path}`));
-      if (!item.ok) throw new Error("seed refused");
+      const itemId = idOfAccepted(await service.create(database.db, seedActor, fields(`Kept ${path}`)));
       const before = await snapshot();
       const forms: Record<string, string>[] = [
         { ...fields("Bad\u0000title"), intent: "create" },
-        { ...fields("Bad\u0000title"), intent: "update", id: item.id },
-        { ...fields("Fine"), intent: "update", id: `${item.id}\u0000` },
+        { ...fields("Bad\u0000title"), intent: "update", id: itemId },
+        { ...fields("Fine"), intent: "update", id: `${itemId}\u0000` },
         { intent: "delete", id: "\u0000" },
-        { intent: "toggle", id: `${item.id}\u0000`, active: "false" },
-        { intent: "reorder", ids: `${item.id},\u0000` },
+        { intent: "toggle", id: `${itemId}\u0000`, active: "false" },
+        { intent: "reorder", ids: `${itemId},\u0000` },
       ];
       for (const form of forms) {
         const response = await postForm(server, path, form, { cookie: adminCookie });
@@ -212,6 +211,9 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       return fetch(server.url(UPLOAD), { method: "POST", body: form, headers, redirect: "manual" });
     }
 
+    const deleteVideoAsAdmin = (id: string) =>
+      postForm(server, "/admin/videos", { intent: "delete", id }, { cookie: adminCookie });
+
     /** The uploaded video files on the server's disk. */
     const storedVideos = () => {
       const directory = path.join(database.location.dataDir, "storage", "public", "videos");
@@ -258,12 +260,13 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
     });
 
     it("names the refused file field: no video, a poster that is no image, a poster upload without a file", async () => {
-      const existing = await videosService.create(database.db, seedActor, {
-        title: "Embedded",
-        embed_url: "https://youtu.be/dQw4w9WgXcQ",
-        active: "on",
-      });
-      if (!existing.ok) throw new Error("seed refused");
+      const existingId = idOfAccepted(
+        await videosService.create(database.db, seedActor, {
+          title: "Embedded",
+          embed_url: "https://youtu.be/dQw4w9WgXcQ",
+          active: "on",
+        }),
+      );
       const cases = [
         [{ intent: "create", title: "No file", active: "on" }, {}, "video"],
         [
@@ -271,8 +274,8 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
           { video: mp4, poster: Buffer.from("no image") },
           "poster",
         ],
-        [{ intent: "poster", id: existing.id }, {}, "poster"],
-        [{ intent: "poster", id: existing.id }, { poster: Buffer.from("no image") }, "poster"],
+        [{ intent: "poster", id: existingId }, {}, "poster"],
+        [{ intent: "poster", id: existingId }, { poster: Buffer.from("no image") }, "poster"],
       ] as const;
       for (const [fields, files, field] of cases) {
         const response = await send(fields, files, adminCookie);
@@ -309,12 +312,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect(partial.headers["content-range"]).toBe(`bytes 100-199/${mp4.length}`);
       expect(partial.headers["content-type"]).toBe("video/mp4");
 
-      const deleted = await postForm(
-        server,
-        "/admin/videos",
-        { intent: "delete", id: row?.id ?? "" },
-        { cookie: adminCookie },
-      );
+      const deleted = await deleteVideoAsAdmin(row?.id ?? "");
       expect(deleted.status).toBe(200);
       expect(storedVideos()).toEqual([]);
       expect((await request(server.url(src))).status).toBe(404);
@@ -336,12 +334,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       const [row] = await videosService.listAll(database.db);
       const unblock = blockRemoval(row?.file_key ?? "");
       try {
-        const deleted = await postForm(
-          server,
-          "/admin/videos",
-          { intent: "delete", id: row?.id ?? "" },
-          { cookie: adminCookie },
-        );
+        const deleted = await deleteVideoAsAdmin(row?.id ?? "");
         expect(deleted.status).toBe(200);
         expect(deleted.body).toContain("was deleted");
         expect(await videosService.listAll(database.db)).toEqual([]);
@@ -403,23 +396,23 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       }
     });
 
-    const order = (html: string, names: string[]) => names.map((name) => html.indexOf(name));
+    /** The page shows `first` before `second`, and not `hidden`. */
+    function expectShownInOrder(html: string, [first, second]: [string, string], hidden: string) {
+      const firstAt = html.indexOf(first);
+      expect(firstAt).toBeGreaterThan(0);
+      expect(html.indexOf(second)).toBeGreaterThan(firstAt);
+      expect(html).not.toContain(hidden);
+    }
 
     it("/links lists the active links in order, opening safely", async () => {
       const html = (await request(server.url("/links"))).body;
-      const [beta, alpha] = order(html, ["Link Beta", "Link Alpha"]);
-      expect(beta).toBeGreaterThan(0);
-      expect(alpha).toBeGreaterThan(beta ?? 0);
-      expect(html).not.toContain("Link Hidden");
+      expectShownInOrder(html, ["Link Beta", "Link Alpha"], "Link Hidden");
       expect(html).toMatch(/<a [^>]*href="https:\/\/example.com\/Beta"[^>]*rel="noopener noreferrer"/);
     });
 
     it("/faq shows the active entries in order with FAQPage data in the server HTML", async () => {
       const html = (await request(server.url("/faq"))).body;
-      const [beta, alpha] = order(html, ["Question Beta?", "Question Alpha?"]);
-      expect(beta).toBeGreaterThan(0);
-      expect(alpha).toBeGreaterThan(beta ?? 0);
-      expect(html).not.toContain("Question Hidden?");
+      expectShownInOrder(html, ["Question Beta?", "Question Alpha?"], "Question Hidden?");
       expect(html).toContain("<details");
       const json = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)?.[1] ?? "";
       const data = JSON.parse(json);
@@ -430,10 +423,7 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
 
     it("/videos shows the active videos in order without loading anything from the host", async () => {
       const html = (await request(server.url("/videos"))).body;
-      const [beta, alpha] = order(html, ["Video Beta", "Video Alpha"]);
-      expect(beta).toBeGreaterThan(0);
-      expect(alpha).toBeGreaterThan(beta ?? 0);
-      expect(html).not.toContain("Video Hidden");
+      expectShownInOrder(html, ["Video Beta", "Video Alpha"], "Video Hidden");
       expect(html).not.toContain("<iframe");
       expect(html).not.toMatch(/src="https?:\/\/[^"]*(youtube|ytimg|vimeo)/);
     });
@@ -472,14 +462,12 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       }
 
       const html = (await request(server.url("/home"))).body;
-      const [newest, older] = order(html, [
-        `href="/?image=${pictures["Picture new"]}"`,
-        `href="/?image=${pictures["Picture old"]}"`,
-      ]);
-      expect(newest).toBeGreaterThan(0);
-      expect(older).toBeGreaterThan(newest ?? 0);
+      expectShownInOrder(
+        html,
+        [`href="/?image=${pictures["Picture new"]}"`, `href="/?image=${pictures["Picture old"]}"`],
+        "Picture hidden",
+      );
       expect(html).toMatch(/<img[^>]*alt="Picture new"/);
-      expect(html).not.toContain("Picture hidden");
       const src = html.match(/<img[^>]*alt="Picture new"[^>]*>/)?.[0].match(/src="([^"]+)"/)?.[1] ?? "";
       expect((await request(server.url(src))).status).toBe(200);
       expect(html).toContain("Link Beta");

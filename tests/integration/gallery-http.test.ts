@@ -47,6 +47,12 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
 
   afterAll(() => stopServerAndDatabase(server, database));
 
+  /** Sends a JPEG test photo of that size to the gallery's upload route, as `cookie`'s holder or a visitor. */
+  async function uploadTestPhoto(name: string, width: number, height: number, cookie?: string) {
+    const data = await testPhoto({ width, height });
+    return postFile(server, "/admin/uploads/gallery", { name, data, type: "image/jpeg" }, cookie);
+  }
+
   /** Everything an admin action could change: the gallery rows, the image rows, the audit log and the files. */
   async function snapshot() {
     const [gallery, images, audit, files] = await Promise.all([
@@ -104,11 +110,7 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
       expect(response.status, fields.intent).toBe(302);
       expect(response.headers.location, fields.intent).toMatch(/^\/auth\?redirectTo=/);
     }
-    const upload = await postFile(server, "/admin/uploads/gallery", {
-      name: "photo.jpg",
-      data: await testPhoto({ width: 400, height: 300 }),
-      type: "image/jpeg",
-    });
+    const upload = await uploadTestPhoto("photo.jpg", 400, 300);
     expect(upload.status).toBe(302);
     expect(upload.headers.location).toMatch(/^\/auth\?redirectTo=/);
     expect(await snapshot()).toEqual(before);
@@ -122,12 +124,7 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
       const response = await postForm(server, "/admin/gallery", fields, { cookie: userCookie });
       expect(response.status, fields.intent).toBe(403);
     }
-    const upload = await postFile(
-      server,
-      "/admin/uploads/gallery",
-      { name: "photo.jpg", data: await testPhoto({ width: 400, height: 300 }), type: "image/jpeg" },
-      userCookie,
-    );
+    const upload = await uploadTestPhoto("photo.jpg", 400, 300, userCookie);
     expect(upload.status).toBe(403);
     expect(await snapshot()).toEqual(before);
   });
@@ -248,12 +245,7 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
 
   it("accepts an admin's image upload: processed, stored, listed and audited", async () => {
     const before = await snapshot();
-    const response = await postFile(
-      server,
-      "/admin/uploads/gallery",
-      { name: "holiday.jpg", data: await testPhoto({ width: 900, height: 600 }), type: "image/jpeg" },
-      adminCookie,
-    );
+    const response = await uploadTestPhoto("holiday.jpg", 900, 600, adminCookie);
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toEqual({ ok: true, message: "holiday.jpg was added to the gallery." });
     const after = await snapshot();

@@ -3,10 +3,8 @@ import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
+import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import type { ContentResult } from "./content.server.ts";
-
-const actor = { id: "admin-1", email: "owner@example.test" };
 
 /** The three areas share one service; each row here is one area with a valid form for item n. */
 const areas = [
@@ -33,11 +31,6 @@ const areas = [
   },
 ] as const;
 
-function idOf(result: ContentResult): string {
-  if (!result.ok) throw new Error(`refused: ${JSON.stringify(result)}`);
-  return result.id;
-}
-
 describe.each(databaseKinds)("content items (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
@@ -47,21 +40,21 @@ describe.each(databaseKinds)("content items (%s)", (kind) => {
     const activeNames = async () => (await service.listActive(database.db)).map(rowName);
 
     it("creates items at the end of the order and records who did it", async () => {
-      idOf(await service.create(database.db, actor, fields(1)));
-      idOf(await service.create(database.db, actor, fields(2)));
+      idOfAccepted(await service.create(database.db, testAdmin, fields(1)));
+      idOfAccepted(await service.create(database.db, testAdmin, fields(2)));
 
       expect(await titles()).toEqual([name(1), name(2)]);
       const { records } = await listAudit(database.db);
       expect(records.map((r) => [r.action, r.target, r.actorEmail])).toEqual([
-        [`${area}.create`, name(2), actor.email],
-        [`${area}.create`, name(1), actor.email],
+        [`${area}.create`, name(2), testAdmin.email],
+        [`${area}.create`, name(1), testAdmin.email],
       ]);
     });
 
     it("updates an item and records the old and new values", async () => {
-      const id = idOf(await service.create(database.db, actor, fields(1)));
+      const id = idOfAccepted(await service.create(database.db, testAdmin, fields(1)));
 
-      idOf(await service.update(database.db, actor, id, { ...fields(7) }));
+      idOfAccepted(await service.update(database.db, testAdmin, id, { ...fields(7) }));
 
       expect(await activeNames()).toEqual([name(7)]);
       const [record] = (await listAudit(database.db, { action: `${area}.update` })).records;
@@ -71,24 +64,24 @@ describe.each(databaseKinds)("content items (%s)", (kind) => {
     });
 
     it("deletes an item", async () => {
-      const id = idOf(await service.create(database.db, actor, fields(1)));
-      idOf(await service.create(database.db, actor, fields(2)));
+      const id = idOfAccepted(await service.create(database.db, testAdmin, fields(1)));
+      idOfAccepted(await service.create(database.db, testAdmin, fields(2)));
 
-      idOf(await service.remove(database.db, actor, id));
+      idOfAccepted(await service.remove(database.db, testAdmin, id));
 
       expect(await activeNames()).toEqual([name(2)]);
       expect((await listAudit(database.db, { action: `${area}.delete` })).records[0]?.target).toBe(name(1));
-      expect(await service.remove(database.db, actor, id)).toEqual({ ok: false, reason: "not-found" });
+      expect(await service.remove(database.db, testAdmin, id)).toEqual({ ok: false, reason: "not-found" });
     });
 
     it("stores a new order and refuses a stale list without changing anything", async () => {
       const ids = [];
-      for (const n of [1, 2, 3]) ids.push(idOf(await service.create(database.db, actor, fields(n))));
+      for (const n of [1, 2, 3]) ids.push(idOfAccepted(await service.create(database.db, testAdmin, fields(n))));
 
-      idOf(await service.reorder(database.db, actor, [ids[2], ids[0], ids[1]] as string[]));
+      idOfAccepted(await service.reorder(database.db, testAdmin, [ids[2], ids[0], ids[1]] as string[]));
       expect(await activeNames()).toEqual([name(3), name(1), name(2)]);
 
-      expect(await service.reorder(database.db, actor, [ids[0], ids[1]] as string[])).toEqual({
+      expect(await service.reorder(database.db, testAdmin, [ids[0], ids[1]] as string[])).toEqual({
         ok: false,
         reason: "stale",
       });
@@ -97,14 +90,14 @@ describe.each(databaseKinds)("content items (%s)", (kind) => {
     });
 
     it("hides and shows an item; hidden items stay in the admin list only", async () => {
-      const id = idOf(await service.create(database.db, actor, fields(1)));
-      idOf(await service.create(database.db, actor, fields(2)));
+      const id = idOfAccepted(await service.create(database.db, testAdmin, fields(1)));
+      idOfAccepted(await service.create(database.db, testAdmin, fields(2)));
 
-      idOf(await service.setActive(database.db, actor, id, false));
+      idOfAccepted(await service.setActive(database.db, testAdmin, id, false));
       expect(await activeNames()).toEqual([name(2)]);
       expect((await service.listAll(database.db)).length).toBe(2);
 
-      idOf(await service.setActive(database.db, actor, id, true));
+      idOfAccepted(await service.setActive(database.db, testAdmin, id, true));
       expect(await activeNames()).toEqual([name(1), name(2)]);
       const actions = (await listAudit(database.db)).records.map((r) => r.action);
       expect(actions.slice(0, 2)).toEqual([`${area}.activate`, `${area}.deactivate`]);
@@ -112,18 +105,18 @@ describe.each(databaseKinds)("content items (%s)", (kind) => {
 
     it("creates an item unticked as inactive", async () => {
       const { active: _active, ...unticked } = fields(1);
-      idOf(await service.create(database.db, actor, unticked));
+      idOfAccepted(await service.create(database.db, testAdmin, unticked));
 
       expect(await activeNames()).toEqual([]);
       expect((await service.listAll(database.db)).length).toBe(1);
     });
 
     it("refuses an empty title or question and changes nothing", async () => {
-      const id = idOf(await service.create(database.db, actor, fields(1)));
+      const id = idOfAccepted(await service.create(database.db, testAdmin, fields(1)));
       const titleField = area === "faq" ? "question" : "title";
 
-      const created = await service.create(database.db, actor, { ...fields(2), [titleField]: "   " });
-      const updated = await service.update(database.db, actor, id, { ...fields(2), [titleField]: "" });
+      const created = await service.create(database.db, testAdmin, { ...fields(2), [titleField]: "   " });
+      const updated = await service.update(database.db, testAdmin, id, { ...fields(2), [titleField]: "" });
 
       for (const result of [created, updated]) {
         expect(result).toEqual({

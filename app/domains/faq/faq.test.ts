@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { faqService, faqStructuredData, publicFaqEntries } from "./faq.server.ts";
-
-const actor = { id: "admin-1", email: "owner@example.test" };
 
 describe.each(databaseKinds)("FAQ (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
   it("answers in German, falling back to English per field, with the Markdown rendered safely", async () => {
-    await faqService.create(database.db, actor, {
+    await faqService.create(database.db, testAdmin, {
       question: "Can I buy prints?",
       question_de: "Kann ich Abzüge kaufen?",
       answer: "Yes, **write** to me. <script>alert(1)</script> [x](javascript:alert(1))",
@@ -25,7 +24,7 @@ describe.each(databaseKinds)("FAQ (%s)", (kind) => {
   });
 
   it("refuses an empty answer", async () => {
-    const result = await faqService.create(database.db, actor, { question: "Why?", answer: " ", active: true });
+    const result = await faqService.create(database.db, testAdmin, { question: "Why?", answer: " ", active: true });
 
     expect(result).toEqual({ ok: false, reason: "invalid", fieldErrors: { answer: "admin.content.error.required" } });
     expect(await faqService.listAll(database.db)).toEqual([]);

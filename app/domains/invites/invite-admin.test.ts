@@ -3,17 +3,16 @@ import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { deleteUser } from "#app/domains/users/user-admin.server.ts";
 import { signUpWithInvite } from "#app/domains/users/users.server.ts";
 import { createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
+import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createInvitesAsAdmin, deleteUnusedInvite, listInvites } from "./invite-admin.server.ts";
 import { createInviteCodes, ensureAdminSetupCode, findInviteCode } from "./invites.server.ts";
-
-const actor = { id: "admin-1", email: "owner@example.test" };
 
 describe.each(databaseKinds)("invite codes in the admin screen (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
   it("creates up to 100 codes with a note, each recorded in the audit log", async () => {
-    const codes = await createInvitesAsAdmin(database.db, actor, { count: 3, note: "  For the Müller family  " });
+    const codes = await createInvitesAsAdmin(database.db, testAdmin, { count: 3, note: "  For the Müller family  " });
 
     expect(codes).toHaveLength(3);
     const listed = await listInvites(database.db);
@@ -24,11 +23,11 @@ describe.each(databaseKinds)("invite codes in the admin screen (%s)", (kind) => 
     expect(records.map((record) => record.target).sort()).toEqual([...codes].sort());
     expect(records[0]?.newValue).toBe("For the Müller family");
 
-    expect(await createInvitesAsAdmin(database.db, actor, { count: 100, note: "" })).toHaveLength(100);
+    expect(await createInvitesAsAdmin(database.db, testAdmin, { count: 100, note: "" })).toHaveLength(100);
   });
 
   it.each([0, 101, 2.5])("refuses to create %s codes and writes nothing", async (count) => {
-    await expect(createInvitesAsAdmin(database.db, actor, { count, note: "" })).rejects.toThrow(RangeError);
+    await expect(createInvitesAsAdmin(database.db, testAdmin, { count, note: "" })).rejects.toThrow(RangeError);
     expect(await listInvites(database.db)).toEqual([]);
     expect((await listAudit(database.db)).total).toBe(0);
   });
@@ -67,7 +66,7 @@ describe.each(databaseKinds)("invite codes in the admin screen (%s)", (kind) => 
   it("deletes an unused code, however it is typed, and records it", async () => {
     const [code = ""] = await createInviteCodes(database.db, { note: "Spare" });
 
-    expect(await deleteUnusedInvite(database.db, actor, code.toLowerCase())).toEqual({ ok: true, code });
+    expect(await deleteUnusedInvite(database.db, testAdmin, code.toLowerCase())).toEqual({ ok: true, code });
 
     expect(await findInviteCode(database.db, code)).toBeUndefined();
     const [record] = (await listAudit(database.db)).records;
@@ -79,12 +78,12 @@ describe.each(databaseKinds)("invite codes in the admin screen (%s)", (kind) => 
     await signUpWithInvite(database.db, { email: uniqueEmail(), password: strongPassword(), inviteCode: code });
     const setupCode = (await ensureAdminSetupCode(database.db)) ?? "";
 
-    expect(await deleteUnusedInvite(database.db, actor, code)).toEqual({ ok: false, problem: "used" });
-    expect(await deleteUnusedInvite(database.db, actor, "ABCD-EFGH-JKMN-PQRS")).toEqual({
+    expect(await deleteUnusedInvite(database.db, testAdmin, code)).toEqual({ ok: false, problem: "used" });
+    expect(await deleteUnusedInvite(database.db, testAdmin, "ABCD-EFGH-JKMN-PQRS")).toEqual({
       ok: false,
       problem: "notFound",
     });
-    expect(await deleteUnusedInvite(database.db, actor, setupCode)).toEqual({ ok: false, problem: "notFound" });
+    expect(await deleteUnusedInvite(database.db, testAdmin, setupCode)).toEqual({ ok: false, problem: "notFound" });
 
     expect((await findInviteCode(database.db, code))?.isUsed).toBe(true);
     expect(await findInviteCode(database.db, setupCode)).toBeDefined();

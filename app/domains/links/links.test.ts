@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
+import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { adminLinks, linksService, publicLinks } from "./links.server.ts";
 
-const actor = { id: "admin-1", email: "owner@example.test" };
 const valid = {
   title: "My code",
   title_de: "Mein Code",
@@ -26,7 +26,7 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
       "example.com",
       "",
     ]) {
-      const result = await linksService.create(database.db, actor, { ...valid, url });
+      const result = await linksService.create(database.db, testAdmin, { ...valid, url });
       expect(result, url).toMatchObject({ ok: false, reason: "invalid" });
       expect(result.ok ? "" : "fieldErrors" in result ? result.fieldErrors.url : "").toMatch(/^admin\./);
     }
@@ -35,28 +35,27 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
   });
 
   it("refuses a bad address on update and keeps the stored link", async () => {
-    const created = await linksService.create(database.db, actor, valid);
-    if (!created.ok) throw new Error("not created");
+    const id = idOfAccepted(await linksService.create(database.db, testAdmin, valid));
 
-    const result = await linksService.update(database.db, actor, created.id, { ...valid, url: "javascript:void(0)" });
+    const result = await linksService.update(database.db, testAdmin, id, { ...valid, url: "javascript:void(0)" });
 
     expect(result).toEqual({ ok: false, reason: "invalid", fieldErrors: { url: "admin.links.error.url" } });
     expect((await adminLinks(database.db))[0]?.url).toBe(valid.url);
   });
 
   it("stores the icon name in lower case, a missing one as the generic link, and refuses odd characters", async () => {
-    await linksService.create(database.db, actor, { ...valid, icon: " Mail " });
-    await linksService.create(database.db, actor, { ...valid, icon: "" });
-    await linksService.create(database.db, actor, { ...valid, icon: "no-such-icon" });
-    const odd = await linksService.create(database.db, actor, { ...valid, icon: "<svg>" });
+    await linksService.create(database.db, testAdmin, { ...valid, icon: " Mail " });
+    await linksService.create(database.db, testAdmin, { ...valid, icon: "" });
+    await linksService.create(database.db, testAdmin, { ...valid, icon: "no-such-icon" });
+    const odd = await linksService.create(database.db, testAdmin, { ...valid, icon: "<svg>" });
 
     expect((await adminLinks(database.db)).map((link) => link.icon)).toEqual(["mail", "link", "no-such-icon"]);
     expect(odd).toEqual({ ok: false, reason: "invalid", fieldErrors: { icon: "admin.links.error.icon" } });
   });
 
   it("titles links in German, falling back to English when the German title is empty", async () => {
-    await linksService.create(database.db, actor, valid);
-    await linksService.create(database.db, actor, { ...valid, title: "Photos", title_de: "  " });
+    await linksService.create(database.db, testAdmin, valid);
+    await linksService.create(database.db, testAdmin, { ...valid, title: "Photos", title_de: "  " });
 
     expect((await publicLinks(database.db, "de")).map((link) => link.title)).toEqual(["Mein Code", "Photos"]);
     expect((await publicLinks(database.db, "en")).map((link) => link.title)).toEqual(["My code", "Photos"]);

@@ -1,17 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { AUDIT_VALUE_MAX, listAudit } from "#app/domains/audit/audit.server.ts";
+import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import { settingDefaults } from "./settings-defaults.ts";
 
-const actor = { id: "admin-1", email: "owner@example.test" };
-
 describe.each(databaseKinds)("saving settings (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
   it("writes the changed keys and records each with its old and new value", async () => {
-    const { changed, settings } = await saveSettings(database.db, actor, {
+    const { changed, settings } = await saveSettings(database.db, testAdmin, {
       site_name: "Jo's Photographs",
       footer_copyright_de: "© 2026 Jo",
       site_logo_text: settingDefaults.site_logo_text,
@@ -37,27 +36,27 @@ describe.each(databaseKinds)("saving settings (%s)", (kind) => {
         target: "footer_copyright_de",
         oldValue: settingDefaults.footer_copyright_de,
         newValue: "© 2026 Jo",
-        actorEmail: actor.email,
+        actorEmail: testAdmin.email,
       },
       {
         action: "settings.update",
         target: "site_name",
         oldValue: settingDefaults.site_name,
         newValue: "Jo's Photographs",
-        actorEmail: actor.email,
+        actorEmail: testAdmin.email,
       },
     ]);
   });
 
   it("records nothing when nothing changed", async () => {
-    const { changed } = await saveSettings(database.db, actor, { site_name: settingDefaults.site_name });
+    const { changed } = await saveSettings(database.db, testAdmin, { site_name: settingDefaults.site_name });
     expect(changed).toEqual([]);
     expect((await listAudit(database.db)).total).toBe(0);
   });
 
   it("cuts a long text in the audit log but stores it whole", async () => {
     const text = "Lorem ipsum ".repeat(300);
-    await saveSettings(database.db, actor, { privacy_content: text });
+    await saveSettings(database.db, testAdmin, { privacy_content: text });
 
     expect((await readSettings(database.db)).privacy_content).toBe(text);
     const [record] = (await listAudit(database.db)).records;
@@ -68,10 +67,10 @@ describe.each(databaseKinds)("saving settings (%s)", (kind) => {
   it("of two saves from tabs loaded with the same values at the same moment, one wins and the other is a conflict", async () => {
     for (let round = 0; round < 10; round++) {
       const loaded = `Site ${round}`;
-      await saveSettings(database.db, actor, { site_name: loaded });
+      await saveSettings(database.db, testAdmin, { site_name: loaded });
       const results = await Promise.all(
         ["First tab", "Second tab"].map((name) =>
-          saveSettings(database.db, actor, { site_name: `${name} ${round}` }, { site_name: loaded }),
+          saveSettings(database.db, testAdmin, { site_name: `${name} ${round}` }, { site_name: loaded }),
         ),
       );
       const winners = results.filter((result) => result.changed.includes("site_name"));
@@ -84,7 +83,7 @@ describe.each(databaseKinds)("saving settings (%s)", (kind) => {
 
   it("writes a key whose row is missing", async () => {
     await database.db.deleteFrom("site_settings").where("key", "=", "meta_title").execute();
-    await saveSettings(database.db, actor, { meta_title: "Shared title" });
+    await saveSettings(database.db, testAdmin, { meta_title: "Shared title" });
     const row = await database.db
       .selectFrom("site_settings")
       .select("value")

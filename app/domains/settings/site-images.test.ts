@@ -6,13 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { ImageError } from "#app/domains/media/images.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
+import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import { removeReplacedSiteImage, siteImageKeys, storeSiteImage, sweepOrphanSiteImages } from "./site-images.server.ts";
-import { faviconUrls } from "./site-images.ts";
-
-const actor = { id: "admin-1", email: "owner@example.test" };
+import { faviconUrls, type SiteImageKind } from "./site-images.ts";
 
 describe("uploaded favicon links", () => {
   it("name every size beside the 32 px file", () => {
@@ -56,6 +55,18 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
     return file;
   }
 
+  /** Stores a plain picture of the given size and colour as the site image of that kind, as an admin upload would. */
+  async function storeGeneratedSiteImage(
+    kind: SiteImageKind,
+    name: string,
+    width: number,
+    height: number,
+    color: string,
+    format: "png" | "jpeg" = "png",
+  ) {
+    return storeSiteImage(database.db, testAdmin, kind, await imageFile(name, width, height, color, format), storage);
+  }
+
   async function sizeOf(key: string) {
     const chunks: Buffer[] = [];
     for await (const chunk of await storage.readStream(key)) chunks.push(chunk as Buffer);
@@ -66,7 +77,7 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   it("makes the favicon in every size, points the setting at it and records the change", async () => {
     const source = await imageFile("icon.png", 600, 400, "#3366ff");
 
-    const { url, changed } = await storeSiteImage(database.db, actor, "favicon", source, storage);
+    const { url, changed } = await storeSiteImage(database.db, testAdmin, "favicon", source, storage);
 
     expect(changed).toBe(true);
     expect(url).toMatch(/^\/media\/site\/favicon-[0-9a-f]{16}-32\.png$/);
@@ -89,23 +100,11 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   });
 
   it("makes a 1200×630 JPEG share image and a logo at most 128 px high", async () => {
-    const share = await storeSiteImage(
-      database.db,
-      actor,
-      "share-image",
-      await imageFile("s.jpg", 2000, 2000, "#aa0000", "jpeg"),
-      storage,
-    );
+    const share = await storeGeneratedSiteImage("share-image", "s.jpg", 2000, 2000, "#aa0000", "jpeg");
     expect(share.url).toMatch(/^\/media\/site\/share-[0-9a-f]{16}\.jpg$/);
     expect(await sizeOf(siteImageKeys(share.url)[0] ?? "")).toEqual({ width: 1200, height: 630, format: "jpeg" });
 
-    const logo = await storeSiteImage(
-      database.db,
-      actor,
-      "logo",
-      await imageFile("l.png", 800, 400, "#00aa00"),
-      storage,
-    );
+    const logo = await storeGeneratedSiteImage("logo", "l.png", 800, 400, "#00aa00");
     expect(logo.url).toMatch(/^\/media\/site\/logo-[0-9a-f]{16}\.webp$/);
     expect(await sizeOf(siteImageKeys(logo.url)[0] ?? "")).toEqual({ width: 256, height: 128, format: "webp" });
     const settings = await readSettings(database.db);
@@ -114,30 +113,12 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   });
 
   it("removes the files of the image it replaces, and keeps the same image uploaded again", async () => {
-    const first = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("a.png", 64, 64, "#111111"),
-      storage,
-    );
-    const again = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("b.png", 64, 64, "#111111"),
-      storage,
-    );
+    const first = await storeGeneratedSiteImage("favicon", "a.png", 64, 64, "#111111");
+    const again = await storeGeneratedSiteImage("favicon", "b.png", 64, 64, "#111111");
     expect(again).toEqual({ url: first.url, changed: false });
     for (const key of siteImageKeys(first.url)) expect(await storage.stat(key)).not.toBeNull();
 
-    const second = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("c.png", 64, 64, "#eeeeee"),
-      storage,
-    );
+    const second = await storeGeneratedSiteImage("favicon", "c.png", 64, 64, "#eeeeee");
 
     expect(second.url).not.toBe(first.url);
     for (const key of siteImageKeys(first.url)) expect(await storage.stat(key)).toBeNull();
@@ -148,7 +129,7 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
     const fake = path.join(dir, "fake.png");
     fs.writeFileSync(fake, "<svg xmlns='http://www.w3.org/2000/svg'></svg>");
 
-    await expect(storeSiteImage(database.db, actor, "logo", fake, storage)).rejects.toBeInstanceOf(ImageError);
+    await expect(storeSiteImage(database.db, testAdmin, "logo", fake, storage)).rejects.toBeInstanceOf(ImageError);
 
     expect((await readSettings(database.db)).site_logo_url).toBe("");
     expect(await storage.list("public/")).toEqual([]);
@@ -156,35 +137,17 @@ describe.each(databaseKinds)("site images (%s)", (kind) => {
   });
 
   it("leaves files alone that a replaced value did not name", async () => {
-    const logo = await storeSiteImage(
-      database.db,
-      actor,
-      "logo",
-      await imageFile("l.png", 100, 50, "#123456"),
-      storage,
-    );
+    const logo = await storeGeneratedSiteImage("logo", "l.png", 100, 50, "#123456");
     await removeReplacedSiteImage("https://example.com/logo.png", logo.url, {}, storage);
     await removeReplacedSiteImage(logo.url, logo.url, {}, storage);
     expect(await storage.stat(siteImageKeys(logo.url)[0] ?? "")).not.toBeNull();
   });
 
   it("sweeps site image files no image setting names, once older than the grace period", async () => {
-    const logo = await storeSiteImage(
-      database.db,
-      actor,
-      "logo",
-      await imageFile("a.png", 100, 50, "#111111"),
-      storage,
-    );
-    const favicon = await storeSiteImage(
-      database.db,
-      actor,
-      "favicon",
-      await imageFile("f.png", 64, 64, "#222222"),
-      storage,
-    );
+    const logo = await storeGeneratedSiteImage("logo", "a.png", 100, 50, "#111111");
+    const favicon = await storeGeneratedSiteImage("favicon", "f.png", 64, 64, "#222222");
     // The same upload serving as the share image too.
-    await saveSettings(database.db, actor, { meta_og_image: logo.url });
+    await saveSettings(database.db, testAdmin, { meta_og_image: logo.url });
     await storage.save("public/site/logo-00000000000000aa.webp", Buffer.from("left by a crash"));
     await storage.save("public/site/share-00000000000000bb.jpg", Buffer.from("left by a crash"));
     const hour = 60 * 60 * 1000;

@@ -190,13 +190,17 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
     expect(rows[0]?.password).not.toBe(rows[1]?.password);
   });
 
-  it("creates an account that can sign in through better-auth, with the right password only", async () => {
-    const auth = createAuth({
+  /** better-auth as the site configures it, on this test database. */
+  const authOnTestDatabase = () =>
+    createAuth({
       db: database.db,
       kind: database.kind,
       secret: "unit-test-secret-that-is-long-enough-0123456789",
       baseUrl: "http://localhost:3000",
     });
+
+  it("creates an account that can sign in through better-auth, with the right password only", async () => {
+    const auth = authOnTestDatabase();
     const email = uniqueEmail();
     const password = strongPassword();
     const code = await createInvite(database.db);
@@ -222,13 +226,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
   });
 
   it("keeps better-auth's own sign-up closed: accounts come only through an invite", async () => {
-    const auth = createAuth({
-      db: database.db,
-      kind: database.kind,
-      secret: "unit-test-secret-that-is-long-enough-0123456789",
-      baseUrl: "http://localhost:3000",
-    });
-
+    const auth = authOnTestDatabase();
     const email = uniqueEmail();
 
     const response = await auth.api.signUpEmail({

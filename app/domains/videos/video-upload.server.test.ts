@@ -7,11 +7,10 @@ import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import type { ReceivedUpload } from "#app/domains/media/upload.server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
+import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createVideoFromUpload, replaceVideoPoster, type UploadOptions } from "./video-upload.server.ts";
 import { publicVideos, sweepOrphanVideoFiles, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
-
-const actor = { id: "admin-1", email: "owner@example.test" };
 
 const MP4_BYTES = mp4Like(2000);
 
@@ -62,7 +61,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
   it("stores an MP4 file and its poster and shows the video to visitors", async () => {
     const result = await createVideoFromUpload(
       database.db,
-      actor,
+      testAdmin,
       upload(texts, { video: MP4_BYTES, poster: await poster() }),
       options,
     );
@@ -82,9 +81,15 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
 
   it("refuses a file that is not MP4 or WebM by its content, whatever its name and type claim", async () => {
     const fake = upload(texts, { video: Buffer.from("<html>not a video</html>") });
-    expect(await createVideoFromUpload(database.db, actor, fake, options)).toEqual({ ok: false, reason: "not-video" });
+    expect(await createVideoFromUpload(database.db, testAdmin, fake, options)).toEqual({
+      ok: false,
+      reason: "not-video",
+    });
     const image = upload(texts, { video: await poster() });
-    expect(await createVideoFromUpload(database.db, actor, image, options)).toEqual({ ok: false, reason: "not-video" });
+    expect(await createVideoFromUpload(database.db, testAdmin, image, options)).toEqual({
+      ok: false,
+      reason: "not-video",
+    });
     await expectNothingStored();
   });
 
@@ -97,7 +102,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
       [upload(texts, { video: Buffer.concat([MP4_BYTES, Buffer.alloc(1024 * 1024)]) }), "video-too-large"],
     ] as const;
     for (const [received, reason] of cases) {
-      expect(await createVideoFromUpload(database.db, actor, received, options), reason).toMatchObject({
+      expect(await createVideoFromUpload(database.db, testAdmin, received, options), reason).toMatchObject({
         ok: false,
         reason,
       });
@@ -106,29 +111,24 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
   });
 
   it("replaces a video's poster and deletes the old one", async () => {
-    const created = await videosService.create(database.db, actor, {
-      title: "Embed",
-      embed_url: "https://youtu.be/dQw4w9WgXcQ",
-      active: "on",
-    });
-    if (!created.ok) throw new Error("not created");
-
-    const first = await replaceVideoPoster(
-      database.db,
-      actor,
-      created.id,
-      upload({}, { poster: await poster() }),
-      options,
+    const id = idOfAccepted(
+      await videosService.create(database.db, testAdmin, {
+        title: "Embed",
+        embed_url: "https://youtu.be/dQw4w9WgXcQ",
+        active: "on",
+      }),
     );
-    const firstImage = (await videosService.find(database.db, created.id))?.poster_image_id;
+
+    const first = await replaceVideoPoster(database.db, testAdmin, id, upload({}, { poster: await poster() }), options);
+    const firstImage = (await videosService.find(database.db, id))?.poster_image_id;
     const second = await replaceVideoPoster(
       database.db,
-      actor,
-      created.id,
+      testAdmin,
+      id,
       upload({}, { poster: await poster() }),
       options,
     );
-    const secondImage = (await videosService.find(database.db, created.id))?.poster_image_id;
+    const secondImage = (await videosService.find(database.db, id))?.poster_image_id;
 
     expect([first.ok, second.ok]).toEqual([true, true]);
     expect(secondImage).not.toBe(firstImage);
@@ -139,7 +139,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
 
     const missing = await replaceVideoPoster(
       database.db,
-      actor,
+      testAdmin,
       "no-such-video",
       upload({}, { poster: await poster() }),
       options,
@@ -149,7 +149,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
   });
 
   it("sweeps video files no video names once they are old enough, keeping the others", async () => {
-    await createVideoFromUpload(database.db, actor, upload(texts, { video: MP4_BYTES }), options);
+    await createVideoFromUpload(database.db, testAdmin, upload(texts, { video: MP4_BYTES }), options);
     const [kept] = await storage.list(VIDEO_FILE_PREFIX);
     await storage.save(`${VIDEO_FILE_PREFIX}left-behind.mp4`, MP4_BYTES);
 
@@ -194,7 +194,7 @@ describe.each(databaseKinds.filter((kind) => kind === "postgres"))("an uploaded 
       FOR EACH ROW EXECUTE FUNCTION slow_video_insert()`.execute(database.db);
 
     let finished = false;
-    const pending = createVideoFromUpload(database.db, actor, upload, {
+    const pending = createVideoFromUpload(database.db, testAdmin, upload, {
       videoMaxBytes: 1024 * 1024,
       posterMaxBytes: 512 * 1024,
       storage,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
+import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { latestVideo, publicVideos, videosService } from "./videos.server.ts";
 
-const actor = { id: "admin-1", email: "owner@example.test" };
 const valid = {
   title: "Alps",
   title_de: "Alpen",
@@ -17,8 +17,8 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
   it("stores the canonical address and gives visitors the privacy-enhanced player, in their language", async () => {
-    await videosService.create(database.db, actor, valid);
-    await videosService.create(database.db, actor, {
+    await videosService.create(database.db, testAdmin, valid);
+    await videosService.create(database.db, testAdmin, {
       ...valid,
       title: "Lake",
       title_de: "",
@@ -62,13 +62,13 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
 
   it("refuses an unknown video host, a javascript: address and a missing address, changing nothing", async () => {
     for (const embed_url of ["https://dailymotion.com/video/x7tgad0", "javascript:alert(1)"]) {
-      expect(await videosService.create(database.db, actor, { ...valid, embed_url })).toEqual({
+      expect(await videosService.create(database.db, testAdmin, { ...valid, embed_url })).toEqual({
         ok: false,
         reason: "invalid",
         fieldErrors: { embed_url: "admin.videos.error.url" },
       });
     }
-    expect(await videosService.create(database.db, actor, { ...valid, embed_url: " ", title: "" })).toEqual({
+    expect(await videosService.create(database.db, testAdmin, { ...valid, embed_url: " ", title: "" })).toEqual({
       ok: false,
       reason: "invalid",
       fieldErrors: { title: "admin.content.error.required", embed_url: "admin.videos.error.urlRequired" },
@@ -78,11 +78,10 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
   });
 
   it("refuses an update that removes or breaks the address and keeps the stored video", async () => {
-    const created = await videosService.create(database.db, actor, valid);
-    if (!created.ok) throw new Error("not created");
+    const id = idOfAccepted(await videosService.create(database.db, testAdmin, valid));
 
     for (const embed_url of ["", "https://example.com/video.mp4"]) {
-      expect(await videosService.update(database.db, actor, created.id, { ...valid, embed_url })).toMatchObject({
+      expect(await videosService.update(database.db, testAdmin, id, { ...valid, embed_url })).toMatchObject({
         ok: false,
         reason: "invalid",
       });
@@ -90,7 +89,7 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
     expect((await videosService.listAll(database.db))[0]?.embed_url).toBe(
       "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
     );
-    expect(await videosService.update(database.db, actor, "no-such-id", valid)).toEqual({
+    expect(await videosService.update(database.db, testAdmin, "no-such-id", valid)).toEqual({
       ok: false,
       reason: "not-found",
     });
