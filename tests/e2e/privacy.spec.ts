@@ -2,6 +2,8 @@ import { collectCspViolations } from "./csp-violations.ts";
 import { E2E_BASE_URL, expect, PUBLIC_PAGES, test } from "./fixtures.ts";
 
 test("no page requests anything from another origin", async ({ page, makeUser, signInAs }) => {
+  // Every page in both languages and themes, each waited on until the network is idle: a long walk.
+  test.setTimeout(90_000);
   const requested: string[] = [];
   page.on("request", (request) => requested.push(request.url()));
   const isOwn = (url: string) =>

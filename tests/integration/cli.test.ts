@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { isAdmin } from "#app/domains/users/users.server.ts";
 import { createUser } from "#tests/support/factories.ts";
@@ -6,6 +6,9 @@ import { cleanEnv, type ProcessResult, run } from "#tests/support/server-process
 import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 const CODE = /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/;
+
+// Every call starts npm and tsx, a few seconds each on a busy machine; one test makes several calls.
+vi.setConfig({ testTimeout: 90_000 });
 
 describe.each(databaseKinds)("the command line (%s)", (kind) => {
   let database: TestDatabase;
