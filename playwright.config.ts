@@ -17,7 +17,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // Time per test, not a claim about speed: stories that sign in, fill forms and run axe on several pages
+  // took up to 30 s on a loaded two-core machine. What a user waits for is bounded by `expect` below.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: "list",
   use: {
