@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { nextSortOrder, reorderRows } from "#app/db/ordering.server.ts";
-import type { Database } from "#app/db/schema.ts";
+import type { Database, GalleryImagesTable, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import { localized } from "#app/domains/content/content.server.ts";
 import {
   deleteImageRow,
   imageForDisplay,
@@ -20,22 +21,11 @@ export class GalleryNotFoundError extends Error {
   override name = "GalleryNotFoundError";
 }
 
-const localized = (english: string, german: string, lang: Language) =>
-  lang === "de" && german.trim() ? german : english;
-
-type JoinedRow = {
-  id: string;
-  title: string;
-  title_de: string;
-  description: string;
-  description_de: string;
-  category: string;
-  category_de: string;
-  width: number;
-  height: number;
-  placeholder: string;
-  variants: string;
-};
+type JoinedRow = Pick<
+  GalleryImagesTable,
+  "id" | "title" | "title_de" | "description" | "description_de" | "category" | "category_de"
+> &
+  Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">;
 
 function publishedQuery(db: Kysely<Database>) {
   return db
@@ -151,6 +141,20 @@ export async function listPublishedGallery(
   const items = rows.map((row) => toItem(row, lang));
   if (openId !== null && !items.some((item) => item.id === openId)) openId = null;
   return { items, page, pageCount, total, categories, category, openId };
+}
+
+/** The pictures published last, newest first (the start page's highlights). */
+export async function listLatestPublishedGallery(
+  db: Kysely<Database>,
+  options: { lang: Language; limit: number },
+): Promise<GalleryItem[]> {
+  const rows = await publishedQuery(db)
+    .select(columns)
+    .orderBy("g.created_at", "desc")
+    .orderBy("g.id")
+    .limit(options.limit)
+    .execute();
+  return rows.map((row) => toItem(row, options.lang));
 }
 
 /** Every picture, published or not, in display order: the admin list. */
