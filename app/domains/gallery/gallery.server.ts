@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { nextSortOrder, reorderRows } from "#app/db/ordering.server.ts";
 import type { Database, GalleryImagesTable, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
@@ -181,6 +181,13 @@ export async function listAdminGallery(db: Kysely<Database>): Promise<AdminGalle
   }));
 }
 
+/** The picture's row, read inside the write that changes it; a picture deleted meanwhile is refused. */
+async function existingPicture(trx: Transaction<Database>, id: string) {
+  const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+  return row;
+}
+
 /** The name the audit log and messages use for a picture. */
 function nameOf(row: { title: string; id: string }): string {
   return row.title.trim() || row.id;
@@ -237,8 +244,7 @@ export async function updateGalleryTexts(
   texts: GalleryTexts,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    const row = await existingPicture(trx, id);
     await trx
       .updateTable("gallery_images")
       .set({ ...texts, updated_at: new Date() })
@@ -268,8 +274,7 @@ export async function setGalleryPublished(
   published: boolean,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    const row = await existingPicture(trx, id);
     await trx.updateTable("gallery_images").set({ published, updated_at: new Date() }).where("id", "=", id).execute();
     await recordAudit(trx, actor, {
       action: published ? "gallery.publish" : "gallery.unpublish",
@@ -288,8 +293,7 @@ export async function deleteGalleryEntry(
   storage?: FileStorage,
 ): Promise<string> {
   const { keys, name } = await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    const row = await existingPicture(trx, id);
     await trx.deleteFrom("gallery_images").where("id", "=", id).execute();
     // Another use of the same image (none today) would keep it.
     const others = await trx
