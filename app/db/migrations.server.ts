@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type CreateTableBuilder, type Kysely, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import type { DatabaseKind } from "./database.server.ts";
 import type { Database } from "./schema.ts";
@@ -99,6 +99,22 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         const boolDefault = (value: boolean) =>
           kind === "postgres" ? sql.raw(String(value)) : sql.raw(value ? "1" : "0");
+        // A text in English and German, both empty until written.
+        const bilingual =
+          (name: string) =>
+          <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
+            table
+              .addColumn(name, "text", (c) => c.notNull().defaultTo(""))
+              .addColumn(`${name}_de`, "text", (c) => c.notNull().defaultTo(""));
+        // What every ordered content table ends with: its place, whether it is shown (on by default) and when.
+        const orderedAndShown =
+          (flag: "published" | "active") =>
+          <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
+            table
+              .addColumn("sort_order", "integer", (c) => c.notNull())
+              .addColumn(flag, t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
+              .addColumn("created_at", t.timestamp, (c) => c.notNull())
+              .addColumn("updated_at", t.timestamp, (c) => c.notNull());
         await db.schema
           .createTable("images")
           .addColumn("id", "text", (c) => c.primaryKey())
@@ -115,16 +131,10 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .createTable("gallery_images")
           .addColumn("id", "text", (c) => c.primaryKey())
           .addColumn("image_id", "text", (c) => c.notNull().references("images.id"))
-          .addColumn("title", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("title_de", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("description", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("description_de", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("category", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("category_de", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("sort_order", "integer", (c) => c.notNull())
-          .addColumn("published", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
-          .addColumn("created_at", t.timestamp, (c) => c.notNull())
-          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .$call(bilingual("title"))
+          .$call(bilingual("description"))
+          .$call(bilingual("category"))
+          .$call(orderedAndShown("published"))
           .execute();
         await db.schema
           .createIndex("gallery_images_order_idx")
@@ -136,40 +146,26 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .addColumn("id", "text", (c) => c.primaryKey())
           .addColumn("url", "text", (c) => c.notNull())
           .addColumn("icon", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("title", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("title_de", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("sort_order", "integer", (c) => c.notNull())
-          .addColumn("active", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
-          .addColumn("created_at", t.timestamp, (c) => c.notNull())
-          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .$call(bilingual("title"))
+          .$call(orderedAndShown("active"))
           .execute();
         await db.schema
           .createTable("faq_entries")
           .addColumn("id", "text", (c) => c.primaryKey())
-          .addColumn("question", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("question_de", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("answer", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("answer_de", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("sort_order", "integer", (c) => c.notNull())
-          .addColumn("active", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
-          .addColumn("created_at", t.timestamp, (c) => c.notNull())
-          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .$call(bilingual("question"))
+          .$call(bilingual("answer"))
+          .$call(orderedAndShown("active"))
           .execute();
         await db.schema
           .createTable("videos")
           .addColumn("id", "text", (c) => c.primaryKey())
-          .addColumn("title", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("title_de", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("description", "text", (c) => c.notNull().defaultTo(""))
-          .addColumn("description_de", "text", (c) => c.notNull().defaultTo(""))
+          .$call(bilingual("title"))
+          .$call(bilingual("description"))
           .addColumn("embed_url", "text")
           .addColumn("file_key", "text")
           .addColumn("file_type", "text")
           .addColumn("poster_image_id", "text", (c) => c.references("images.id").onDelete("set null"))
-          .addColumn("sort_order", "integer", (c) => c.notNull())
-          .addColumn("active", t.boolean, (c) => c.notNull().defaultTo(boolDefault(true)))
-          .addColumn("created_at", t.timestamp, (c) => c.notNull())
-          .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+          .$call(orderedAndShown("active"))
           .execute();
         await db.schema
           .createTable("audit_log")

@@ -1,13 +1,13 @@
-import { Eye, EyeOff, Pencil, Trash2 } from "lucide-react";
+import { Eye, EyeOff } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, useFetcher, useRevalidator } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { GalleryUploader } from "#app/components/admin/gallery-uploader.tsx";
+import { EditDeleteActions } from "#app/components/admin/row-actions.tsx";
 import { SortableList } from "#app/components/admin/sortable-list.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { ReorderError } from "#app/db/ordering.server.ts";
 import {
@@ -217,28 +217,15 @@ function GalleryRow({ item }: { item: AdminGalleryItem }) {
             )}
             {item.published ? t("admin.gallery.unpublish") : t("admin.gallery.publish")}
           </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            aria-expanded={editing}
-            aria-label={t("admin.gallery.editLabel", { name })}
-            onClick={() => setEditing((open) => !open)}
-          >
-            <Pencil aria-hidden="true" className="size-4" />
-            {t("admin.common.edit")}
-          </Button>
-          <ConfirmDialog
-            trigger={
-              <Button variant="danger" size="sm" disabled={busy} aria-label={t("admin.gallery.deleteLabel", { name })}>
-                <Trash2 aria-hidden="true" className="size-4" />
-                {t("admin.common.delete")}
-              </Button>
-            }
-            title={t("admin.common.confirmDelete", { name })}
-            description={t("admin.gallery.deleteText")}
-            confirmLabel={t("admin.common.delete")}
-            cancelLabel={t("admin.common.cancel")}
-            onConfirm={() => fetcher.submit({ intent: "delete", id: item.id, name }, { method: "post" })}
+          <EditDeleteActions
+            name={name}
+            editing={editing}
+            onToggleEdit={() => setEditing((open) => !open)}
+            editLabel={t("admin.gallery.editLabel", { name })}
+            deleteLabel={t("admin.gallery.deleteLabel", { name })}
+            deleteText={t("admin.gallery.deleteText")}
+            onDelete={() => fetcher.submit({ intent: "delete", id: item.id, name }, { method: "post" })}
+            busy={busy}
           />
         </div>
       </div>

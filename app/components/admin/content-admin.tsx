@@ -1,11 +1,11 @@
-import { Eye, EyeOff, Pencil, Trash2 } from "lucide-react";
+import { Eye, EyeOff } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
-import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { CheckboxField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { EditDeleteActions } from "./row-actions.tsx";
 import { SortableList } from "./sortable-list.tsx";
 import { useResultToast } from "./use-result-toast.ts";
 
@@ -175,29 +175,15 @@ function ItemRow({
             {t(item.active ? "admin.content.hideShort" : "admin.content.showShort")}
           </Button>
         </toggle.Form>
-        <Button
-          size="sm"
-          variant="secondary"
-          aria-expanded={editing}
-          aria-controls={editId}
-          aria-label={t("admin.content.editItem", { name })}
-          onClick={() => setEditing((open) => !open)}
-        >
-          <Pencil aria-hidden="true" className="size-4" />
-          {t("admin.common.edit")}
-        </Button>
-        <ConfirmDialog
-          trigger={
-            <Button size="sm" variant="danger" aria-label={t("admin.content.deleteItem", { name })}>
-              <Trash2 aria-hidden="true" className="size-4" />
-              {t("admin.common.delete")}
-            </Button>
-          }
-          title={t("admin.common.confirmDelete", { name })}
-          description={t("admin.common.confirmDeleteText")}
-          confirmLabel={t("admin.common.delete")}
-          cancelLabel={t("admin.common.cancel")}
-          onConfirm={() => onDelete(item.id)}
+        <EditDeleteActions
+          name={name}
+          editing={editing}
+          onToggleEdit={() => setEditing((open) => !open)}
+          editLabel={t("admin.content.editItem", { name })}
+          editorId={editId}
+          deleteLabel={t("admin.content.deleteItem", { name })}
+          deleteText={t("admin.common.confirmDeleteText")}
+          onDelete={() => onDelete(item.id)}
         />
       </div>
       {editing ? (

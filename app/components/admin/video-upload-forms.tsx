@@ -12,6 +12,43 @@ export const VIDEO_UPLOAD_URL = "/admin/uploads/videos";
 const VIDEO_TYPES = "video/mp4,video/webm,.mp4,.webm";
 const IMAGE_TYPES = "image/jpeg,image/png,image/webp,image/avif,image/gif";
 
+/** What each file input of the upload route takes, and the hint that names its size limit. */
+const FILE_INPUTS = {
+  video: { accept: VIDEO_TYPES, hint: "admin.videos.upload.fileHint" },
+  poster: { accept: IMAGE_TYPES, hint: "admin.videos.upload.posterHint" },
+} as const;
+
+/** A file input of the upload route; its error is the answer's error for the field of the same name. */
+function UploadFileField({
+  name,
+  label,
+  max,
+  errors,
+  className,
+  required,
+}: {
+  name: keyof typeof FILE_INPUTS;
+  label: string;
+  max: string;
+  errors: Record<string, string> | undefined;
+  className?: string;
+  required?: boolean;
+}) {
+  const t = useAdminTranslate();
+  return (
+    <TextField
+      name={name}
+      type="file"
+      accept={FILE_INPUTS[name].accept}
+      label={label}
+      hint={t(FILE_INPUTS[name].hint, { max })}
+      error={errors?.[name]}
+      className={className}
+      required={required}
+    />
+  );
+}
+
 /** Sends a form to the upload route, shows the answer as a toast and reloads the list on success. */
 function useUpload() {
   const t = useAdminTranslate();
@@ -77,23 +114,8 @@ export function VideoUploadForm({ videoMax, posterMax }: { videoMax: string; pos
           rows={3}
         />
         <div className="grid gap-4 md:grid-cols-2">
-          <TextField
-            name="video"
-            type="file"
-            accept={VIDEO_TYPES}
-            label={t("admin.videos.upload.file")}
-            hint={t("admin.videos.upload.fileHint", { max: videoMax })}
-            error={errors?.video}
-            required
-          />
-          <TextField
-            name="poster"
-            type="file"
-            accept={IMAGE_TYPES}
-            label={t("admin.videos.upload.poster")}
-            hint={t("admin.videos.upload.posterHint", { max: posterMax })}
-            error={errors?.poster}
-          />
+          <UploadFileField name="video" label={t("admin.videos.upload.file")} max={videoMax} errors={errors} required />
+          <UploadFileField name="poster" label={t("admin.videos.upload.poster")} max={posterMax} errors={errors} />
         </div>
         <CheckboxField
           name="active"
@@ -123,13 +145,11 @@ export function PosterUploadForm({ id, posterMax }: { id: string; posterMax: str
     >
       <input type="hidden" name="intent" value="poster" />
       <input type="hidden" name="id" value={id} />
-      <TextField
+      <UploadFileField
         name="poster"
-        type="file"
-        accept={IMAGE_TYPES}
         label={t("admin.videos.poster.label")}
-        hint={t("admin.videos.upload.posterHint", { max: posterMax })}
-        error={errors?.poster}
+        max={posterMax}
+        errors={errors}
         className="min-w-0 flex-1"
         required
       />

@@ -48,40 +48,29 @@ function LabelledField(props: Described & { className: string; control: (control
   );
 }
 
-/** A labelled input; its hint and error are tied to it for screen readers. */
-export function TextField({
+/** Splits a field's props into the label, hint, error and wrapper class, and the control's own attributes. */
+function splitField<T extends Described & { className?: string }>({
   label,
   hint,
   error,
   className = "",
-  ...props
-}: Described & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <LabelledField
-      label={label}
-      hint={hint}
-      error={error}
-      className={className}
-      control={(control) => <input {...control} className={inputClass} {...props} />}
-    />
-  );
+  ...control
+}: T) {
+  return [{ label, hint, error, className }, control] as const;
 }
 
-export function TextAreaField({
-  label,
-  hint,
-  error,
-  className = "",
-  rows = 4,
-  ...props
-}: Described & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+/** A labelled input; its hint and error are tied to it for screen readers. */
+export function TextField(props: Described & InputHTMLAttributes<HTMLInputElement>) {
+  const [field, input] = splitField(props);
+  return <LabelledField {...field} control={(control) => <input {...control} className={inputClass} {...input} />} />;
+}
+
+export function TextAreaField({ rows = 4, ...props }: Described & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const [field, textarea] = splitField(props);
   return (
     <LabelledField
-      label={label}
-      hint={hint}
-      error={error}
-      className={className}
-      control={(control) => <textarea {...control} rows={rows} className={inputClass} {...props} />}
+      {...field}
+      control={(control) => <textarea {...control} rows={rows} className={inputClass} {...textarea} />}
     />
   );
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { nextSortOrder, reorderRows } from "#app/db/ordering.server.ts";
-import type { Database } from "#app/db/schema.ts";
+import type { Database, GalleryImagesTable, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import { localized } from "#app/domains/content/content.server.ts";
 import {
   deleteImageRow,
   imageForDisplay,
@@ -20,22 +21,11 @@ export class GalleryNotFoundError extends Error {
   override name = "GalleryNotFoundError";
 }
 
-const localized = (english: string, german: string, lang: Language) =>
-  lang === "de" && german.trim() ? german : english;
-
-type JoinedRow = {
-  id: string;
-  title: string;
-  title_de: string;
-  description: string;
-  description_de: string;
-  category: string;
-  category_de: string;
-  width: number;
-  height: number;
-  placeholder: string;
-  variants: string;
-};
+type JoinedRow = Pick<
+  GalleryImagesTable,
+  "id" | "title" | "title_de" | "description" | "description_de" | "category" | "category_de"
+> &
+  Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">;
 
 function publishedQuery(db: Kysely<Database>) {
   return db
@@ -153,6 +143,20 @@ export async function listPublishedGallery(
   return { items, page, pageCount, total, categories, category, openId };
 }
 
+/** The pictures published last, newest first (the start page's highlights). */
+export async function listLatestPublishedGallery(
+  db: Kysely<Database>,
+  options: { lang: Language; limit: number },
+): Promise<GalleryItem[]> {
+  const rows = await publishedQuery(db)
+    .select(columns)
+    .orderBy("g.created_at", "desc")
+    .orderBy("g.id")
+    .limit(options.limit)
+    .execute();
+  return rows.map((row) => toItem(row, options.lang));
+}
+
 /** Every picture, published or not, in display order: the admin list. */
 export async function listAdminGallery(db: Kysely<Database>): Promise<AdminGalleryItem[]> {
   const rows = await db
@@ -175,6 +179,13 @@ export async function listAdminGallery(db: Kysely<Database>): Promise<AdminGalle
     height: row.height,
     image: imageForDisplay(row),
   }));
+}
+
+/** The picture's row, read inside the write that changes it; a picture deleted meanwhile is refused. */
+async function existingPicture(trx: Transaction<Database>, id: string) {
+  const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+  return row;
 }
 
 /** The name the audit log and messages use for a picture. */
@@ -233,8 +244,7 @@ export async function updateGalleryTexts(
   texts: GalleryTexts,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    const row = await existingPicture(trx, id);
     await trx
       .updateTable("gallery_images")
       .set({ ...texts, updated_at: new Date() })
@@ -264,8 +274,7 @@ export async function setGalleryPublished(
   published: boolean,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    const row = await existingPicture(trx, id);
     await trx.updateTable("gallery_images").set({ published, updated_at: new Date() }).where("id", "=", id).execute();
     await recordAudit(trx, actor, {
       action: published ? "gallery.publish" : "gallery.unpublish",
@@ -284,8 +293,7 @@ export async function deleteGalleryEntry(
   storage?: FileStorage,
 ): Promise<string> {
   const { keys, name } = await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("gallery_images").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) throw new GalleryNotFoundError("That picture no longer exists.");
+    const row = await existingPicture(trx, id);
     await trx.deleteFrom("gallery_images").where("id", "=", id).execute();
     // Another use of the same image (none today) would keep it.
     const others = await trx

@@ -406,14 +406,18 @@ async function redrawWatermarks(
   return { updated, failed };
 }
 
+/** A start-up sweep's grace period, and the storage and clock it runs on (the site's and the present by default). */
+export type SweepOptions = { olderThanMs: number; storage?: FileStorage; now?: number };
+
 /** Removes files under `prefix` that no key in `referenced` names and that are older than the grace period. */
 export async function sweepUnreferenced(
-  storage: FileStorage,
   prefix: string,
   referenced: Set<string>,
-  olderThanMs: number,
-  now = Date.now(),
+  options: SweepOptions,
 ): Promise<string[]> {
+  const { olderThanMs } = options;
+  const storage = options.storage ?? getStorage();
+  const now = options.now ?? Date.now();
   const removed: string[] = [];
   const pageSize = 1000;
   const orphans: string[] = [];
@@ -453,15 +457,15 @@ async function removeOldFiles(directory: string, olderThanMs: number, now: numbe
  */
 export async function sweepOrphanFiles(
   db: Kysely<Database>,
-  options: { olderThanMs: number; storage?: FileStorage; tempDirs?: string[]; now?: number },
+  options: SweepOptions & { tempDirs?: string[] },
 ): Promise<{ removed: string[]; tempFilesRemoved: number }> {
   const storage = options.storage ?? getStorage();
   const now = options.now ?? Date.now();
   const rows = await db.selectFrom("images").select(["original_key", "variants"]).execute();
   const referenced = new Set(rows.flatMap(keysOf));
   const removed = [
-    ...(await sweepUnreferenced(storage, IMAGE_PREFIX, referenced, options.olderThanMs, now)),
-    ...(await sweepUnreferenced(storage, ORIGINAL_PREFIX, referenced, options.olderThanMs, now)),
+    ...(await sweepUnreferenced(IMAGE_PREFIX, referenced, { olderThanMs: options.olderThanMs, storage, now })),
+    ...(await sweepUnreferenced(ORIGINAL_PREFIX, referenced, { olderThanMs: options.olderThanMs, storage, now })),
   ];
   let tempFilesRemoved = 0;
   for (const directory of options.tempDirs ?? []) {

@@ -3,7 +3,13 @@ import type { Kysely } from "kysely";
 import sharp from "sharp";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
-import { ImageError, inspectImage, MAX_IMAGE_PIXELS, sweepUnreferenced } from "#app/domains/media/images.server.ts";
+import {
+  ImageError,
+  inspectImage,
+  MAX_IMAGE_PIXELS,
+  type SweepOptions,
+  sweepUnreferenced,
+} from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
@@ -157,17 +163,8 @@ export async function storeSiteImage(
  * upload and saving its setting, or between saving and removing the replaced files), once older than the
  * grace period so an upload in flight is spared. Runs at start-up beside the other sweeps (server/app.ts).
  */
-export async function sweepOrphanSiteImages(
-  db: Kysely<Database>,
-  options: { olderThanMs: number; storage?: FileStorage; now?: number },
-): Promise<string[]> {
+export async function sweepOrphanSiteImages(db: Kysely<Database>, options: SweepOptions): Promise<string[]> {
   const settings = await readSettings(db);
   const referenced = new Set(Object.values(SITE_IMAGE_SETTING).flatMap((key) => siteImageKeys(settings[key])));
-  return sweepUnreferenced(
-    options.storage ?? getStorage(),
-    SITE_IMAGE_PREFIX,
-    referenced,
-    options.olderThanMs,
-    options.now,
-  );
+  return sweepUnreferenced(SITE_IMAGE_PREFIX, referenced, options);
 }

@@ -15,6 +15,7 @@ import {
   deleteImageRow,
   imageForDisplay,
   removeImageFiles,
+  type SweepOptions,
   sweepUnreferenced,
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, publicUrl } from "#app/domains/media/storage.server.ts";
@@ -237,17 +238,8 @@ export async function latestVideo(db: Kysely<Database>, lang: Language): Promise
  * the row, or between deleting the row and the file), once older than the grace period so uploads in flight
  * are spared. Runs at start-up beside the image sweep.
  */
-export async function sweepOrphanVideoFiles(
-  db: Kysely<Database>,
-  options: { olderThanMs: number; storage?: FileStorage; now?: number },
-): Promise<string[]> {
+export async function sweepOrphanVideoFiles(db: Kysely<Database>, options: SweepOptions): Promise<string[]> {
   const rows = await db.selectFrom("videos").select("file_key").where("file_key", "is not", null).execute();
   const referenced = new Set(rows.map((row) => row.file_key).filter((key) => key !== null));
-  return sweepUnreferenced(
-    options.storage ?? getStorage(),
-    VIDEO_FILE_PREFIX,
-    referenced,
-    options.olderThanMs,
-    options.now,
-  );
+  return sweepUnreferenced(VIDEO_FILE_PREFIX, referenced, options);
 }
