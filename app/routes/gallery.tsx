@@ -130,7 +130,9 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   };
 
   const openFromGrid = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!hydrated || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    // A handler that runs is hydrated already; the `hydrated` state comes an effect later, and a click in between
+    // would otherwise load the page anew.
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
     open(id);
   };

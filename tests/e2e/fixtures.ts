@@ -76,9 +76,8 @@ export async function waitForHydration(page: Page) {
 }
 
 /**
- * Opens the gallery's lightbox from a thumbnail and waits until it is the modal dialog. A click in the
- * moment between React's hydration and the gallery's own effect is a plain link (the page reloads with the
- * picture open from the server), so only `:modal` says that swipe and key handlers are in place.
+ * Opens the gallery's lightbox from a thumbnail and waits until it is the modal dialog, which is when its
+ * swipe and key handlers are in place.
  */
 export async function openLightbox(page: Page, index = 0) {
   await waitForHydration(page);

@@ -206,9 +206,10 @@ test("Back closes the lightbox and Forward opens it again, without asking the se
 }) => {
   await page.goto("/?category=Nature");
   await expect.poll(() => gridAlts(page)).toEqual(["Green forest", "Blue lake"]);
-  const dataRequests: string[] = [];
+  const serverRequests: string[] = [];
   page.on("request", (request) => {
-    if (new URL(request.url()).pathname.endsWith(".data")) dataRequests.push(request.url());
+    const isData = new URL(request.url()).pathname.endsWith(".data");
+    if (isData || request.resourceType() === "document") serverRequests.push(request.url());
   });
   await openLightbox(page);
   await expect(lightbox(page).getByRole("heading", { name: "Green forest" })).toBeVisible();
@@ -234,7 +235,7 @@ test("Back closes the lightbox and Forward opens it again, without asking the se
   await expect(lightbox(page).getByRole("heading", { name: "Blue lake" })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page).toHaveURL("/?category=Nature");
-  expect(dataRequests).toEqual([]);
+  expect(serverRequests).toEqual([]);
 });
 
 for (const theme of ["light", "dark"] as const) {

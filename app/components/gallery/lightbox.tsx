@@ -55,7 +55,7 @@ export function Lightbox(props: {
   const nextHref = next ? props.hrefFor(next.id) : props.onPastLast ? props.moreHref : undefined;
 
   const intercept = (action: () => void) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (!hydrated || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
     action();
   };
