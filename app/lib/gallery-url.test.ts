@@ -27,5 +27,6 @@ describe("isLightboxStep", () => {
     expect(isLightboxStep(at("/?image=a"), at("/home"))).toBe(false);
     expect(isLightboxStep(at("/home?image=a"), at("/home"))).toBe(false);
     expect(isLightboxStep(at("/?image=a"), at("/?image=a&lang=de"))).toBe(false);
+    expect(isLightboxStep(at("/?image=a"), at("/?image=a"))).toBe(false);
   });
 });

@@ -16,6 +16,8 @@ export function galleryHref(params: { category?: string | null; page?: number; i
  * Forward) need no data from the server, since the pictures are already on the page.
  */
 export function isLightboxStep(current: URL, next: URL): boolean {
+  // The same address again is a reload asked for (a language or theme switch), never a lightbox step.
+  if (current.href === next.href) return false;
   if (current.pathname !== "/" || next.pathname !== "/") return false;
   if (current.searchParams.get("category") !== next.searchParams.get("category")) return false;
   if (!current.searchParams.has("image") && !next.searchParams.has("image")) return false;

@@ -1,5 +1,5 @@
 import { type MouseEvent, useEffect, useState } from "react";
-import { Link, useFetcher, useLocation, useNavigate } from "react-router";
+import { Link, useFetcher, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { Lightbox } from "#app/components/gallery/lightbox.tsx";
 import { type Watermark, WatermarkBadge } from "#app/components/gallery/watermark-badge.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
@@ -115,10 +115,22 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   const labelFor = (item: GalleryItem, index: number) =>
     item.title || t("gallery.untitled", { number: firstNumber + index + 1 });
 
+  const shown = items.some((item) => item.id === openId);
+  // Back or Forward to a picture that is not among those loaded (say, after a reload): load its page once.
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const [soughtId, setSoughtId] = useState<string | null>(null);
+  useEffect(() => {
+    if (!openId || shown || soughtId === openId) return;
+    if (navigation.state !== "idle" || revalidator.state !== "idle") return;
+    setSoughtId(openId);
+    revalidator.revalidate();
+  }, [openId, shown, soughtId, navigation.state, revalidator]);
+
   const open = (id: string | null) => {
     if (id === openId) return;
     const href = galleryHref({ category: gallery.category, page: id ? undefined : gallery.page, image: id });
-    const fromGrid = openId === null && id !== null;
+    const fromGrid = !shown && id !== null;
     // Closing what was opened here goes back, so the entry opening it does not stay behind Back.
     if (id === null && location.state?.lightboxFromGrid === true) navigate(-1);
     else
@@ -148,7 +160,8 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
     setAdvanceFrom(openId);
     if (fetcher.state === "idle") loadMore();
   };
-  const following = advanceFrom ? items[items.findIndex((item) => item.id === advanceFrom) + 1] : undefined;
+  const advanceIndex = advanceFrom ? items.findIndex((item) => item.id === advanceFrom) : -1;
+  const following = advanceIndex >= 0 ? items[advanceIndex + 1] : undefined;
   useEffect(() => {
     if (!advanceFrom) return;
     // Closed or moved elsewhere meanwhile: the visitor no longer waits for the next picture.

@@ -238,6 +238,18 @@ test("Back closes the lightbox and Forward opens it again, without asking the se
   expect(serverRequests).toEqual([]);
 });
 
+test("a link to a picture that is gone shows the gallery, and the language switch still works there", async ({
+  page,
+}) => {
+  await page.goto("/?image=00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("heading", { name: "Gallery", level: 1 })).toBeVisible();
+  await expect(lightbox(page)).toBeHidden();
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "DE: Auf Deutsch umschalten" }).click();
+  await expect(page.getByRole("heading", { name: "Galerie", level: 1 })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+});
+
 for (const theme of ["light", "dark"] as const) {
   test(`axe-core finds nothing on the gallery, the open lightbox and the admin gallery (${theme})`, async ({
     page,
@@ -328,6 +340,18 @@ test("many pictures come a page at a time: Load more with JavaScript, next-page 
   await expect(lightbox(page).getByRole("heading", { name: "Bulk 23" })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.locator("main ul.grid img")).toHaveCount(27);
+
+  // Forward to a picture of the second page after a reload, when only the first page is loaded: its page comes.
+  await openLightbox(page, 25);
+  await expect(lightbox(page).getByRole("heading", { name: "Bulk 23" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL("/");
+  await page.reload();
+  await expect(page.locator("main ul.grid img")).toHaveCount(24);
+  await waitForHydration(page);
+  await page.goForward();
+  await expect(lightbox(page).getByRole("heading", { name: "Bulk 23" })).toBeVisible();
+  await expect(lightbox(page).getByText("Picture 26 of 27")).toBeVisible();
 });
 
 test("the admin drops a file, moves it up, hides it and deletes it with its files", async ({

@@ -152,7 +152,8 @@ export function Lightbox(props: {
               <a
                 href={nextHref}
                 onClick={intercept(goNext)}
-                aria-label={t("lightbox.next")}
+                // Without JavaScript, past the last loaded picture the link leads to the next page of the grid.
+                aria-label={next || hydrated ? t("lightbox.next") : t("gallery.nextPage")}
                 className={`${controlClass} shrink-0 max-sm:absolute max-sm:right-2 max-sm:z-10 max-sm:bg-black/60`}
               >
                 <ChevronRight aria-hidden="true" className="size-7" />

@@ -19,7 +19,7 @@ export type SaveSettingsResult = {
 
 /**
  * Writes the given (already validated) settings in one transaction; each changed key gets an audit
- * entry with its old and new value. Unchanged keys are not written and not recorded.
+ * entry with its old and new value. Unchanged keys are not recorded (a missing row is written with its default).
  *
  * `baseline` holds the values a form was loaded with: a key to be written must still have that value in
  * the database (a missing row counts as its default), else nothing is written and the key is reported as a
@@ -37,12 +37,13 @@ export async function saveSettings(
   const changed = await db.transaction().execute(async (trx) => {
     const current = new Map<string, string>();
     if (keys.length > 0) {
-      // Claim the rows before reading them (a missing row gets its default): on PostgreSQL this takes their
-      // row locks, so two saves from tabs loaded with the same values run one after the other and the second
-      // sees the first as a conflict. On SQLite the transaction already holds the write lock.
+      // Claim the rows before reading them: on PostgreSQL this takes their row locks, so two saves from tabs
+      // loaded with the same values run one after the other and the second sees the first as a conflict. Keys
+      // in one order, so two saves of overlapping keys cannot deadlock. A missing row gets the default it
+      // stood for. On SQLite the transaction already holds the write lock.
       await trx
         .insertInto("site_settings")
-        .values(keys.map((key) => ({ key, value: settingDefaults[key] })))
+        .values([...keys].sort().map((key) => ({ key, value: settingDefaults[key] })))
         .onConflict((oc) => oc.column("key").doUpdateSet((eb) => ({ value: eb.ref("site_settings.value") })))
         .execute();
       const rows = await trx.selectFrom("site_settings").select(["key", "value"]).where("key", "in", keys).execute();

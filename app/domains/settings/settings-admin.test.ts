@@ -81,6 +81,28 @@ describe.each(databaseKinds)("saving settings (%s)", (kind) => {
     }
   });
 
+  it("two saves of the same keys in a different order at the same moment both go through", async () => {
+    for (let round = 0; round < 10; round++) {
+      const [first, second] = await Promise.all([
+        saveSettings(database.db, testAdmin, {
+          site_name: `A ${round}`,
+          meta_title: `A ${round}`,
+          footer_site_name: `A ${round}`,
+        }),
+        saveSettings(database.db, testAdmin, {
+          footer_site_name: `B ${round}`,
+          meta_title: `B ${round}`,
+          site_name: `B ${round}`,
+        }),
+      ]);
+      expect(first.conflicts).toEqual([]);
+      expect(second.conflicts).toEqual([]);
+      const stored = await readSettings(database.db);
+      // One save ran after the other: all three keys come from the same one.
+      expect(new Set([stored.site_name, stored.meta_title, stored.footer_site_name]).size).toBe(1);
+    }
+  });
+
   it("writes a key whose row is missing", async () => {
     await database.db.deleteFrom("site_settings").where("key", "=", "meta_title").execute();
     await saveSettings(database.db, testAdmin, { meta_title: "Shared title" });
