@@ -1,5 +1,5 @@
 import { expectNoViolations } from "./axe.ts";
-import { expect, PUBLIC_PAGES, setPreferences, test } from "./fixtures.ts";
+import { expect, PUBLIC_PAGES, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 for (const theme of ["light", "dark"] as const) {
   test.describe(`axe-core, ${theme} theme`, () => {
@@ -18,6 +18,7 @@ for (const theme of ["light", "dark"] as const) {
 
     test("the footer's legal dialog has no violations", async ({ page }) => {
       await page.goto("/home");
+      await waitForHydration(page);
       await page.getByRole("contentinfo").getByRole("link", { name: "Legal notice" }).click();
       await expect(page.getByRole("dialog", { name: "Legal notice" })).toBeVisible();
       await expectNoViolations(page, `the legal notice dialog (${theme})`);

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures.ts";
+import { expect, test, waitForHydration } from "./fixtures.ts";
 
 test.describe("footer", () => {
   test("shows the footer settings", async ({ page }) => {
@@ -39,6 +39,7 @@ test.describe("footer", () => {
 
   test("the privacy entry opens a dialog; its close button closes it", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     await page.getByRole("contentinfo").getByRole("link", { name: "Privacy" }).click();
     const dialog = page.getByRole("dialog", { name: "Privacy" });
     await expect(dialog).toBeVisible();
@@ -54,6 +55,7 @@ test.describe("footer", () => {
 
   test("the dialog is German in German", async ({ page }) => {
     await page.goto("/?lang=de");
+    await waitForHydration(page);
     await page.getByRole("contentinfo").getByRole("link", { name: "Datenschutz" }).click();
     const dialog = page.getByRole("dialog", { name: "Datenschutz" });
     await expect(dialog.getByText("Diese Website setzt nur die nötigen Cookies")).toBeVisible();

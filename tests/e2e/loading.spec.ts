@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, setPreferences, test } from "./fixtures.ts";
+import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 const DELAY_MS = 1_500;
 
@@ -27,6 +27,7 @@ test("a navigation waiting for slow data shows the pulsing 'Loading...' placehol
 }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Gallery" })).toBeVisible();
+  await waitForHydration(page);
   // React Router's single-fetch data request for /links is GET /links.data.
   const seen = await slowDown(page, "**/links.data*");
 
@@ -45,6 +46,7 @@ test("in German the placeholder reads 'Lädt...'", async ({ page }) => {
   await setPreferences(page, { lang: "de" });
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Galerie" })).toBeVisible();
+  await waitForHydration(page);
   await slowDown(page, "**/faq.data*");
 
   await page.getByRole("navigation", { name: "Hauptmenü" }).getByRole("link", { name: "FAQ" }).click();
@@ -58,6 +60,7 @@ test("in German the placeholder reads 'Lädt...'", async ({ page }) => {
 test("a navigation waiting for the route's own code shows the placeholder too", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Gallery" })).toBeVisible();
+  await waitForHydration(page);
   // Each route's code is its own lazily loaded chunk, e.g. /assets/videos-<hash>.js.
   const seen = await slowDown(page, "**/assets/videos-*.js");
 
@@ -69,6 +72,7 @@ test("a navigation waiting for the route's own code shows the placeholder too", 
 
 test("a fast navigation does not leave the placeholder behind", async ({ page }) => {
   await page.goto("/");
+  await waitForHydration(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Welcome to Vitrine" })).toBeVisible();
   await expect(page.getByText("Loading...")).toHaveCount(0);

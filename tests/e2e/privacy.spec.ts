@@ -1,5 +1,5 @@
 import { collectCspViolations } from "./csp-violations.ts";
-import { E2E_BASE_URL, expect, PUBLIC_PAGES, test } from "./fixtures.ts";
+import { E2E_BASE_URL, expect, PUBLIC_PAGES, test, waitForHydration } from "./fixtures.ts";
 
 test("no page requests anything from another origin", async ({ page, makeUser, signInAs }) => {
   // Every page in both languages and themes, each waited on until the network is idle: a long walk.
@@ -16,6 +16,7 @@ test("no page requests anything from another origin", async ({ page, makeUser, s
     await page.waitForLoadState("networkidle");
   }
   await page.goto("/home?lang=de");
+  await waitForHydration(page);
   await page.getByRole("button", { name: "Zum hellen Farbschema wechseln" }).click();
   await expect(page.locator("html")).toHaveClass("light");
 
