@@ -9,7 +9,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { CheckboxField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
-import { saveSettings, startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
+import { saveSettings, startWatermarkRefresh, touchesWatermark } from "#app/domains/settings/settings-admin.server.ts";
 import type { SettingKey, SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import {
   SETTING_LIMITS,
@@ -117,7 +117,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       status: 409,
     });
   }
-  if (changed.some((key) => key.startsWith("watermark_"))) startWatermarkRefresh(getDb(), settings);
+  if (touchesWatermark(changed)) startWatermarkRefresh(getDb(), settings);
   // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
   for (const key of Object.values(SITE_IMAGE_SETTING)) {
     if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings);

@@ -1,6 +1,6 @@
-import { type MouseEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
-import { Lightbox } from "#app/components/gallery/lightbox.tsx";
+import { inPlace, Lightbox } from "#app/components/gallery/lightbox.tsx";
 import { type Watermark, WatermarkBadge } from "#app/components/gallery/watermark-badge.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
@@ -141,14 +141,6 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
       });
   };
 
-  const openFromGrid = (id: string) => (event: MouseEvent<HTMLAnchorElement>) => {
-    // A handler that runs is hydrated already; the `hydrated` state comes an effect later, and a click in between
-    // would otherwise load the page anew.
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    open(id);
-  };
-
   // `index` makes the fetcher call this (index) route's loader rather than the root's.
   const loadMore = () => fetcher.load(`${galleryHref({ category: gallery.category, page: lastPage + 1 })}&index`);
 
@@ -225,7 +217,7 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
                   <a
                     id={`thumb-${item.id}`}
                     href={galleryHref({ category: gallery.category, image: item.id })}
-                    onClick={openFromGrid(item.id)}
+                    onClick={inPlace(() => open(item.id))}
                     className="block focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
                   >
                     <ResponsiveImage

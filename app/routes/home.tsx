@@ -6,6 +6,7 @@ import { VideoCard } from "#app/components/video-player.tsx";
 import { latestGalleryImages } from "#app/domains/home/home.server.ts";
 import { publicLinks } from "#app/domains/links/links.server.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
+import { galleryHref } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
@@ -65,7 +66,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
                 {images.map((item, index) => (
                   <li key={item.id}>
                     <Link
-                      to={`/?image=${encodeURIComponent(item.id)}`}
+                      to={galleryHref({ image: item.id })}
                       className="block overflow-hidden rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
                     >
                       <ResponsiveImage

@@ -1,8 +1,10 @@
+import { INVITE_ALPHABET } from "#app/domains/invites/invite-code.ts";
 import { strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import { openAsNewAdmin, signUpInFreshContext, toast } from "./admin-site-helpers.ts";
 import { E2E_BASE_URL, expect, test } from "./fixtures.ts";
 
-const CODE = /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/;
+// Four groups of four from the invite alphabet: no look-alikes (0 O 1 I L U V).
+const CODE = new RegExp(`^[${INVITE_ALPHABET}]{4}(-[${INVITE_ALPHABET}]{4}){3}$`);
 
 test("an admin creates three codes; one is used to sign up and the list shows it used by that e-mail", async ({
   page,

@@ -33,6 +33,8 @@ test("the watermark follows the settings: a link when a URL is set, gone when di
     await setSetting("watermark_url", "https://example.com/photographer");
     await page.goto(`/?image=${pictureId}`);
     await waitForHydration(page);
+    // Over the grid's pictures too, not only in the lightbox.
+    await expect(page.locator("main ul.grid li").first().getByText("© Vitrine")).toBeVisible();
     const link = lightbox(page).getByRole("link", { name: "© Vitrine" });
     await expect(link).toHaveAttribute("href", "https://example.com/photographer");
     await expect(link).toHaveAttribute("rel", "noopener noreferrer");

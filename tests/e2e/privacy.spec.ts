@@ -73,9 +73,16 @@ test("a Content-Security-Policy keeps scripts and requests to this site, and the
   await signInAs(page, await makeUser({ admin: true }));
   await page.goto("/admin");
   await page.waitForLoadState("networkidle");
-  // The app still hydrates under the policy: client-side navigation works.
+  // The app still hydrates under the policy: client-side navigation works, with no new document.
+  await waitForHydration(page);
+  const documents: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documents.push(request.url());
+  });
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Links", exact: true }).click();
   await expect(page).toHaveURL("/links");
+  await expect(page.getByRole("heading", { level: 1, name: "Links" })).toBeVisible();
+  expect(documents).toEqual([]);
 
   expect(violations).toEqual([]);
 });

@@ -472,7 +472,9 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect((await request(server.url(src))).status).toBe(200);
       expect(html).toContain("Link Beta");
       expect(html).not.toContain("Link Hidden");
+      // The latest active video (Alpha was created last), not the first in display order (Beta).
       expect(html).toContain("Video Alpha");
+      expect(html).not.toContain("Video Beta");
       expect(html).not.toContain("Video Hidden");
     });
   });

@@ -11,6 +11,16 @@ const controlClass =
   "inline-flex size-11 items-center justify-center rounded-full bg-white/10 text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";
 
 /**
+ * A link's plain click done in the page instead (a click with a modifier key still opens a tab or window).
+ * A handler that runs means React is hydrated, so no separate "hydrated" check is needed.
+ */
+export const inPlace = (action: () => void) => (event: MouseEvent<HTMLAnchorElement>) => {
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  action();
+};
+
+/**
  * One picture at a time in a native `<dialog>` (modal once JavaScript runs: the page behind is inert, so
  * focus stays inside; Escape closes). Previous/next by arrow keys, swipe or the buttons. Without
  * JavaScript the server renders it open, and its controls are plain links to the shareable URLs.
@@ -54,12 +64,6 @@ export function Lightbox(props: {
   const goNext = () => (next ? go(next) : props.onPastLast?.());
   const nextHref = next ? props.hrefFor(next.id) : props.onPastLast ? props.moreHref : undefined;
 
-  const intercept = (action: () => void) => (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    action();
-  };
-
   const titleId = "lightbox-title";
   const label = item ? props.labelFor(item, index) : "";
   return (
@@ -90,7 +94,7 @@ export function Lightbox(props: {
             <p className="text-sm text-zinc-200">{props.positionOf(index)}</p>
             <a
               href={props.closeHref}
-              onClick={intercept(() => dialogRef.current?.close())}
+              onClick={inPlace(() => dialogRef.current?.close())}
               aria-label={t("lightbox.close")}
               className={controlClass}
             >
@@ -102,7 +106,7 @@ export function Lightbox(props: {
             {previous ? (
               <a
                 href={props.hrefFor(previous.id)}
-                onClick={intercept(() => go(previous))}
+                onClick={inPlace(() => go(previous))}
                 aria-label={t("lightbox.previous")}
                 className={`${controlClass} shrink-0 max-sm:absolute max-sm:left-2 max-sm:z-10 max-sm:bg-black/60`}
               >
@@ -151,7 +155,7 @@ export function Lightbox(props: {
             {nextHref ? (
               <a
                 href={nextHref}
-                onClick={intercept(goNext)}
+                onClick={inPlace(goNext)}
                 // Without JavaScript, past the last loaded picture the link leads to the next page of the grid.
                 aria-label={next || hydrated ? t("lightbox.next") : t("gallery.nextPage")}
                 className={`${controlClass} shrink-0 max-sm:absolute max-sm:right-2 max-sm:z-10 max-sm:bg-black/60`}

@@ -25,7 +25,8 @@ export type ContentActions = {
   reorder: (db: Kysely<Database>, actor: AuditActor, ids: string[]) => Promise<ContentResult>;
 };
 
-const ID = z.string().min(1).max(100).refine(withoutControlCharacters);
+/** A row id as a form sends it. */
+export const ID = z.string().min(1).max(100).refine(withoutControlCharacters);
 const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
   z.object({ intent: z.literal("update"), id: ID }),

@@ -86,15 +86,15 @@ export function contentService<T extends ContentTable, Input extends { active: b
     },
 
     /** Active rows in display order (for the public pages). */
-    async listActive(db: Db, limit?: number): Promise<ContentRow<T>[]> {
-      let query = db
+    async listActive(db: Db): Promise<ContentRow<T>[]> {
+      const rows = await db
         .selectFrom(table)
         .selectAll()
         .where("active", "=", true)
         .orderBy("sort_order")
-        .orderBy("created_at");
-      if (limit !== undefined) query = query.limit(limit);
-      return (await query.execute()).map(asRow);
+        .orderBy("created_at")
+        .execute();
+      return rows.map(asRow);
     },
 
     find,

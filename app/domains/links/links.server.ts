@@ -29,8 +29,8 @@ export async function adminLinks(db: Kysely<Database>): Promise<AdminLink[]> {
 export type PublicLink = { id: string; title: string; url: string; icon: string };
 
 /** Active links in display order, titled in the visitor's language. */
-export async function publicLinks(db: Kysely<Database>, lang: Language, limit?: number): Promise<PublicLink[]> {
-  const rows = await linksService.listActive(db, limit);
+export async function publicLinks(db: Kysely<Database>, lang: Language): Promise<PublicLink[]> {
+  const rows = await linksService.listActive(db);
   return rows.map((row) => ({
     id: row.id,
     title: localized(row.title, row.title_de, lang),

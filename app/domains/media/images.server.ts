@@ -48,7 +48,7 @@ export class ImageError extends Error {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-const decodeOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" } as const;
+export const decodeOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" } as const;
 
 /** The text the settings ask to be drawn, or '' when the watermark is off. */
 export function watermarkText(settings: Pick<SiteSettings, "watermark_enabled" | "watermark_text">): string {
@@ -117,7 +117,7 @@ async function watermarkOverlay(text: string, imageWidth: number, imageHeight: n
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-function contentHash(data: Buffer): string {
+export function contentHash(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex").slice(0, 16);
 }
 

@@ -1,12 +1,12 @@
-import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import sharp from "sharp";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import {
+  contentHash,
+  decodeOptions,
   ImageError,
   inspectImage,
-  MAX_IMAGE_PIXELS,
   type SweepOptions,
   sweepUnreferenced,
 } from "#app/domains/media/images.server.ts";
@@ -26,11 +26,7 @@ type RenderedFile = { key: string; data: Buffer };
 
 const decode = (source: string | Buffer) =>
   // EXIF orientation applied; sharp writes no metadata (camera, GPS) unless asked to.
-  sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" }).rotate();
-
-function hashOf(data: Buffer): string {
-  return createHash("sha256").update(data).digest("hex").slice(0, 16);
-}
+  sharp(source, decodeOptions).rotate();
 
 /**
  * The files made from an upload, named by a hash of their content (served forever cacheable):
@@ -44,7 +40,7 @@ async function render(kind: SiteImageKind, source: string): Promise<{ files: Ren
       .resize({ height: 128, width: 1024, fit: "inside", withoutEnlargement: true })
       .webp({ quality: 90 })
       .toBuffer();
-    const key = `${SITE_IMAGE_PREFIX}logo-${hashOf(data)}.webp`;
+    const key = `${SITE_IMAGE_PREFIX}logo-${contentHash(data)}.webp`;
     return { files: [{ key, data }], url: publicUrl(key) };
   }
   if (kind === "share-image") {
@@ -53,14 +49,14 @@ async function render(kind: SiteImageKind, source: string): Promise<{ files: Ren
       .flatten({ background: "#ffffff" })
       .jpeg({ quality: 85, mozjpeg: true })
       .toBuffer();
-    const key = `${SITE_IMAGE_PREFIX}share-${hashOf(data)}.jpg`;
+    const key = `${SITE_IMAGE_PREFIX}share-${contentHash(data)}.jpg`;
     return { files: [{ key, data }], url: publicUrl(key) };
   }
   const largest = await decode(source)
     .resize({ width: 512, height: 512, fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png()
     .toBuffer();
-  const hash = hashOf(largest);
+  const hash = contentHash(largest);
   const files: RenderedFile[] = [];
   for (const size of FAVICON_SIZES) {
     const data = size === 512 ? largest : await sharp(largest).resize(size, size).png().toBuffer();

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
+import { ID } from "#app/domains/content/content-admin.server.ts";
 import {
   deleteImage,
   ImageError,
@@ -21,13 +22,12 @@ import {
   type ReceivedUpload,
   type UploadedFile,
 } from "#app/domains/media/upload.server.ts";
-import { withoutControlCharacters } from "#app/lib/text-schema.ts";
 import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
 /** What an upload asks for: a new video, or a new poster for the video `id`. */
 export const uploadCommandSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
-  z.object({ intent: z.literal("poster"), id: z.string().min(1).max(100).refine(withoutControlCharacters) }),
+  z.object({ intent: z.literal("poster"), id: ID }),
 ]);
 
 /** The text fields the upload form sends besides its files. */
