@@ -72,6 +72,17 @@ test("links added in the admin screen appear in order, move by keyboard and disa
   await page.goto("/links");
   await expectInPageOrder(page, [second, first]);
 
+  // And back with the mouse: the first link's handle dragged onto the second link's row.
+  await page.goto("/admin/links");
+  await waitForHydration(page);
+  const list = page.getByRole("main");
+  await list
+    .getByRole("img", { name: `Drag to reorder “${first}”` })
+    .dragTo(list.locator("li").filter({ has: page.getByRole("img", { name: `Drag to reorder “${second}”` }) }));
+  await expect(page.getByText("Order saved.")).toBeVisible();
+  await page.goto("/links");
+  await expectInPageOrder(page, [first, second]);
+
   // Hide the first one.
   await hideInAdmin(page, "/admin/links", first);
   await page.goto("/links");
