@@ -94,8 +94,18 @@ async function serveFile(
     res.end();
     return;
   }
+  // A visitor who stopped waiting (a lazy picture scrolled away, a page left) is no error; nor is a file
+  // opened for nobody: it is closed at once instead of when the garbage collector finds it.
+  if (res.destroyed) return;
   const stream = await storage.readStream(key, range ?? undefined);
-  await pipeline(stream, res);
+  if (res.destroyed) {
+    stream.destroy();
+    return;
+  }
+  await pipeline(stream, res).catch((error: unknown) => {
+    stream.destroy();
+    if (!res.destroyed) throw error;
+  });
 }
 
 function keyFromPath(pathname: string, prefix: string, area: "public" | "private"): string | null {
@@ -136,7 +146,7 @@ export function mediaHandler(getStorage: () => FileStorage) {
     };
     run().catch((error) => {
       if (error instanceof StorageError) return send(res, 404, "Not found");
-      if (res.headersSent) {
+      if (res.headersSent || res.destroyed) {
         res.destroy();
         return;
       }
