@@ -1,6 +1,7 @@
 // The one process that serves Vitrine: pages, API and static files.
 // `node server.js` runs the production build (building first when it is missing or stale);
 // `node server.js --dev` runs Vite in middleware mode with hot reload.
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
@@ -20,12 +21,12 @@ async function main() {
     if (stopping) res.setHeader("Connection", "close");
     next();
   });
-  server.use(compression());
 
   let appModule;
   if (dev) {
     const vite = await import("vite");
     const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+    server.use(compression());
     server.use(viteDevServer.middlewares);
     appModule = await viteDevServer.ssrLoadModule("./server/app.ts");
     server.use(async (req, res, next) => {
@@ -40,8 +41,11 @@ async function main() {
   } else {
     appModule = await import(buildIfStale());
     server.use(appModule.securityHeaders);
+    server.use(compression());
     server.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-    server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+    const publicFiles = express.static(path.join(root, "build/client"), { maxAge: "1h", index: false });
+    // Only an address that names a file (favicon.svg, og-image.png) is looked up on disk, not every page.
+    server.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
     server.use(appModule.app);
   }
 
@@ -62,7 +66,12 @@ async function main() {
     if (!res.headersSent) res.status(500).type("text/plain").send("Internal server error");
   });
 
-  const httpServer = server.listen(env.port, env.host, () => {
+  // Pages kept for anonymous visitors are sent before Express routes anything (see server/page-cache.ts).
+  const httpServer = http.createServer((req, res) => {
+    if (!stopping && appModule.serveKeptPage?.(req, res)) return;
+    server(req, res);
+  });
+  httpServer.listen(env.port, env.host, () => {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : env.port;
     console.log(

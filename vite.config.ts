@@ -7,6 +7,30 @@ export default defineConfig({
   // (migrations, the admin setup code) is bundled with the routes it serves.
   environments: {
     ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } },
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                // React and the router in one file every page shares and browsers keep across releases of
+                // the site's own code, instead of five; what is left is the site's own code per page.
+                {
+                  name: "framework",
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|turbo-stream|cookie|set-cookie-parser)[\\/]/,
+                },
+                // What the root layout needs on every page (header, footer, shared helpers), in one file rather
+                // than a dozen of a few hundred bytes each, each a request of its own.
+                {
+                  name: "site",
+                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles)\.tsx)/,
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
   },
   plugins: [tailwindcss(), reactRouter()],
 });

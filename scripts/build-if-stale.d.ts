@@ -1,1 +1,2 @@
 export function buildIfStale(options?: { quiet?: boolean }): string;
+export function buildIsCurrent(): boolean;

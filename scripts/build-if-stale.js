@@ -30,11 +30,17 @@ function newestMtime(target) {
   return newest;
 }
 
-/** Builds when the build is missing or older than its sources; returns the server build's path. */
-export function buildIfStale({ quiet = false } = {}) {
+/** Whether the build exists and is newer than every source (`npm run bench` measures only such a build). */
+export function buildIsCurrent() {
   const built = fs.statSync(BUILD_ENTRY, { throwIfNoEntry: false });
   const sourceTime = Math.max(...SOURCES.map((source) => newestMtime(path.join(ROOT, source))));
-  if (built && built.mtimeMs >= sourceTime) return BUILD_ENTRY;
+  return Boolean(built && built.mtimeMs >= sourceTime);
+}
+
+/** Builds when the build is missing or older than its sources; returns the server build's path. */
+export function buildIfStale({ quiet = false } = {}) {
+  if (buildIsCurrent()) return BUILD_ENTRY;
+  const built = fs.statSync(BUILD_ENTRY, { throwIfNoEntry: false });
   if (!quiet) console.log(built ? "Sources changed since the last build; building…" : "No build yet; building…");
   execFileSync(process.execPath, [path.join(ROOT, "node_modules/@react-router/dev/dist/cli/index.js"), "build"], {
     cwd: ROOT,

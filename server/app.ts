@@ -1,6 +1,7 @@
-import { createRequestHandler } from "@react-router/express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
-import { RouterContextProvider } from "react-router";
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
@@ -8,6 +9,8 @@ import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
 import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
+import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
+import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 
@@ -29,8 +32,13 @@ export async function startup(source: Record<string, string | undefined> = proce
   const env: Env = parseEnv(source);
   const { adminSetupCode, runtime } = await startRuntime(env);
   app.set("trust proxy", env.trustProxy);
+  pageCache = env.pageCache ? new PageCache({ changeVersion: runtime.database.changeVersion }) : null;
+  // On PostgreSQL the first call starts listening for other processes' commits; until then nothing is kept.
+  runtime.database.changeVersion();
   // Not awaited: the site answers while leftovers of interrupted uploads are removed.
   void sweepStorage(runtime.database.db, env);
+  // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
+  void finishPendingImages(runtime.database.db);
   return { env, adminSetupCode };
 }
 
@@ -38,13 +46,34 @@ export async function shutdown() {
   await stopRuntime();
 }
 
+const SECURITY_HEADERS: [string, string][] = [
+  ["X-Content-Type-Options", "nosniff"],
+  ["Referrer-Policy", "strict-origin-when-cross-origin"],
+  ["X-Frame-Options", "DENY"],
+];
+
 /** On every response, static files included (server.js mounts this before them). */
 export const securityHeaders: express.RequestHandler = (_req, res, next) => {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("X-Frame-Options", "DENY");
+  for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
   next();
 };
+
+/** Anonymous visitors' pages, rendered once per change (null when PAGE_CACHE=off, and in development). */
+let pageCache: PageCache | null = null;
+
+/**
+ * The fast path, called by server.js for every request before Express sees it: a kept page is sent as it is
+ * (already compressed, no routing, no file lookup). Returns false when the request goes on to Express.
+ */
+export function serveKeptPage(req: IncomingMessage, res: ServerResponse): boolean {
+  const key = pageCache ? pageCacheKey(req) : null;
+  const page = key === null ? undefined : pageCache?.lookup(key);
+  if (key === null || !page) return false;
+  pageCache?.touch(key, page);
+  for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+  sendKeptPage(req, res, page, "hit");
+  return true;
+}
 
 export const app = express();
 app.disable("x-powered-by");
@@ -74,6 +103,10 @@ app.use((req, res, next) => {
     return;
   }
 
+  // Whatever a write request changed (rows, and files beside them), pages kept before it are stale once it is
+  // answered; the database's own count already moved with each statement, this also covers the commit.
+  res.on("finish", () => getRuntime().database.noteChange());
+
   // Refuse form posts from other sites (CSRF), on top of the SameSite=Lax session cookie.
   const origin = req.headers.origin;
   const ownOrigins = new Set([`${req.protocol}://${req.headers.host}`, env.baseUrl]);
@@ -87,13 +120,24 @@ app.use((req, res, next) => {
 // Uploaded media: public files by content-hashed name, private ones by signed URL (see serve-media.server.ts).
 app.use(mediaHandler(getStorage));
 
-app.use(
-  createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
-    getLoadContext(req) {
-      const context = new RouterContextProvider();
-      context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
-      return context;
-    },
-  }),
-);
+const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
+
+app.use(async (req, res, next) => {
+  try {
+    const context = new RouterContextProvider();
+    context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
+    const key = pageCache && req.method === "GET" ? pageCacheKey(req) : null;
+    if (!pageCache || key === null) {
+      await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res), context));
+      return;
+    }
+    const page = await pageCache.fill(key, async () => {
+      const response = await handleRequest(toFetchRequest(req, res), context);
+      return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+    });
+    if ("etag" in page) sendKeptPage(req, res, page, "miss");
+    else sendRenderedPage(res, page);
+  } catch (error) {
+    next(error);
+  }
+});

@@ -1,8 +1,8 @@
 import { ExternalLink } from "lucide-react";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { LinkIcon } from "./link-icon.tsx";
 
-export type LinkEntry = { id: string; title: string; url: string; icon: string };
+/** `iconSvg`: the icon drawn on the server (`withIconMarkup` in link-icon.server.tsx). */
+export type LinkEntry = { id: string; title: string; url: string; icon: string; iconSvg: string };
 
 /** Links to other sites, each with its icon; opened in a new tab without giving that site a handle on this one. */
 export function LinkList({ links, label }: { links: LinkEntry[]; label?: string }) {
@@ -17,7 +17,8 @@ export function LinkList({ links, label }: { links: LinkEntry[]; label?: string 
             rel="noopener noreferrer"
             className="flex items-center gap-3 rounded-xl border border-zinc-200 px-4 py-3 font-medium hover:border-indigo-400 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-800 dark:hover:border-indigo-500 dark:hover:bg-zinc-900"
           >
-            <LinkIcon name={link.icon} className="size-5 shrink-0 text-indigo-700 dark:text-indigo-300" />
+            {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own icon's SVG, drawn on the server */}
+            <span className="contents" dangerouslySetInnerHTML={{ __html: link.iconSvg }} />
             <span className="min-w-0 flex-1 truncate">{link.title}</span>
             <ExternalLink aria-hidden="true" className="size-4 shrink-0 text-zinc-500 dark:text-zinc-400" />
             <span className="sr-only">{t("links.newTab")}</span>

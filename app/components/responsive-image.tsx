@@ -1,5 +1,5 @@
 import type { ImgHTMLAttributes } from "react";
-import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 
 /**
  * A stored image as `<picture>`: AVIF, then WebP, then JPEG, each with every width, so the browser picks
@@ -23,7 +23,7 @@ export function ResponsiveImage({
   sizes: string;
   loading?: "lazy" | "eager";
 } & Omit<ImgHTMLAttributes<HTMLImageElement>, "src" | "srcSet" | "width" | "height" | "loading" | "alt" | "sizes">) {
-  const { sources, fallback } = only === "full" ? image.full : image;
+  const { sources, fallback } = imageSources(image, only);
   return (
     <picture>
       {sources.avif ? <source type="image/avif" srcSet={sources.avif} sizes={sizes} /> : null}

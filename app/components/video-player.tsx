@@ -1,6 +1,6 @@
 import { Play, Video } from "lucide-react";
 import { useState } from "react";
-import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 import { ResponsiveImage } from "./responsive-image.tsx";
 
@@ -26,7 +26,8 @@ export type VideoData = {
 
 const HOST_NAMES = { youtube: "YouTube", vimeo: "Vimeo" } as const;
 
-function Poster({ image }: { image: ImageDisplay | null }) {
+/** `first`: the first video of the page, likely its largest picture on screen, so it is fetched at once and first. */
+function Poster({ image, first = false }: { image: ImageDisplay | null; first?: boolean }) {
   // The site's own poster image, or a neutral placeholder: never the video host's thumbnail.
   if (image) {
     return (
@@ -34,6 +35,8 @@ function Poster({ image }: { image: ImageDisplay | null }) {
         image={image}
         alt=""
         sizes="(min-width: 1024px) 50vw, 100vw"
+        loading={first ? "eager" : "lazy"}
+        fetchPriority={first ? "high" : undefined}
         className="absolute inset-0 size-full object-cover"
       />
     );
@@ -49,7 +52,15 @@ function Poster({ image }: { image: ImageDisplay | null }) {
  * A YouTube or Vimeo video that contacts the host only once the visitor presses play: until then it is the
  * poster, a play button and a note saying what pressing it loads.
  */
-function EmbedPlayer({ video, player }: { video: VideoData; player: Extract<VideoPlayerData, { kind: "embed" }> }) {
+function EmbedPlayer({
+  video,
+  player,
+  first,
+}: {
+  video: VideoData;
+  player: Extract<VideoPlayerData, { kind: "embed" }>;
+  first: boolean;
+}) {
   const t = useTranslate();
   const [playing, setPlaying] = useState(false);
   const host = HOST_NAMES[player.host];
@@ -69,7 +80,7 @@ function EmbedPlayer({ video, player }: { video: VideoData; player: Extract<Vide
   return (
     <div>
       <div className="relative aspect-video w-full overflow-hidden rounded-xl">
-        <Poster image={video.poster} />
+        <Poster image={video.poster} first={first} />
         <button
           type="button"
           onClick={() => setPlaying(true)}
@@ -100,16 +111,16 @@ function EmbedPlayer({ video, player }: { video: VideoData; player: Extract<Vide
   );
 }
 
-export function VideoPlayer({ video }: { video: VideoData }) {
+export function VideoPlayer({ video, first = false }: { video: VideoData; first?: boolean }) {
   const t = useTranslate();
   const { player } = video;
-  if (player.kind === "embed") return <EmbedPlayer video={video} player={player} />;
+  if (player.kind === "embed") return <EmbedPlayer video={video} player={player} first={first} />;
   return (
     // biome-ignore lint/a11y/useMediaCaption: uploaded videos come without caption files
     <video
       controls
       preload="metadata"
-      poster={video.poster?.fallback.src || undefined}
+      poster={(video.poster ? imageSources(video.poster).fallback.src : "") || undefined}
       className="aspect-video w-full rounded-xl bg-black"
       aria-label={video.title}
     >
@@ -120,11 +131,19 @@ export function VideoPlayer({ video }: { video: VideoData }) {
 }
 
 /** A video with its title and description. */
-export function VideoCard({ video, headingLevel = 2 }: { video: VideoData; headingLevel?: 2 | 3 }) {
+export function VideoCard({
+  video,
+  headingLevel = 2,
+  first = false,
+}: {
+  video: VideoData;
+  headingLevel?: 2 | 3;
+  first?: boolean;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="space-y-3">
-      <VideoPlayer video={video} />
+      <VideoPlayer video={video} first={first} />
       <Heading className="text-xl font-semibold">{video.title}</Heading>
       {video.description ? (
         <p className="whitespace-pre-line text-zinc-700 dark:text-zinc-300">{video.description}</p>

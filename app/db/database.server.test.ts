@@ -1,7 +1,13 @@
 import { spawn } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { type Generated, Kysely, SqliteDialect, sql } from "kysely";
+import { describe, expect, it, vi } from "vitest";
 import { ROOT } from "#tests/support/server-process.ts";
-import { useTestDatabase } from "#tests/support/test-database.ts";
+import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { cacheStatements, openDatabase } from "./database.server.ts";
 
 /** Another process (as the CLI or the seed script would be) writing to the same SQLite file. */
 function writeFromAnotherProcess(file: string): { started: Promise<void>; done: Promise<number | null> } {
@@ -43,5 +49,171 @@ describe("SQLite transactions", () => {
       .orderBy("key")
       .execute();
     expect(keys.map((row) => row.key)).toEqual(["from_cli", "from_server"]);
+  });
+});
+
+describe.each(databaseKinds)("the change version (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+
+  async function until(condition: () => boolean, timeoutMs = 3000) {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error("the change version did not move in time");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** PostgreSQL's listener connects on first use; until then every call counts as a change. */
+  async function listening() {
+    let previous = database.changeVersion();
+    await until(() => {
+      const next = database.changeVersion();
+      const steady = next === previous;
+      previous = next;
+      return steady;
+    });
+  }
+
+  it("moves with a write through this process and stays with reads and session writes", async () => {
+    await listening();
+    const start = database.changeVersion();
+    await database.db.selectFrom("site_settings").selectAll().execute();
+    expect(database.changeVersion()).toBe(start);
+    await database.db.updateTable("site_settings").set({ value: "Renamed" }).where("key", "=", "site_name").execute();
+    const afterWrite = database.changeVersion();
+    expect(afterWrite).toBeGreaterThan(start);
+    await database.db.deleteFrom("session").where("id", "=", "none").execute();
+    // PostgreSQL's own notification of the settings commit may arrive meanwhile; wait until it is quiet.
+    if (kind === "postgres") await new Promise((resolve) => setTimeout(resolve, 200));
+    const settled = database.changeVersion();
+    await database.db.deleteFrom("session").where("id", "=", "none").execute();
+    expect(database.changeVersion()).toBe(settled);
+  });
+
+  it("moves when another connection commits (another process: the CLI, a second server)", async () => {
+    await listening();
+    const start = database.changeVersion();
+    const other = openDatabase(database.location);
+    try {
+      await other.db.updateTable("site_settings").set({ value: "Elsewhere" }).where("key", "=", "site_name").execute();
+    } finally {
+      await other.close();
+    }
+    await until(() => database.changeVersion() > start);
+  });
+});
+
+describe("the SQLite statement cache", () => {
+  const setup = () => {
+    const sqlite = new SQLite(":memory:");
+    const prepare = vi.spyOn(sqlite, "prepare");
+    const db = new Kysely<{ items: { id: Generated<number>; name: string } }>({
+      dialect: new SqliteDialect({ database: cacheStatements(sqlite, 3) }),
+    });
+    return { sqlite, prepare, db };
+  };
+
+  it("prepares each SQL text once, and drops the least recently used beyond its size", async () => {
+    const { prepare, db } = setup();
+    await sql`create table items (id integer primary key, name text not null)`.execute(db);
+    const byName = (name: string) => db.selectFrom("items").select("id").where("name", "=", name).execute();
+    await byName("a");
+    await byName("b");
+    await byName("c");
+    const selects = () => prepare.mock.calls.filter(([text]) => text.startsWith("select")).length;
+    expect(selects()).toBe(1);
+    // Three other texts push the select out of a cache of three; then it is prepared again, once.
+    await db.selectFrom("items").select("name").execute();
+    await db.selectFrom("items").select(["id", "name"]).execute();
+    await db.selectFrom("items").selectAll().execute();
+    await byName("d");
+    await byName("e");
+    expect(selects()).toBe(5);
+    await db.destroy();
+  });
+
+  it("still answers writes with their affected rows and insert id, each time afresh", async () => {
+    const { prepare, db } = setup();
+    await sql`create table items (id integer primary key, name text not null)`.execute(db);
+    for (const [index, name] of ["a", "b", "c"].entries()) {
+      const inserted = await db.insertInto("items").values({ name }).executeTakeFirst();
+      expect(inserted.insertId).toBe(BigInt(index + 1));
+      expect(inserted.numInsertedOrUpdatedRows).toBe(1n);
+    }
+    const renamed = await db.updateTable("items").set({ name: "z" }).where("id", ">", 1).executeTakeFirst();
+    expect(renamed.numUpdatedRows).toBe(2n);
+    const none = await db
+      .updateTable("items")
+      .set({ name: "z" })
+      .where("id", ">", 1)
+      .where("name", "=", "x")
+      .executeTakeFirst();
+    expect(none.numUpdatedRows).toBe(0n);
+    const deleted = await db.deleteFrom("items").where("id", "=", 1).executeTakeFirst();
+    expect(deleted.numDeletedRows).toBe(1n);
+    expect(await db.selectFrom("items").select(["id", "name"]).orderBy("id").execute()).toEqual([
+      { id: 2, name: "z" },
+      { id: 3, name: "z" },
+    ]);
+    expect(prepare.mock.calls.filter(([text]) => text.startsWith("insert"))).toHaveLength(1);
+    await db.destroy();
+  });
+
+  it("streams through Kysely, also after a stream left early, and never hands out a statement still iterating", async () => {
+    const { sqlite, db } = setup();
+    await sql`create table items (id integer primary key, name text not null)`.execute(db);
+    await db
+      .insertInto("items")
+      .values([{ name: "a" }, { name: "b" }, { name: "c" }])
+      .execute();
+    const all = () => db.selectFrom("items").select("name").orderBy("id");
+    for await (const row of all().stream()) {
+      // Left after the first row: the statement must be free again for the next use.
+      expect(row.name).toBe("a");
+      break;
+    }
+    const streamed: string[] = [];
+    for await (const row of all().stream()) streamed.push(row.name);
+    expect(streamed).toEqual(["a", "b", "c"]);
+    expect((await all().execute()).map((item) => item.name)).toEqual(["a", "b", "c"]);
+
+    // Below Kysely (which runs one query at a time on its connection): a statement mid-iteration is busy.
+    const cache = cacheStatements(sqlite);
+    const text = "select name from items order by id";
+    const iterating = cache.prepare(text);
+    const rows = iterating.iterate([]);
+    expect(rows.next().value).toEqual({ name: "a" });
+    const meanwhile = cache.prepare(text);
+    expect(meanwhile).not.toBe(iterating);
+    expect(meanwhile.all([])).toHaveLength(3);
+    expect([...rows]).toEqual([{ name: "b" }, { name: "c" }]);
+    expect(cache.prepare(text)).toBe(iterating);
+    await db.destroy();
+  });
+
+  it("keeps the site's transactions immediate and its values plugin working on the cached statements", async () => {
+    const database = openDatabase({
+      sqliteFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-cache-")), "db.sqlite"),
+    });
+    try {
+      await sql`create table flags (id integer primary key, on_off integer not null, at text not null)`.execute(
+        database.db,
+      );
+      const db = database.db as unknown as Kysely<{ flags: { id: Generated<number>; on_off: boolean; at: Date } }>;
+      for (const value of [true, false, true]) {
+        await db.transaction().execute((trx) =>
+          trx
+            .insertInto("flags")
+            .values({ on_off: value, at: new Date(0) })
+            .execute(),
+        );
+      }
+      expect(await db.selectFrom("flags").select(["on_off", "at"]).where("on_off", "=", true).execute()).toEqual([
+        { on_off: 1, at: "1970-01-01T00:00:00.000Z" },
+        { on_off: 1, at: "1970-01-01T00:00:00.000Z" },
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -14,12 +14,14 @@ import {
   type PrimitiveValueListNode,
   type QueryResult,
   type RootOperationNode,
+  type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
   type UnknownRow,
   type ValueNode,
 } from "kysely";
+import { LRUCache } from "lru-cache";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 
@@ -29,7 +31,125 @@ export type AppDatabase = {
   db: Kysely<Database>;
   kind: DatabaseKind;
   close: () => Promise<void>;
+  /**
+   * A number that changes whenever what the site shows may have changed: a write through this process, or a
+   * commit by another one (the CLI, a second server). What is computed from the data (cached pages, settings,
+   * gallery counts) is kept for one value and thrown away when it moves. See docs/decisions/001-page-cache.md.
+   */
+  changeVersion: () => number;
+  /** Counts a change made outside the query layer's view (the end of a write request, a file-only change). */
+  noteChange: () => void;
 };
+
+/** Tables whose writes never change a page a visitor sees: sessions come and go with every sign-in. */
+const UNSHOWN_TABLES = new Set(["session", "verification"]);
+
+function tableNameOf(node: unknown, depth = 0): string | undefined {
+  if (!node || typeof node !== "object" || depth > 4) return undefined;
+  const record = node as Record<string, unknown>;
+  if (record.kind === "TableNode") {
+    const table = record.table as { identifier?: { name?: string } } | undefined;
+    return table?.identifier?.name;
+  }
+  for (const key of ["into", "table", "from", "froms", "node"]) {
+    const child = record[key];
+    const found = Array.isArray(child) ? tableNameOf(child[0], depth + 1) : tableNameOf(child, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Counts every insert, update and delete (and raw statement that is not a read) once it has run, except on
+ * UNSHOWN_TABLES. Counting after the statement, not before, means a page rendered while the write runs is
+ * never kept under the new count.
+ */
+class WriteObserverPlugin implements KyselyPlugin {
+  readonly #pending = new Set<unknown>();
+  constructor(private readonly onWrite: () => void) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const { node } = args;
+    let write = false;
+    if (node.kind === "InsertQueryNode" || node.kind === "UpdateQueryNode" || node.kind === "DeleteQueryNode") {
+      const table = tableNameOf(node);
+      write = table === undefined || !UNSHOWN_TABLES.has(table);
+    } else if (node.kind === "RawNode") {
+      const text = node.sqlFragments.join("").trimStart().toLowerCase();
+      write = !/^(select|with|pragma|explain|begin|commit|rollback|savepoint|release)\b/.test(text);
+    } else if (node.kind !== "SelectQueryNode") {
+      write = true; // schema changes (migrations)
+    }
+    if (write) this.#pending.add(args.queryId);
+    return node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.#pending.delete(args.queryId)) this.onWrite();
+    return args.result;
+  }
+}
+
+/** The channel PostgreSQL's change triggers notify (migration 0003), so every server learns of every commit. */
+export const CHANGE_CHANNEL = "vitrine_changes";
+
+/**
+ * Listens for other connections' commits on PostgreSQL. While the listener is not connected, nothing can be
+ * known, so every call counts as a change (caches then keep nothing) until it is back.
+ */
+function postgresChangeListener(connectionString: string, onChange: () => void) {
+  let client: pg.Client | null = null;
+  let connected = false;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let warned = false;
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString });
+    client = next;
+    const down = (error?: Error) => {
+      if (client !== next) return;
+      connected = false;
+      client = null;
+      next.end().catch(() => {});
+      if (error && !warned && !closed) console.error(`PostgreSQL change listener lost: ${error.message}`);
+      warned = true;
+      if (!closed) retry = setTimeout(connect, 1000);
+      retry?.unref?.();
+    };
+    next.on("error", down);
+    next.on("end", () => down());
+    next.on("notification", () => onChange());
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANGE_CHANNEL}`);
+      if (client !== next) return;
+      connected = true;
+      warned = false;
+      onChange(); // whatever happened while away
+    } catch (error) {
+      down(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  let started = false;
+  return {
+    isConnected() {
+      if (!started && !closed) {
+        started = true;
+        void connect();
+      }
+      return connected;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const current = client;
+      client = null;
+      connected = false;
+      await current?.end().catch(() => {});
+    },
+  };
+}
 
 function toSqliteValue(value: unknown): unknown {
   if (typeof value === "boolean") return value ? 1 : 0;
@@ -86,17 +206,81 @@ class ImmediateTransactionSqliteDialect extends SqliteDialect {
   }
 }
 
+/** How many prepared statements the SQLite connection keeps: the site's queries, with room for the `in (…)` lengths. */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 as Kysely's SQLite driver sees it, but preparing each SQL text once: Kysely's connection calls
+ * `prepare` before every query, and compiling the statement was a good part of a page's database time. The
+ * least recently used statement is dropped beyond `limit`. A statement still being iterated (a stream) is
+ * busy, so the same SQL meanwhile gets a statement of its own.
+ */
+export function cacheStatements(sqlite: SQLite.Database, limit = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new LRUCache<string, SQLite.Statement>({ max: limit });
+  return {
+    prepare(text: string) {
+      const cached = statements.get(text);
+      if (cached) return cached.busy ? sqlite.prepare(text) : cached;
+      const statement = sqlite.prepare(text);
+      statements.set(text, statement);
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
+
+/** Each database's change version, found from its Kysely instance (a transaction is not found: it reads fresh). */
+const changeVersions = new WeakMap<object, () => number>();
+
+/** The change version of the database behind `db`, or undefined for a transaction or a database opened elsewhere. */
+export function changeVersionOf(db: object): number | undefined {
+  return changeVersions.get(db)?.();
+}
+
+const changeNoters = new WeakMap<object, () => void>();
+
+/**
+ * Counts a change on the database behind `db`. Used when a read failed: what is rendered from the fallback must
+ * not be kept as if it were the data (a page cache would serve it after the database is back).
+ */
+export function noteChangeOf(db: object): void {
+  changeNoters.get(db)?.();
+}
+
 export function databaseKindOf(databaseUrl: string | undefined): DatabaseKind {
   return databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgres" : "sqlite";
 }
 
 export function openDatabase(options: { databaseUrl?: string; sqliteFile?: string }): AppDatabase {
+  let version = 0;
+  const noteChange = () => {
+    version++;
+  };
+  const observer = new WriteObserverPlugin(noteChange);
   if (databaseKindOf(options.databaseUrl) === "postgres") {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const connectionString = options.databaseUrl as string;
+    const pool = new pg.Pool({ connectionString, max: 10 });
     // An idle client losing its connection must not crash the process.
     pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: "postgres", close: () => db.destroy() };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [observer] });
+    // Started on first use, so that scripts and tests that never ask keep no extra connection.
+    const listener = postgresChangeListener(connectionString, noteChange);
+    const changeVersion = () => (listener.isConnected() ? version : ++version);
+    changeVersions.set(db, changeVersion);
+    changeNoters.set(db, noteChange);
+    return {
+      db,
+      kind: "postgres",
+      changeVersion,
+      noteChange,
+      close: async () => {
+        await listener.close();
+        await db.destroy();
+      },
+    };
   }
   const file = options.sqliteFile;
   if (!file) throw new Error("A SQLite file path is required when DATABASE_URL is not a PostgreSQL URL");
@@ -107,8 +291,23 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({
-    dialect: new ImmediateTransactionSqliteDialect({ database: sqlite }),
-    plugins: [new SqliteValuesPlugin()],
+    dialect: new ImmediateTransactionSqliteDialect({ database: cacheStatements(sqlite) }),
+    plugins: [new SqliteValuesPlugin(), observer],
   });
-  return { db, kind: "sqlite", close: () => db.destroy() };
+  // SQLite moves `data_version` when another connection (another process) commits; own writes are counted above.
+  let seenDataVersion: unknown = null;
+  // Asked on every page load: prepared once.
+  const dataVersion = sqlite.prepare("pragma data_version").pluck();
+  const changeVersion = () => {
+    if (!sqlite.open) return ++version;
+    const current = dataVersion.get();
+    if (current !== seenDataVersion) {
+      seenDataVersion = current;
+      version++;
+    }
+    return version;
+  };
+  changeVersions.set(db, changeVersion);
+  changeNoters.set(db, noteChange);
+  return { db, kind: "sqlite", changeVersion, noteChange, close: () => db.destroy() };
 }

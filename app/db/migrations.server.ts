@@ -1,6 +1,6 @@
 import { type CreateTableBuilder, type Kysely, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
-import type { DatabaseKind } from "./database.server.ts";
+import { CHANGE_CHANNEL, type DatabaseKind } from "./database.server.ts";
 import type { Database } from "./schema.ts";
 
 type ColumnTypes = { timestamp: "text" | "timestamptz"; boolean: "integer" | "boolean" };
@@ -9,6 +9,35 @@ function columnTypes(kind: DatabaseKind): ColumnTypes {
   return kind === "postgres"
     ? { timestamp: "timestamptz", boolean: "boolean" }
     : { timestamp: "text", boolean: "integer" };
+}
+
+/** The tables whose commits PostgreSQL announces (see `addChangeNotifications`); new shown tables join here. */
+const NOTIFYING_TABLES_0003 = [
+  "user",
+  "account",
+  "site_settings",
+  "user_roles",
+  "invite_codes",
+  "images",
+  "gallery_images",
+  "links",
+  "faq_entries",
+  "videos",
+] as const;
+
+/**
+ * PostgreSQL announces every commit that changes one of `tables` on CHANGE_CHANNEL, so that each server's caches
+ * learn of writes by other processes (SQLite needs nothing: its `data_version` tells). A new table that pages
+ * show gets the same in its own migration.
+ */
+export async function addChangeNotifications(db: Kysely<unknown>, kind: DatabaseKind, tables: readonly string[]) {
+  if (kind !== "postgres") return;
+  await sql`CREATE OR REPLACE FUNCTION vitrine_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_notify(${sql.lit(CHANGE_CHANNEL)}, TG_TABLE_NAME); RETURN NULL; END $$`.execute(db);
+  for (const table of tables) {
+    await sql`CREATE TRIGGER ${sql.id(`${table}_notify_change`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+      ON ${sql.id(table)} FOR EACH STATEMENT EXECUTE FUNCTION vitrine_notify_change()`.execute(db);
+  }
 }
 
 /**
@@ -179,6 +208,41 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .addColumn("created_at", t.timestamp, (c) => c.notNull())
           .execute();
         await db.schema.createIndex("audit_log_created_idx").on("audit_log").column("created_at").execute();
+      },
+    },
+    "0003_change_notifications": {
+      async up(db: Kysely<unknown>) {
+        await addChangeNotifications(db, kind, NOTIFYING_TABLES_0003);
+      },
+    },
+    "0004_image_ready": {
+      async up(db: Kysely<unknown>) {
+        // Every image stored so far has all its files.
+        const yes = kind === "postgres" ? sql`true` : sql`1`;
+        await db.schema
+          .alterTable("images")
+          .addColumn("ready", t.boolean, (c) => c.notNull().defaultTo(yes))
+          .execute();
+      },
+    },
+    "0005_public_query_indexes": {
+      async up(db: Kysely<unknown>) {
+        // Every order a public page reads in, so that no page sorts rows and the last page of a large gallery
+        // costs what the first does. The id (or created_at) last makes the order total, as the queries ask.
+        const indexes: [name: string, table: string, columns: string[]][] = [
+          ["gallery_images_display_idx", "gallery_images", ["published", "sort_order", "id"]],
+          ["gallery_images_latest_idx", "gallery_images", ["published", "created_at", "id"]],
+          ["gallery_images_category_idx", "gallery_images", ["published", "category", "sort_order", "id"]],
+          ["links_display_idx", "links", ["active", "sort_order", "created_at"]],
+          ["faq_entries_display_idx", "faq_entries", ["active", "sort_order", "created_at"]],
+          ["videos_display_idx", "videos", ["active", "sort_order", "created_at"]],
+          ["videos_latest_idx", "videos", ["active", "created_at"]],
+        ];
+        for (const [name, table, columns] of indexes) {
+          await db.schema.createIndex(name).on(table).columns(columns).execute();
+        }
+        // Its columns lead the display index: nothing needs it any more.
+        await db.schema.dropIndex("gallery_images_order_idx").execute();
       },
     },
   };

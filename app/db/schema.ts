@@ -91,6 +91,11 @@ export interface ImagesTable {
   variants: string;
   /** The watermark text drawn into the large variants, '' when none. */
   watermark: string;
+  /**
+   * Whether every variant's file exists. An upload is answered once the original is safe and a first size
+   * exists; the other sizes follow (and are redone after a restart), and only then do visitors see it.
+   */
+  ready: Generated<DbBoolean>;
   created_at: DbDate;
 }
 

@@ -24,9 +24,16 @@ describe("environment", () => {
       authSecret: undefined,
       authMaxFailedAttempts: 10,
       trustProxy: 0,
+      pageCache: true,
       uploadMaxBytes: 25 * 1024 * 1024,
       videoUploadMaxBytes: 1024 * 1024 * 1024,
     });
+  });
+
+  it("keeps pages for visitors unless PAGE_CACHE=off, and never in development", () => {
+    expect(parseEnv({ PAGE_CACHE: "off" }).pageCache).toBe(false);
+    expect(parseEnv({ PAGE_CACHE: "on", NODE_ENV: "development" }).pageCache).toBe(false);
+    expect(() => parseEnv({ PAGE_CACHE: "maybe" })).toThrow(/PAGE_CACHE: must be "on" or "off"/);
   });
 
   it("takes upload limits in megabytes and refuses nonsense", () => {

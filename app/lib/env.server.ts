@@ -56,6 +56,7 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of megabytes, at least 1").max(16384).default(1024),
   ),
+  PAGE_CACHE: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on")),
   AUTH_MAX_FAILED_ATTEMPTS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),
@@ -77,6 +78,8 @@ export type Env = {
   videoUploadMaxBytes: number;
   /** How many reverse proxies' X-Forwarded-For/-Proto entries to trust (Express's "trust proxy" hop count). */
   trustProxy: number;
+  /** Whether anonymous visitors' pages are kept rendered (off in development, where code changes under it). */
+  pageCache: boolean;
 };
 
 export class EnvError extends Error {
@@ -111,6 +114,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     authSecret: value.AUTH_SECRET,
     authMaxFailedAttempts: value.AUTH_MAX_FAILED_ATTEMPTS,
     trustProxy: value.TRUST_PROXY === "false" ? 0 : Number(value.TRUST_PROXY),
+    pageCache: value.PAGE_CACHE === "on" && value.NODE_ENV !== "development",
     uploadMaxBytes: value.UPLOAD_MAX_MB * 1024 * 1024,
     videoUploadMaxBytes: value.VIDEO_UPLOAD_MAX_MB * 1024 * 1024,
   };

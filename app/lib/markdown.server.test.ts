@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import MarkdownIt from "markdown-it";
+import { describe, expect, it, vi } from "vitest";
 import { renderMarkdown } from "./markdown.server.ts";
 
 /** The elements of a tag name the rendered HTML really contains (escaped text does not count). */
@@ -91,5 +92,36 @@ describe("Markdown rendering", () => {
     const html = renderMarkdown('[x](https://example.com "a\\" onmouseover=\\"alert(1)")');
     expect(html).toContain('title="a&quot; onmouseover=&quot;alert(1)"');
     expect(html).not.toMatch(/"\s*onmouseover=/i);
+  });
+});
+
+describe("rendered Markdown kept by source", () => {
+  it("renders a text once, however often pages ask, and a changed text afresh", () => {
+    const render = vi.spyOn(MarkdownIt.prototype, "render");
+    try {
+      const source = `## Imprint ${Math.random()}\n\nSome **owner**`;
+      const html = renderMarkdown(source);
+      expect(renderMarkdown(source)).toBe(html);
+      expect(render).toHaveBeenCalledTimes(1);
+      expect(renderMarkdown(`${source}!`)).toContain("<strong>owner</strong>!");
+      expect(render).toHaveBeenCalledTimes(2);
+    } finally {
+      render.mockRestore();
+    }
+  });
+
+  it("keeps a bounded number of texts: the oldest is rendered again", () => {
+    const render = vi.spyOn(MarkdownIt.prototype, "render");
+    try {
+      const texts = Array.from({ length: 80 }, (_, index) => `text ${index} ${Math.random()}`);
+      for (const text of texts) renderMarkdown(text);
+      expect(render).toHaveBeenCalledTimes(80);
+      renderMarkdown(texts[79] ?? "");
+      expect(render).toHaveBeenCalledTimes(80);
+      renderMarkdown(texts[0] ?? "");
+      expect(render).toHaveBeenCalledTimes(81);
+    } finally {
+      render.mockRestore();
+    }
   });
 });

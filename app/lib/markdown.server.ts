@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import MarkdownIt from "markdown-it";
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
@@ -32,7 +33,20 @@ markdown.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
-/** Markdown to HTML that is safe to insert: no raw HTML, links only http(s), mailto or same-site paths. */
+/** Rendered documents kept: the settings' texts (footer, home, legal pages) in two languages, with room to spare. */
+const RENDERED_CACHE_SIZE = 64;
+/** Longer sources are rendered every time rather than kept. */
+const RENDERED_CACHE_MAX_SOURCE = 64 * 1024;
+const rendered = new LRUCache<string, string>({ max: RENDERED_CACHE_SIZE });
+
+/**
+ * Markdown to HTML that is safe to insert: no raw HTML, links only http(s), mailto or same-site paths.
+ * Every page renders the same few settings texts, so the HTML is kept by source (least recently used dropped).
+ */
 export function renderMarkdown(source: string): string {
-  return markdown.render(source);
+  const cached = rendered.get(source);
+  if (cached !== undefined) return cached;
+  const html = markdown.render(source);
+  if (source.length <= RENDERED_CACHE_MAX_SOURCE) rendered.set(source, html);
+  return html;
 }

@@ -17,6 +17,24 @@ export function requestSettings(context: Readonly<RouterContextProvider>): Promi
   return context.get(settingsContext) ?? readSettings(getDb());
 }
 
+/**
+ * What a shared cache (ours, see server/page-cache.ts, or a proxy in front) may do with an anonymous page:
+ * keep it briefly and revalidate by ETag. Browsers revalidate every time (max-age=0), so a change shows at once.
+ */
+export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxage=10, stale-while-revalidate=60";
+/** Signed-in pages, admin screens, forms and anything setting a cookie: never stored anywhere. */
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+/** Paths whose pages are never public even for a visitor: sign-in, the admin area, the API. */
+const NEVER_PUBLIC = /^\/(admin|auth|account|api)(\/|\.data|$)/;
+
+function cachePolicy(request: Request, signedIn: boolean, response: Response): string {
+  const safe = request.method === "GET" || request.method === "HEAD";
+  const { pathname } = new URL(request.url);
+  const shared =
+    safe && !signedIn && response.status === 200 && !response.headers.has("Set-Cookie") && !NEVER_PUBLIC.test(pathname);
+  return shared ? PUBLIC_PAGE_CACHE_CONTROL : PRIVATE_CACHE_CONTROL;
+}
+
 export const siteMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method === "GET" || request.method === "HEAD") context.set(settingsContext, readSettings(getDb()));
   const { user, headers } = await loadSessionUser(request);
@@ -32,6 +50,12 @@ export const siteMiddleware: MiddlewareFunction<Response> = async ({ request, co
       "Set-Cookie",
       preferenceCookie(LANGUAGE_COOKIE, lang, getRuntime().env.baseUrl.startsWith("https://")),
     );
+  }
+  if (!response.headers.has("Cache-Control")) {
+    const policy = cachePolicy(request, user !== null, response);
+    response.headers.set("Cache-Control", policy);
+    // The language and theme cookies change a public page: a shared cache must keep them apart.
+    if (policy === PUBLIC_PAGE_CACHE_CONTROL) response.headers.append("Vary", "Cookie");
   }
   return response;
 };

@@ -1,6 +1,5 @@
-import { useEffect, useId, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Toaster, toast } from "sonner";
 import { getSessionUser } from "#app/auth/session.server.ts";
 import {
   type AuthActionResult,
@@ -22,6 +21,9 @@ import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth";
 
 type Mode = "sign-in" | "sign-up";
+
+// The toast library arrives with the first answer that needs a toast, not with the page.
+const AuthToasts = lazy(() => import("#app/components/auth-toasts.tsx"));
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -133,8 +135,6 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
 
   useEffect(() => {
     if (!result) return;
-    if (result.toast.kind === "success") toast.success(result.toast.title, { description: result.toast.description });
-    else toast.error(result.toast.title, { description: result.toast.description });
     if (result.intent === "sign-up" && result.ok) {
       setSignInEmail(result.email);
       setMode("sign-in");
@@ -148,7 +148,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="mx-auto max-w-md">
-      <Toaster theme={theme} position="bottom-right" richColors closeButton />
+      {result ? (
+        <Suspense fallback={null}>
+          <AuthToasts message={result.toast} theme={theme} />
+        </Suspense>
+      ) : null}
       <div
         role="tablist"
         aria-label={t("auth.title")}

@@ -6,6 +6,7 @@ import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { listPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
 import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
+import { imageSources, largeImage } from "#app/domains/media/image-display.ts";
 import { watermarkText } from "#app/domains/media/images.server.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
@@ -47,17 +48,43 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 // Opening, moving and closing the lightbox changes the address only; the pictures are already here.
 export const shouldRevalidate = keepDataForLightboxSteps;
 
+/** The grid's `sizes`: a third of the page on wide screens, half on phones. */
+const GRID_SIZES = "(min-width: 1024px) 320px, (min-width: 640px) 33vw, 50vw";
+
+/**
+ * The first picture of the grid is the page's largest paint: the browser is told to fetch it (the AVIF set,
+ * which every browser that can preload by srcset also shows) before it has read the body.
+ */
+function firstPicturePreload(items: GalleryItem[] | undefined) {
+  const first = items?.[0];
+  const srcset = first ? imageSources(first.image).sources.avif : "";
+  if (!srcset) return [];
+  return [
+    {
+      tagName: "link",
+      rel: "preload",
+      as: "image",
+      type: "image/avif",
+      imageSrcSet: srcset,
+      imageSizes: GRID_SIZES,
+      fetchPriority: "high",
+    },
+  ];
+}
+
 export function meta({ matches, location, loaderData }: Route.MetaArgs) {
   const seo = rootSeo(matches);
   const openId = new URLSearchParams(location.search).get("image");
   const shared = loaderData?.gallery.items.find((item) => item.id === openId);
-  if (!seo || !shared) return pageMeta(seo, location.pathname);
+  // With a shared picture open, the lightbox's picture is what shows first: no preload of the grid's.
+  if (!seo || !shared) return [...pageMeta(seo, location.pathname), ...firstPicturePreload(loaderData?.gallery.items)];
   // A shared picture's link previews that picture, with its caption.
   const tags = pageMeta(seo, location.pathname, {
     title: shared.title || undefined,
     description: shared.description || undefined,
   });
-  const image = new URL(shared.image.large.src, `${seo.baseUrl}/`).href;
+  const large = largeImage(shared.image);
+  const image = new URL(large.src, `${seo.baseUrl}/`).href;
   const pageUrl = new URL(`/?image=${encodeURIComponent(shared.id)}`, `${seo.baseUrl}/`).href;
   return [
     ...tags.map((tag) => {
@@ -67,8 +94,8 @@ export function meta({ matches, location, loaderData }: Route.MetaArgs) {
       if ("name" in tag && tag.name === "twitter:image") return { ...tag, content: image };
       return tag;
     }),
-    { property: "og:image:width", content: String(shared.image.large.width) },
-    { property: "og:image:height", content: String(shared.image.large.height) },
+    { property: "og:image:width", content: String(large.width) },
+    { property: "og:image:height", content: String(large.height) },
   ];
 }
 
@@ -223,9 +250,11 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
                     <ResponsiveImage
                       image={item.image}
                       alt={labelFor(item, index)}
-                      sizes="(min-width: 1024px) 320px, (min-width: 640px) 33vw, 50vw"
+                      sizes={GRID_SIZES}
                       // The first row is on screen at once; the rest loads as it scrolls into view.
                       loading={index < 3 ? "eager" : "lazy"}
+                      // The first picture is the largest paint: fetched before the others.
+                      fetchPriority={index === 0 ? "high" : undefined}
                       className="aspect-[4/3] h-auto w-full object-cover transition-transform duration-300 hover:scale-[1.02]"
                     />
                   </a>

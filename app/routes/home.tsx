@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
 import { MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
@@ -23,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     publicLinks(db, lang),
     latestVideo(db, lang),
   ]);
-  return { ...texts, images, links, video };
+  return { ...texts, images, links: withIconMarkup(links), video };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
@@ -73,6 +74,9 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
                         image={item.image}
                         alt={item.title || t("home.image", { number: index + 1 })}
                         sizes="(min-width: 640px) 33vw, 50vw"
+                        // The first row may be the largest thing on screen: fetched at once, the first one first.
+                        loading={index < 3 ? "eager" : "lazy"}
+                        fetchPriority={index === 0 ? "high" : undefined}
                         className="aspect-square w-full object-cover transition-transform hover:scale-105"
                       />
                     </Link>

@@ -1,3 +1,4 @@
+import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { publicLinks } from "#app/domains/links/links.server.ts";
@@ -13,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     pageTexts(request, context, ["links_page_title", "links_page_subtitle"]),
     publicLinks(getDb(), languageOf(request).lang),
   ]);
-  return { ...texts, links };
+  return { ...texts, links: withIconMarkup(links) };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {

@@ -32,8 +32,8 @@ export default function VideosPage({ loaderData }: Route.ComponentProps) {
         <EmptyState>{t("empty.videos")}</EmptyState>
       ) : (
         <div className="grid gap-12 lg:grid-cols-2">
-          {loaderData.videos.map((video) => (
-            <VideoCard key={video.id} video={video} />
+          {loaderData.videos.map((video, index) => (
+            <VideoCard key={video.id} video={video} first={index === 0} />
           ))}
         </div>
       )}

@@ -92,8 +92,17 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
   page,
   browser,
 }) => {
-  await page.goto("/");
-  await expect.poll(() => gridAlts(page)).toEqual(["Red harbour", "Green forest", "Blue lake"]);
+  // Their other sizes are made after the uploads were answered, and only then are they shown: reload until
+  // all three are there, as a visitor would.
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/");
+        return gridAlts(page);
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual(["Red harbour", "Green forest", "Blue lake"]);
   // Space is reserved before the pixels arrive: the server's HTML gives every picture its size and a placeholder.
   const { html } = await rawHtml(page, "/");
   const served = html.match(/<img [^>]*>/g) ?? [];

@@ -254,6 +254,24 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
     expect(after.files.length).toBeGreaterThan(before.files.length);
     const audit = await database.db.selectFrom("audit_log").selectAll().orderBy("id", "desc").executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ action: "gallery.create", new_value: "holiday.jpg", actor_email: admin.email });
+
+    // The other sizes are made right after the answer: visitors see the picture once they all exist, so
+    // reload the public page until then, as a visitor would.
+    const created = after.gallery.find((row) => !before.gallery.some((old) => old.id === row.id));
+    if (!created) throw new Error("no new gallery row");
+    const imageRow = () =>
+      database.db.selectFrom("images").selectAll().where("id", "=", created.image_id).executeTakeFirstOrThrow();
+    await expect
+      .poll(async () => (await request(server.url("/"))).body.includes(`/media/images/${created.image_id}/`), {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toBe(true);
+    const image = await imageRow();
+    expect(Boolean(image.ready)).toBe(true);
+    const variants = parseVariants(image.variants);
+    expect([...new Set(variants.map((variant) => variant.width))]).toEqual([320, 640, 900]);
+    for (const variant of variants) expect(await storage.stat(variant.key), variant.key).not.toBeNull();
   });
 
   it("refuses a non-image upload with a clear message, leaving no row and no file", async () => {
@@ -332,6 +350,32 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
       60,
     );
     expect((await request(server.url(wrongSecret))).status).toBe(403);
+  });
+
+  it("server-renders the grid's first picture to be fetched first: preloaded (AVIF set) and fetchpriority high", async () => {
+    const response = await request(server.url("/"));
+    expect(response.status).toBe(200);
+    const head = response.body.slice(0, response.body.indexOf("</head>"));
+    const preload = head.match(/<link rel="preload"[^>]*>/)?.[0] ?? "";
+    expect(preload).toContain('as="image"');
+    expect(preload).toContain('type="image/avif"');
+    // HTML attribute names are case-insensitive (React writes them as the props are spelt).
+    expect(preload).toMatch(/fetchpriority="high"/i);
+    const preloaded = preload.match(/imagesrcset="([^"]+)"/i)?.[1] ?? "";
+    // The same set the first picture's AVIF source offers, and every file of it is there.
+    const firstAvif = response.body.match(/<source type="image\/avif" srcset="([^"]+)"/i)?.[1] ?? "";
+    expect(preloaded).not.toBe("");
+    expect(preloaded).toBe(firstAvif);
+    for (const entry of preloaded.split(", ")) {
+      expect((await request(server.url(entry.split(" ")[0] ?? ""))).status).toBe(200);
+    }
+    expect(preload).toMatch(/imagesizes="[^"]+"/i);
+    const images = [...response.body.matchAll(/<img [^>]*>/g)].map((match) => match[0]);
+    expect(images[0]).toMatch(/fetchpriority="high"/i);
+    expect(images.slice(1).some((image) => /fetchpriority/i.test(image))).toBe(false);
+    // A shared picture's page shows the lightbox's picture first: the grid's is not preloaded there.
+    const shared = await request(server.url(`/?image=${second}`));
+    expect(shared.body.slice(0, shared.body.indexOf("</head>"))).not.toMatch(/<link rel="preload"[^>]*as="image"/);
   });
 
   it("server-renders a shared picture's URL with that picture as the share image", async () => {

@@ -7,6 +7,7 @@ import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import { createGalleryEntry, setGalleryPublished, updateGalleryTexts } from "#app/domains/gallery/gallery.server.ts";
 import type { GalleryTexts } from "#app/domains/gallery/gallery-schemas.ts";
+import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 
 /** The storage a server with this DATA_DIR uses (the signing secret does not matter for writing). */
@@ -31,7 +32,11 @@ export async function testPhoto(options: { width?: number; height?: number; hue?
 
 export const factoryActor: AuditActor = { id: "test-factory", email: "factory@example.test" };
 
-/** Adds a picture through the real pipeline and gallery service, then sets its texts and state. */
+/**
+ * Adds a picture through the real pipeline and gallery service, then sets its texts and state, and waits
+ * until all its sizes exist (they are made in the background, drawing the watermark the settings ask for;
+ * `watermark` is the one the upload request would have passed).
+ */
 export async function createGalleryPicture(
   db: Kysely<Database>,
   storage: FileStorage,
@@ -66,6 +71,7 @@ export async function createGalleryPicture(
       category_de: options.category_de ?? "",
     });
     if (options.published === false) await setGalleryPublished(db, factoryActor, id, false);
+    await whenImageQueueIdle();
     return id;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -65,7 +65,11 @@ export type ServerOptions = {
   databaseUrl?: string;
   /** Omit to let the server keep its own secret in DATA_DIR. */
   authSecret?: string;
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined>;
+  /** Node's own flags before `server.js` (the benchmark passes those of `npm start`). */
+  nodeFlags?: string[];
+  /** Wraps the command, e.g. to pin it to a core with taskset. */
+  launch?: (command: string, args: string[]) => [string, string[]];
 };
 
 export class ServerProcess {
@@ -126,7 +130,9 @@ export class ServerProcess {
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server.js"], {
+  const launch = options.launch ?? ((command: string, args: string[]) => [command, args] as [string, string[]]);
+  const [command, args] = launch(process.execPath, [...(options.nodeFlags ?? []), "server.js"]);
+  const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: cleanEnv({

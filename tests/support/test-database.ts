@@ -104,6 +104,8 @@ export function useTestDatabase(kind: DatabaseKind, fresh: "each" | "all"): Test
     get location() {
       return current().location;
     },
+    changeVersion: () => current().changeVersion(),
+    noteChange: () => current().noteChange(),
     close: () => current().close(),
     destroy: () => current().destroy(),
   };

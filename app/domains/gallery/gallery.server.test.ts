@@ -1,11 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ReorderError } from "#app/db/ordering.server.ts";
+import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
+import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { parseVariants } from "#app/domains/media/images.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import { createGalleryPicture, testPhoto } from "#tests/support/gallery-factories.ts";
+import { holdImageQueue } from "#tests/support/image-queue.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import {
   createGalleryEntry,
@@ -34,7 +38,11 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
     storage = createLocalStorage({ root: path.join(dir, "storage"), secret: "s" });
     photo ??= await testPhoto({ width: 360, height: 240 });
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    // Nothing of this test may still be working on its database or files.
+    await whenImageQueueIdle();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   const add = (options: Parameters<typeof createGalleryPicture>[2] = {}) =>
     createGalleryPicture(database.db, storage, { photo, ...options });
@@ -61,7 +69,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       ["Lake", "Still", "Nature"],
     ]);
     expect(german.items[0]?.image).toMatchObject({ width: 360, height: 240 });
-    expect(german.items[0]?.image.sources.avif).toMatch(/^\/media\/images\//);
+    expect(imageSources(german.items[0]?.image as ImageDisplay).sources.avif).toMatch(/^\/media\/images\//);
 
     await reorderGallery(database.db, actor, [
       c,
@@ -195,6 +203,110 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
     expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
     expect(await database.db.selectFrom("gallery_images").select("id").execute()).toEqual([]);
     expect([...(await storage.list("public/")), ...(await storage.list("private/"))]).toEqual([]);
+  });
+
+  describe("an upload answered before all its sizes exist", () => {
+    let large: Buffer;
+    beforeEach(async () => {
+      large ??= await testPhoto({ width: 1600, height: 1000 });
+    });
+    const upload = (options: { storage?: FileStorage } = {}) => {
+      const file = path.join(dir, `upload-${Math.random()}.jpg`);
+      fs.writeFileSync(file, large);
+      return createGalleryEntry(database.db, actor, file, {
+        originalName: "upload.jpg",
+        watermark: "",
+        storage: options.storage ?? storage,
+      });
+    };
+    const imageOf = async (pictureId: string) =>
+      database.db
+        .selectFrom("gallery_images as g")
+        .innerJoin("images as i", "i.id", "g.image_id")
+        .select(["i.id", "i.ready", "i.variants", "i.original_key", "i.placeholder"])
+        .where("g.id", "=", pictureId)
+        .executeTakeFirstOrThrow();
+    const filesUnder = async (prefix: string) => (await storage.list(prefix, { limit: 1000 })).map((f) => f.key);
+
+    it("is hidden from visitors with its first size only, then ready and shown with every size", async () => {
+      // Held back, so that what the upload answers with can be seen before the rest is made.
+      const { release, done: gate } = holdImageQueue();
+      const id = await upload();
+      const pending = await imageOf(id);
+      expect(Boolean(pending.ready)).toBe(false);
+      expect(await storage.stat(pending.original_key)).not.toBeNull();
+      const first = parseVariants(pending.variants);
+      expect(first.map((variant) => [variant.width, variant.format])).toEqual([
+        [320, "avif"],
+        [320, "webp"],
+        [320, "jpeg"],
+      ]);
+      for (const variant of first) expect(await storage.stat(variant.key), variant.key).not.toBeNull();
+      expect(pending.placeholder).toMatch(/^data:image\/webp;base64,/);
+      expect((await listPublishedGallery(database.db, { lang: "en" })).items).toEqual([]);
+      // The admin sees it at once, with its thumbnail.
+      const [listed] = await listAdminGallery(database.db);
+      expect(listed?.id).toBe(id);
+      expect(listed ? imageSources(listed.image).fallback.src : "").toContain(first[2]?.key.slice("public/".length));
+
+      release();
+      await gate;
+      await whenImageQueueIdle();
+      const finished = await imageOf(id);
+      expect(Boolean(finished.ready)).toBe(true);
+      const variants = parseVariants(finished.variants);
+      expect([...new Set(variants.map((variant) => variant.width))]).toEqual([320, 640, 960, 1280, 1600]);
+      expect(variants).toHaveLength(5 * 3);
+      for (const variant of variants) {
+        const stored = await sharp(await fs.promises.readFile(path.join(dir, "storage", variant.key))).metadata();
+        expect([stored.width, stored.height], variant.key).toEqual([variant.width, variant.height]);
+      }
+      // Exactly the files the row names, and the original.
+      expect((await filesUnder(`public/images/${finished.id}/`)).sort()).toEqual(
+        variants.map((variant) => variant.key).sort(),
+      );
+      expect((await listPublishedGallery(database.db, { lang: "en" })).items.map((item) => item.id)).toEqual([id]);
+    });
+
+    it("can be deleted while its sizes are being made: no file is left, and nothing fails", async () => {
+      const errors = vi.spyOn(console, "error");
+      // A storage that holds the background work at its first file, to delete the picture right then.
+      let hold = false;
+      let reached = () => {};
+      const reachedSave = new Promise<void>((resolve) => (reached = resolve));
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holding: FileStorage = {
+        ...storage,
+        async save(key, data, options) {
+          if (hold && key.startsWith("public/images/")) {
+            hold = false;
+            reached();
+            await released;
+          }
+          return storage.save(key, data, options);
+        },
+      };
+      const id = await upload({ storage: holding });
+      hold = true;
+      await reachedSave;
+      await deleteGalleryEntry(database.db, actor, id, storage);
+      release();
+      await whenImageQueueIdle();
+
+      // And deleted before its work even started.
+      const { release: open, done: gate } = holdImageQueue();
+      const queued = await upload();
+      await deleteGalleryEntry(database.db, actor, queued, storage);
+      open();
+      await gate;
+      await whenImageQueueIdle();
+
+      expect(errors).not.toHaveBeenCalled();
+      errors.mockRestore();
+      expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
+      expect([...(await filesUnder("public/")), ...(await filesUnder("private/"))]).toEqual([]);
+    });
   });
 
   it("checks the texts: lengths, and a German category needs the English one", () => {

@@ -3,8 +3,10 @@ import type { Kysely, Transaction } from "kysely";
 import { nextSortOrder, reorderRows } from "#app/db/ordering.server.ts";
 import type { Database, GalleryImagesTable, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
+import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { localized } from "#app/domains/content/content.server.ts";
+import { finishImageInBackground } from "#app/domains/media/image-finishing.server.ts";
 import {
   deleteImageRow,
   imageForDisplay,
@@ -28,10 +30,14 @@ type JoinedRow = Pick<
   Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">;
 
 function publishedQuery(db: Kysely<Database>) {
-  return db
-    .selectFrom("gallery_images as g")
-    .innerJoin("images as i", "i.id", "g.image_id")
-    .where("g.published", "=", true);
+  return (
+    db
+      .selectFrom("gallery_images as g")
+      .innerJoin("images as i", "i.id", "g.image_id")
+      .where("g.published", "=", true)
+      // Visitors see a picture once all its sizes exist.
+      .where("i.ready", "=", true)
+  );
 }
 
 const columns = [
@@ -73,6 +79,78 @@ export type GalleryPage = {
 };
 
 /**
+ * The published pictures' ids in display order, all or of one category: read along the index
+ * `(published, sort_order, id)` or `(published, category, sort_order, id)`, never sorting rows. Exported so
+ * that a test can check the plan of what the service runs.
+ */
+export function publishedOrderQuery(db: Kysely<Database>, category: string | null) {
+  const query = publishedQuery(db)
+    .select(["g.id", "g.sort_order", "g.category", "g.category_de"])
+    .orderBy("g.sort_order")
+    .orderBy("g.id");
+  return category === null ? query : query.where("g.category", "=", category);
+}
+
+/**
+ * One page's rows: the pictures from `first` on in display order (keyset paging: a range of the display or
+ * category index, however far into the gallery the page is; `publishedOrder` knows where each page starts).
+ */
+export function pageRowsQuery(db: Kysely<Database>, category: string | null, first: { sortOrder: number; id: string }) {
+  const query = publishedQuery(db)
+    .select(columns)
+    .where((eb) => eb(eb.refTuple("g.sort_order", "g.id"), ">=", eb.tuple(first.sortOrder, first.id)))
+    .orderBy("g.sort_order")
+    .orderBy("g.id")
+    .limit(GALLERY_PAGE_SIZE);
+  return category === null ? query : query.where("g.category", "=", category);
+}
+
+/** The pictures published last, newest first (ties by id), read backwards along `(published, created_at, id)`. */
+export function latestPublishedQuery(db: Kysely<Database>, limit: number) {
+  return publishedQuery(db).select(columns).orderBy("g.created_at", "desc").orderBy("g.id", "desc").limit(limit);
+}
+
+type PublishedOrder = {
+  ids: string[];
+  /** The sort order of each picture in `ids`, at the same place. */
+  sortOrders: number[];
+  /** Each id's place in `ids`. */
+  positions: Map<string, number>;
+  /** The English category of each id ('' when none). */
+  categoryOf: Map<string, string>;
+  /** Every category (English key) with its German label as the first picture in display order has it. */
+  labels: Map<string, { en: string; de: string }>;
+};
+
+/**
+ * The order of the published pictures (all, or of one category), read once per database change version:
+ * counting, paging and finding a shared picture's page then cost nothing per request, whatever the size of
+ * the gallery.
+ */
+function publishedOrder(db: Kysely<Database>, category: string | null): Promise<PublishedOrder> {
+  return cachedUntilChanged(db, `gallery:order:${category === null ? "*" : `=${category}`}`, async () => {
+    const rows = await publishedOrderQuery(db, category).execute();
+    const order: PublishedOrder = {
+      ids: [],
+      sortOrders: [],
+      positions: new Map(),
+      categoryOf: new Map(),
+      labels: new Map(),
+    };
+    for (const row of rows) {
+      order.positions.set(row.id, order.ids.length);
+      order.ids.push(row.id);
+      order.sortOrders.push(row.sort_order);
+      order.categoryOf.set(row.id, row.category);
+      if (row.category !== "" && !order.labels.has(row.category)) {
+        order.labels.set(row.category, { en: row.category, de: row.category_de });
+      }
+    }
+    return order;
+  });
+}
+
+/**
  * One page of the published pictures in display order, optionally of one category, with the categories
  * in the visitor's language. A shared picture's page is chosen so that the picture is on it.
  */
@@ -81,63 +159,34 @@ export async function listPublishedGallery(
   options: { lang: Language; category?: string | null; page?: number; imageId?: string | null },
 ): Promise<GalleryPage> {
   const { lang } = options;
-  const categoryRows = await publishedQuery(db)
-    .select(["g.category", "g.category_de"])
-    .where("g.category", "!=", "")
-    .orderBy("g.sort_order")
-    .orderBy("g.id")
-    .execute();
-  const labels = new Map<string, string>();
-  for (const row of categoryRows) {
-    if (!labels.has(row.category)) labels.set(row.category, localized(row.category, row.category_de, lang));
-  }
-  const categories = [...labels]
-    .map(([key, label]) => ({ key, label }))
+  const all = await publishedOrder(db, null);
+  const categories = [...all.labels]
+    .map(([key, label]) => ({ key, label: localized(label.en, label.de, lang) }))
     .sort((a, b) => a.label.localeCompare(b.label, lang));
 
-  let category = options.category && labels.has(options.category) ? options.category : null;
-  const filtered = () => {
-    const query = publishedQuery(db);
-    return category === null ? query : query.where("g.category", "=", category);
-  };
-
+  let category = options.category && all.labels.has(options.category) ? options.category : null;
   let openId: string | null = null;
   let page = Math.max(1, Math.floor(options.page ?? 1));
-  if (options.imageId) {
-    const shared = await publishedQuery(db)
-      .select(["g.id", "g.sort_order", "g.category"])
-      .where("g.id", "=", options.imageId)
-      .executeTakeFirst();
-    if (shared) {
-      openId = shared.id;
-      // A picture outside the chosen category is shown among all pictures.
-      if (category !== null && shared.category !== category) category = null;
-      const before = await filtered()
-        .select((eb) => eb.fn.countAll<number | string>().as("count"))
-        .where((eb) =>
-          eb.or([
-            eb("g.sort_order", "<", shared.sort_order),
-            eb.and([eb("g.sort_order", "=", shared.sort_order), eb("g.id", "<", shared.id)]),
-          ]),
-        )
-        .executeTakeFirst();
-      if (options.page === undefined) page = Math.floor(Number(before?.count ?? 0) / GALLERY_PAGE_SIZE) + 1;
-    }
+  const sharedId = options.imageId ? options.imageId : null;
+  if (sharedId !== null && all.positions.has(sharedId)) {
+    openId = sharedId;
+    // A picture outside the chosen category is shown among all pictures.
+    if (category !== null && all.categoryOf.get(sharedId) !== category) category = null;
+  }
+  const order = category === null ? all : await publishedOrder(db, category);
+  if (openId !== null && options.page === undefined) {
+    page = Math.floor((order.positions.get(openId) ?? 0) / GALLERY_PAGE_SIZE) + 1;
   }
 
-  const count = await filtered()
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .executeTakeFirst();
-  const total = Number(count?.count ?? 0);
+  const total = order.ids.length;
   const pageCount = Math.max(1, Math.ceil(total / GALLERY_PAGE_SIZE));
   page = Math.min(page, pageCount);
-  const rows = await filtered()
-    .select(columns)
-    .orderBy("g.sort_order")
-    .orderBy("g.id")
-    .limit(GALLERY_PAGE_SIZE)
-    .offset((page - 1) * GALLERY_PAGE_SIZE)
-    .execute();
+  const start = (page - 1) * GALLERY_PAGE_SIZE;
+  const firstId = order.ids[start];
+  const rows =
+    firstId === undefined
+      ? []
+      : await pageRowsQuery(db, category, { sortOrder: order.sortOrders[start] ?? 0, id: firstId }).execute();
   const items = rows.map((row) => toItem(row, lang));
   if (openId !== null && !items.some((item) => item.id === openId)) openId = null;
   return { items, page, pageCount, total, categories, category, openId };
@@ -148,12 +197,7 @@ export async function listLatestPublishedGallery(
   db: Kysely<Database>,
   options: { lang: Language; limit: number },
 ): Promise<GalleryItem[]> {
-  const rows = await publishedQuery(db)
-    .select(columns)
-    .orderBy("g.created_at", "desc")
-    .orderBy("g.id")
-    .limit(options.limit)
-    .execute();
+  const rows = await latestPublishedQuery(db, options.limit).execute();
   return rows.map((row) => toItem(row, options.lang));
 }
 
@@ -195,7 +239,9 @@ function nameOf(row: { title: string; id: string }): string {
 
 /**
  * Stores an uploaded image and adds it to the end of the gallery (published), recording the upload.
- * The image's files and row are made first; if the gallery row cannot be added, they are removed again.
+ * Returns once the original is stored, the first size exists and the rows are written; the other sizes are
+ * made right after in the background (one image at a time), and visitors see the picture once they exist.
+ * If the gallery row cannot be added, the image's files are removed again.
  */
 export async function createGalleryEntry(
   db: Kysely<Database>,
@@ -205,7 +251,11 @@ export async function createGalleryEntry(
 ): Promise<string> {
   // Files first (outside any transaction), then the image's and the picture's rows together: a crash in
   // between leaves only files, which the start-up sweep removes, never an image row without its picture.
-  const prepared = await prepareImage(tempFilePath, { watermark: options.watermark, storage: options.storage });
+  const prepared = await prepareImage(tempFilePath, {
+    watermark: options.watermark,
+    storage: options.storage,
+    remainingSizes: "later",
+  });
   const id = randomUUID();
   try {
     await db.transaction().execute(async (trx) => {
@@ -234,6 +284,8 @@ export async function createGalleryEntry(
     await prepared.discard();
     throw error;
   }
+  // With the watermark the settings ask for when it runs, not `options.watermark`, which may be stale by then.
+  if (!prepared.ready) finishImageInBackground(db, prepared.id, { storage: options.storage });
   return id;
 }
 

@@ -6,6 +6,7 @@ import { deflateSync } from "node:zlib";
 import sharp, { type Sharp } from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { imageSources } from "./image-display.ts";
 import {
   deleteImage,
   IMAGE_WIDTHS,
@@ -223,8 +224,8 @@ describe.each(databaseKinds)("the image pipeline (%s)", (kind) => {
     expect(variantWidths(1300)).toEqual([320, 640, 960, 1280]);
     expect(variantWidths(6000)).toEqual([...IMAGE_WIDTHS]);
 
-    const display = imageForDisplay(row);
-    expect(display).toMatchObject({ width: 1000, height: 500, placeholder: row.placeholder });
+    const display = imageSources(imageForDisplay(row));
+    expect(imageForDisplay(row)).toMatchObject({ width: 1000, height: 500, placeholder: row.placeholder });
     expect(display.sources.avif.split(", ")).toHaveLength(3);
     expect(display.sources.avif).toMatch(new RegExp(`^/media/images/${id}/320-[0-9a-f]{16}\\.avif 320w, `));
     expect(display.fallback.src).toMatch(/\/960-[0-9a-f]{16}\.jpg$/);
@@ -269,11 +270,11 @@ describe.each(databaseKinds)("the image pipeline (%s)", (kind) => {
     const smallLargest = largest(parseVariants(smallMarked.variants), "jpeg");
     expect(smallLargest?.width).toBe(960);
     expect(await regionDeviation(fileIn(smallLargest?.key ?? ""), corner(960, 576))).toBeGreaterThan(80);
-    const lightbox = imageForDisplay(smallMarked).full;
+    const lightbox = imageSources(imageForDisplay(smallMarked), "full");
     expect(lightbox.fallback.srcset).toMatch(/^\S+ 960w$/);
     expect(
-      imageForDisplay(marked)
-        .full.sources.avif.split(", ")
+      imageSources(imageForDisplay(marked), "full")
+        .sources.avif.split(", ")
         .map((entry) => entry.split(" ")[1]),
     ).toEqual(["1280w", "1600w"]);
 

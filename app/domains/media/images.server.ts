@@ -3,11 +3,12 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Insertable, Kysely, Transaction } from "kysely";
-import sharp, { type Metadata } from "sharp";
+import sharp, { type Metadata, type OutputInfo } from "sharp";
 import type { Database, ImagesTable } from "#app/db/schema.ts";
+import { toBoolean } from "#app/db/values.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
-import type { ImageDisplay } from "./image-display.ts";
-import { type FileStorage, getStorage, publicUrl } from "./storage.server.ts";
+import { runInImageQueue } from "./image-queue.server.ts";
+import { type FileStorage, getStorage } from "./storage.server.ts";
 import { detectImageType, type ImageType } from "./upload.server.ts";
 
 /** Served widths; an image is never scaled up, so a smaller one gets only the steps below its own width. */
@@ -123,48 +124,155 @@ export function contentHash(data: Buffer): string {
 
 type Rendered = { variants: ImageVariant[]; files: { key: string; data: Buffer }[]; placeholder: string };
 
-/** Every served file of one image, in memory (each is small): oriented, sRGB, all metadata stripped. */
-async function renderVariants(imageId: string, source: string | Buffer, watermark: string): Promise<Rendered> {
-  const { width, height } = await inspectImage(source);
+/**
+ * Encoder settings. Chosen by measurement on a 12-megapixel photo (docs/decisions/002-image-encoding.md,
+ * `scripts/measure-image-pipeline.ts --compare-encodings`); the option exists for that measurement.
+ */
+export type ImageEncoding = {
+  avifQuality: number;
+  /** 0 (fastest) to 9; the largest share of the pipeline's time. */
+  avifEffort: number;
+  /** Wider variants get no AVIF (WebP and JPEG only). */
+  avifMaxWidth: number;
+  webpQuality: number;
+  jpegQuality: number;
+};
+
+export const IMAGE_ENCODING: ImageEncoding = {
+  avifQuality: 55,
+  avifEffort: 0,
+  avifMaxWidth: Number.POSITIVE_INFINITY,
+  webpQuality: 78,
+  jpegQuality: 80,
+};
+
+/** Whether a variant of this width carries the watermark (when it is on): the lightbox shows only those. */
+function carriesWatermark(targetWidth: number, widest: number): boolean {
+  return targetWidth >= WATERMARK_MIN_WIDTH || targetWidth === widest;
+}
+
+/** An image to render: its bytes (or file) and its size after the EXIF orientation. */
+type ImageSource = { input: string | Buffer; width: number; height: number };
+
+type Pixels = { data: Buffer; info: OutputInfo };
+
+function rawInput(pixels: Pixels) {
+  const { width, height, channels } = pixels.info;
+  return { raw: { width, height, channels } };
+}
+
+/**
+ * Renders the given widths (a subset of `variantWidths(source.width)`) in memory (each file is small):
+ * oriented, sRGB, all metadata stripped. The source is decoded once, straight to the widest width asked
+ * for (sharp shrinks JPEG and WebP while decoding when that width allows it); the smaller widths are resized
+ * from those pixels, which is much cheaper than decoding a 12-megapixel photo again for each. Every width's
+ * height is computed from the source, so it does not depend on which width it was resized from.
+ */
+async function renderWidths(
+  imageId: string,
+  source: ImageSource,
+  widths: readonly number[],
+  options: { watermark: string; encoding: ImageEncoding },
+): Promise<Rendered> {
+  const { watermark, encoding } = options;
+  const widest = variantWidths(source.width).at(-1) ?? source.width;
+  const heightOf = (targetWidth: number) => Math.max(1, Math.round((source.height * targetWidth) / source.width));
+  const targets = [...widths].sort((a, b) => b - a);
+  const first = targets[0];
+  if (first === undefined) return { variants: [], files: [], placeholder: "" };
+  const decoded: Pixels = await sharp(source.input, decodeOptions)
+    .autoOrient()
+    .resize({ width: first, height: heightOf(first), fit: "fill", withoutEnlargement: true })
+    .toColourspace("srgb")
+    .raw({ depth: "uchar" })
+    .toBuffer({ resolveWithObject: true });
+
+  // Every width's pixels first (resizing is cheap), watermarked where they carry it...
+  const pixelsByWidth: { clean: Pixels; pixels: Pixels }[] = [];
+  for (const targetWidth of targets) {
+    const clean: Pixels =
+      targetWidth === decoded.info.width
+        ? decoded
+        : await sharp(decoded.data, rawInput(decoded))
+            .resize({ width: targetWidth, height: heightOf(targetWidth), fit: "fill" })
+            .raw({ depth: "uchar" })
+            .toBuffer({ resolveWithObject: true });
+    let pixels = clean;
+    if (watermark && carriesWatermark(targetWidth, widest)) {
+      const overlay = await watermarkOverlay(watermark, clean.info.width, clean.info.height);
+      pixels = await sharp(clean.data, rawInput(clean))
+        .composite([{ input: overlay, gravity: "southeast" }])
+        .raw({ depth: "uchar" })
+        .toBuffer({ resolveWithObject: true });
+    }
+    pixelsByWidth.push({ clean, pixels });
+  }
+  // ...then every encoding, the largest first, ENCODER_PARALLELISM at a time (see there).
+  const jobs = pixelsByWidth.flatMap(({ pixels }) =>
+    FORMATS.filter((format) => format !== "avif" || pixels.info.width <= encoding.avifMaxWidth).map((format) => ({
+      pixels,
+      format,
+    })),
+  );
+  const encoded = await mapWithLimit(jobs, ENCODER_PARALLELISM, ({ pixels, format }) => {
+    const image = sharp(pixels.data, rawInput(pixels));
+    if (format === "avif") return image.avif({ quality: encoding.avifQuality, effort: encoding.avifEffort }).toBuffer();
+    if (format === "webp") return image.webp({ quality: encoding.webpQuality }).toBuffer();
+    return image.flatten({ background: "#ffffff" }).jpeg({ quality: encoding.jpegQuality, mozjpeg: true }).toBuffer();
+  });
+
+  const entries = jobs
+    .map(({ pixels, format }, index) => ({ pixels, format, data: encoded[index] as Buffer }))
+    .sort((a, b) => a.pixels.info.width - b.pixels.info.width);
   const variants: ImageVariant[] = [];
   const files: Rendered["files"] = [];
-  const widths = variantWidths(width);
-  for (const targetWidth of widths) {
-    let pipeline = sharp(source, decodeOptions)
-      .autoOrient()
-      .resize({ width: targetWidth, withoutEnlargement: true })
-      .toColourspace("srgb");
-    // The large variants carry it, and so does the largest of a smaller picture: the lightbox shows only those.
-    if (watermark && (targetWidth >= WATERMARK_MIN_WIDTH || targetWidth === widths.at(-1))) {
-      const targetHeight = Math.max(1, Math.round((height * targetWidth) / width));
-      const overlay = await watermarkOverlay(watermark, targetWidth, targetHeight);
-      pipeline = pipeline.composite([{ input: overlay, gravity: "southeast" }]);
-    }
-    // Decoded and resized once per width, then encoded three times from the same pixels.
-    const { data, info } = await pipeline.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
-    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-    const encoded = await Promise.all(
-      FORMATS.map(async (format) => {
-        const image = sharp(data, raw);
-        if (format === "avif") return image.avif({ quality: 55, effort: 2 }).toBuffer();
-        if (format === "webp") return image.webp({ quality: 78 }).toBuffer();
-        return image.flatten({ background: "#ffffff" }).jpeg({ quality: 80, mozjpeg: true }).toBuffer();
-      }),
-    );
-    for (const [index, format] of FORMATS.entries()) {
-      const output = encoded[index] as Buffer;
-      const key = `${IMAGE_PREFIX}${imageId}/${info.width}-${contentHash(output)}.${EXTENSIONS[format]}`;
-      files.push({ key, data: output });
-      variants.push({ width: info.width, height: info.height, format, key });
-    }
+  for (const { pixels, format, data } of entries) {
+    const key = `${IMAGE_PREFIX}${imageId}/${pixels.info.width}-${contentHash(data)}.${EXTENSIONS[format]}`;
+    files.push({ key, data });
+    variants.push({ width: pixels.info.width, height: pixels.info.height, format, key });
   }
-  const tiny = await sharp(source, decodeOptions)
-    .autoOrient()
+  const smallest = pixelsByWidth.at(-1)?.clean;
+  return { variants, files, placeholder: smallest ? await placeholderOf(smallest) : "" };
+}
+
+/**
+ * How many encodings run at once: two keep two cores busy (sharp gives each operation one thread here, as
+ * on any glibc Linux), and two of libuv's four threads stay free for the file reads of pages being served.
+ */
+const ENCODER_PARALLELISM = 2;
+
+/** `map` with at most `limit` calls in flight, taken in order; the results in the input's order. */
+async function mapWithLimit<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await map(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** The tiny blurred preview, from the smallest variant's pixels before any watermark. */
+async function placeholderOf(pixels: Pixels): Promise<string> {
+  const tiny = await sharp(pixels.data, rawInput(pixels))
     .resize(16, 16, { fit: "inside" })
-    .toColourspace("srgb")
     .webp({ quality: 40 })
     .toBuffer();
-  return { variants, files, placeholder: `data:image/webp;base64,${tiny.toString("base64")}` };
+  return `data:image/webp;base64,${tiny.toString("base64")}`;
+}
+
+/** Every served file of one image (see renderWidths). */
+async function renderVariants(
+  imageId: string,
+  source: string | Buffer,
+  watermark: string,
+  encoding: ImageEncoding = IMAGE_ENCODING,
+): Promise<Rendered> {
+  const { width, height } = await inspectImage(source);
+  return renderWidths(imageId, { input: source, width, height }, variantWidths(width), { watermark, encoding });
 }
 
 /** Writes the files that do not exist yet (same key means same content); returns the keys it wrote. */
@@ -187,18 +295,37 @@ async function writeFiles(storage: FileStorage, files: Rendered["files"]): Promi
 export type PreparedImage = {
   id: string;
   row: Insertable<ImagesTable>;
+  /** False when only the first size exists: `finishImage` makes the others once the row is written. */
+  ready: boolean;
   /** Removes the files again, when the row will not be written after all. */
   discard: () => Promise<void>;
 };
 
 /**
- * The slow half of `storeImage`: recognises the image, keeps the original privately and writes every
- * variant, without touching the database, so that no transaction is held open while sharp works.
- * Refuses non-images and images over the pixel limit (ImageError) and then leaves no file behind.
+ * The size made before an upload is answered when the others follow later: the smallest, 320 pixels wide
+ * (or the picture's own width when it is narrower). It is the cheapest to make (JPEG decodes straight at
+ * 1/8 scale), it fills the admin list's 64-pixel thumbnail even on a 3x screen, and the placeholder is
+ * taken from its pixels; visitors see nothing of the picture until every size exists.
+ */
+export function firstWidth(width: number): number {
+  return variantWidths(width)[0] ?? width;
+}
+
+/**
+ * The slow half of `storeImage`: recognises the image, keeps the original privately and writes its
+ * variants, without touching the database, so that no transaction is held open while sharp works.
+ * With `remainingSizes: "later"` only the first size (see `firstWidth`) is made and the row says it is not
+ * ready; `finishImage` makes the rest after the row is written. Refuses non-images and images over the
+ * pixel limit (ImageError) and then leaves no file behind.
  */
 export async function prepareImage(
   tempFilePath: string,
-  options: { watermark?: string; storage?: FileStorage } = {},
+  options: {
+    watermark?: string;
+    storage?: FileStorage;
+    remainingSizes?: "now" | "later";
+    encoding?: ImageEncoding;
+  } = {},
 ): Promise<PreparedImage> {
   const storage = options.storage ?? getStorage();
   const watermark = options.watermark?.trim() ?? "";
@@ -207,12 +334,18 @@ export async function prepareImage(
   const originalKey = `${ORIGINAL_PREFIX}${id}.${ORIGINAL_EXTENSIONS[type]}`;
   const written: string[] = [];
   const discard = () => storage.remove(written).catch(() => {});
+  const allWidths = variantWidths(width);
+  const widths = options.remainingSizes === "later" ? [firstWidth(width)] : allWidths;
+  const ready = widths.length === allWidths.length;
   try {
     await storage.save(originalKey, fs.createReadStream(tempFilePath));
     written.push(originalKey);
     let rendered: Rendered;
     try {
-      rendered = await renderVariants(id, tempFilePath, watermark);
+      rendered = await renderWidths(id, { input: tempFilePath, width, height }, widths, {
+        watermark,
+        encoding: options.encoding ?? IMAGE_ENCODING,
+      });
     } catch (error) {
       if (error instanceof ImageError) throw error;
       throw new ImageError("unreadable", "the image could not be processed (damaged or incomplete file)");
@@ -227,9 +360,10 @@ export async function prepareImage(
       placeholder: rendered.placeholder,
       variants: JSON.stringify(rendered.variants),
       watermark,
+      ready,
       created_at: new Date(),
     };
-    return { id, row, discard };
+    return { id, row, ready, discard };
   } catch (error) {
     await discard();
     throw error;
@@ -260,6 +394,82 @@ export async function storeImage(
   }
 }
 
+async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage.readStream(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const FORMAT_ORDER = new Map(FORMATS.map((format, index) => [format, index]));
+
+/**
+ * Makes the sizes an image prepared with `remainingSizes: "later"` still lacks, from its private original,
+ * with `watermark` (the one the settings ask for now), then records them and marks the image ready in one
+ * statement: files before the row, as everywhere. Sizes already there that never carry the watermark are
+ * kept. Returns "gone" when there is nothing to do: the image was deleted (before or while this ran; the
+ * files it wrote are removed again) or is ready already.
+ */
+export async function finishImage(
+  db: Kysely<Database>,
+  imageId: string,
+  options: { watermark: string; storage?: FileStorage; encoding?: ImageEncoding },
+): Promise<"finished" | "gone"> {
+  const storage = options.storage ?? getStorage();
+  const watermark = options.watermark.trim();
+  const pending = () =>
+    db
+      .selectFrom("images")
+      .select(["original_key", "width", "height", "variants"])
+      .where("id", "=", imageId)
+      .where("ready", "=", false)
+      .executeTakeFirst();
+  const row = await pending();
+  if (!row) return "gone";
+  let original: Buffer;
+  try {
+    original = await readAll(storage, row.original_key);
+  } catch (error) {
+    // Deleted between reading the row and its original.
+    if (!(await pending())) return "gone";
+    throw error;
+  }
+  const widths = variantWidths(row.width);
+  const widest = widths.at(-1) ?? row.width;
+  const existing = parseVariants(row.variants);
+  const kept = existing.filter((variant) => widths.includes(variant.width) && !carriesWatermark(variant.width, widest));
+  const keptWidths = new Set(kept.map((variant) => variant.width));
+  const rendered = await renderWidths(
+    imageId,
+    { input: original, width: row.width, height: row.height },
+    widths.filter((width) => !keptWidths.has(width)),
+    { watermark, encoding: options.encoding ?? IMAGE_ENCODING },
+  );
+  const written = await writeFiles(storage, rendered.files);
+  const variants = [...kept, ...rendered.variants].sort(
+    (a, b) => a.width - b.width || (FORMAT_ORDER.get(a.format) ?? 0) - (FORMAT_ORDER.get(b.format) ?? 0),
+  );
+  let result: { numUpdatedRows: bigint };
+  try {
+    // Only while it is still pending: a delete in the meantime wins.
+    result = await db
+      .updateTable("images")
+      .set({ variants: JSON.stringify(variants), watermark, ready: true })
+      .where("id", "=", imageId)
+      .where("ready", "=", false)
+      .executeTakeFirst();
+  } catch (error) {
+    await storage.remove(written).catch(() => {});
+    throw error;
+  }
+  if (Number(result.numUpdatedRows) === 0) {
+    await storage.remove(written);
+    return "gone";
+  }
+  const now = new Set(variants.map((variant) => variant.key));
+  await storage.remove(existing.map((variant) => variant.key).filter((key) => !now.has(key)));
+  return "finished";
+}
+
 export function parseVariants(json: string): ImageVariant[] {
   try {
     const value = JSON.parse(json) as unknown;
@@ -279,14 +489,14 @@ function keysOf(row: Pick<ImagesTable, "original_key" | "variants">): string[] {
  * Whatever references the image (a gallery entry) must be deleted first, in the same transaction.
  */
 export async function deleteImageRow(db: Db, id: string): Promise<string[] | null> {
+  // The keys as of the delete itself, not a read before it: sizes that finishImage records meanwhile are
+  // removed too (PostgreSQL re-reads the row the delete waited for).
   const row = await db
-    .selectFrom("images")
-    .select(["original_key", "variants"])
+    .deleteFrom("images")
     .where("id", "=", id)
+    .returning(["original_key", "variants"])
     .executeTakeFirst();
-  if (!row) return null;
-  await db.deleteFrom("images").where("id", "=", id).execute();
-  return keysOf(row);
+  return row ? keysOf(row) : null;
 }
 
 export async function removeImageFiles(keys: string[] | null, storage: FileStorage = getStorage()): Promise<void> {
@@ -300,61 +510,23 @@ export async function deleteImage(db: Kysely<Database>, id: string, storage?: Fi
   return keys !== null;
 }
 
-/** What a page needs to render the image: srcsets per format, sizes, placeholder (see ResponsiveImage). */
-export function imageForDisplay(row: Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">): ImageDisplay {
-  const variants = parseVariants(row.variants).sort((a, b) => a.width - b.width);
-  const widest = variants.at(-1)?.width ?? 0;
-  // The variants that carry the watermark when it is on: at least WATERMARK_MIN_WIDTH wide, or the widest.
-  const fullMinWidth = Math.min(WATERMARK_MIN_WIDTH, widest);
-  const srcsets = (minWidth: number) => {
-    const srcset = (format: VariantFormat) =>
-      variants
-        .filter((variant) => variant.format === format && variant.width >= minWidth)
-        .map((variant) => `${publicUrl(variant.key)} ${variant.width}w`)
-        .join(", ");
-    return { avif: srcset("avif"), webp: srcset("webp"), jpeg: srcset("jpeg") };
-  };
-  const jpegs = variants.filter((variant) => variant.format === "jpeg");
-  // The fallback src for browsers without srcset: a middle size, not the largest.
-  const fallback = jpegs.filter((variant) => variant.width <= 960).at(-1) ?? jpegs[0];
-  const large = jpegs.filter((variant) => variant.width <= 1920).at(-1) ?? jpegs.at(-1);
-  const full = jpegs.find((variant) => variant.width >= fullMinWidth);
-  const all = srcsets(0);
-  const fullSets = srcsets(fullMinWidth);
-  return {
-    width: row.width,
-    height: row.height,
-    placeholder: row.placeholder,
-    sources: { avif: all.avif, webp: all.webp },
-    fallback: { src: fallback ? publicUrl(fallback.key) : "", srcset: all.jpeg },
-    full: {
-      sources: { avif: fullSets.avif, webp: fullSets.webp },
-      fallback: { src: full ? publicUrl(full.key) : "", srcset: fullSets.jpeg },
-    },
-    large: large
-      ? { src: publicUrl(large.key), width: large.width, height: large.height }
-      : { src: "", width: row.width, height: row.height },
-  };
-}
-
-/** The refresh running now, so that the next one starts only once it is done. */
-let refreshQueue: Promise<unknown> = Promise.resolve();
+// Moved to image-display.server.ts (computed once per picture, sent compact); kept here for existing imports.
+export { imageForDisplay } from "./image-display.server.ts";
 
 /**
  * Redraws the variants of every gallery image whose recorded watermark differs from what the settings ask
  * for, from its private original. Call it after the watermark settings change (it may take a while: run it
  * without awaiting when answering a request). Refreshes run one after another in the order they were asked
- * for, so quick successive changes end with the last one's watermark. Returns how many images were redrawn
- * and how many failed.
+ * for, so quick successive changes end with the last one's watermark. They share the image queue with the
+ * finishing of uploads and skip images that are not ready yet: finishing one draws the watermark the
+ * settings ask for when it runs. Returns how many images were redrawn and how many failed.
  */
 export function refreshWatermarks(
   db: Kysely<Database>,
   settings: Pick<SiteSettings, "watermark_enabled" | "watermark_text">,
   options: { storage?: FileStorage } = {},
 ): Promise<{ updated: number; failed: number }> {
-  const run = refreshQueue.then(() => redrawWatermarks(db, settings, options));
-  refreshQueue = run.catch(() => {});
-  return run;
+  return runInImageQueue(() => redrawWatermarks(db, settings, options));
 }
 
 async function redrawWatermarks(
@@ -368,6 +540,7 @@ async function redrawWatermarks(
     .selectFrom("images")
     .select(["id", "original_key", "variants", "watermark"])
     .where("watermark", "!=", wanted)
+    .where("ready", "=", true)
     // Only gallery pictures carry the watermark; video posters keep theirs clean.
     .where("id", "in", (eb) => eb.selectFrom("gallery_images").select("image_id"))
     .execute();
@@ -376,9 +549,7 @@ async function redrawWatermarks(
   for (const row of rows) {
     let written: string[] = [];
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await storage.readStream(row.original_key)) chunks.push(chunk as Buffer);
-      const rendered = await renderVariants(row.id, Buffer.concat(chunks), wanted);
+      const rendered = await renderVariants(row.id, await readAll(storage, row.original_key), wanted);
       written = await writeFiles(storage, rendered.files);
       // Only if nobody changed the row meanwhile (a second refresh, or a delete).
       const result = await db
@@ -409,11 +580,14 @@ async function redrawWatermarks(
 /** A start-up sweep's grace period, and the storage and clock it runs on (the site's and the present by default). */
 export type SweepOptions = { olderThanMs: number; storage?: FileStorage; now?: number };
 
-/** Removes files under `prefix` that no key in `referenced` names and that are older than the grace period. */
+/**
+ * Removes files under `prefix` that no key in `referenced` names and that are older than the grace period,
+ * except those under one of `sparedPrefixes` (work in progress).
+ */
 export async function sweepUnreferenced(
   prefix: string,
   referenced: Set<string>,
-  options: SweepOptions,
+  options: SweepOptions & { sparedPrefixes?: string[] },
 ): Promise<string[]> {
   const { olderThanMs } = options;
   const storage = options.storage ?? getStorage();
@@ -424,7 +598,9 @@ export async function sweepUnreferenced(
   for (let offset = 0; ; offset += pageSize) {
     const page = await storage.list(prefix, { limit: pageSize, offset });
     for (const file of page) {
-      if (!referenced.has(file.key) && now - file.modifiedAt.getTime() > olderThanMs) orphans.push(file.key);
+      if (referenced.has(file.key) || now - file.modifiedAt.getTime() <= olderThanMs) continue;
+      if (options.sparedPrefixes?.some((spared) => file.key.startsWith(spared))) continue;
+      orphans.push(file.key);
     }
     if (page.length < pageSize) break;
   }
@@ -453,7 +629,8 @@ async function removeOldFiles(directory: string, olderThanMs: number, now: numbe
 /**
  * Removes the image pipeline's files that no `images` row references (left by an interrupted upload or
  * a crash between deleting a row and its files), once they are older than `olderThanMs` so uploads in
- * flight are spared; also old temp files in `tempDirs`. Runs at start-up (server/app.ts).
+ * flight are spared, and so are the files of images not ready yet; also old temp files in `tempDirs`.
+ * Runs at start-up (server/app.ts).
  */
 export async function sweepOrphanFiles(
   db: Kysely<Database>,
@@ -461,10 +638,18 @@ export async function sweepOrphanFiles(
 ): Promise<{ removed: string[]; tempFilesRemoved: number }> {
   const storage = options.storage ?? getStorage();
   const now = options.now ?? Date.now();
-  const rows = await db.selectFrom("images").select(["original_key", "variants"]).execute();
+  const rows = await db.selectFrom("images").select(["id", "original_key", "variants", "ready"]).execute();
   const referenced = new Set(rows.flatMap(keysOf));
+  // An image not ready yet is being finished (or will be, by finishPendingImages at the same start-up),
+  // which may reuse files an interrupted run left under its folder: they are not orphans.
+  const sparedPrefixes = rows.filter((row) => !toBoolean(row.ready)).map((row) => `${IMAGE_PREFIX}${row.id}/`);
   const removed = [
-    ...(await sweepUnreferenced(IMAGE_PREFIX, referenced, { olderThanMs: options.olderThanMs, storage, now })),
+    ...(await sweepUnreferenced(IMAGE_PREFIX, referenced, {
+      olderThanMs: options.olderThanMs,
+      storage,
+      now,
+      sparedPrefixes,
+    })),
     ...(await sweepUnreferenced(ORIGINAL_PREFIX, referenced, { olderThanMs: options.olderThanMs, storage, now })),
   ];
   let tempFilesRemoved = 0;

@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
+import { noteChangeOf } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { isSettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
 
 /** Inserts only the keys that are missing, so an upgrade never overwrites what an admin changed. */
@@ -13,18 +15,30 @@ export async function insertMissingDefaults(db: Kysely<Database>): Promise<numbe
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** All settings, defaults filling any gap. A database failure is logged and the defaults are used. */
-export async function readSettings(db: Kysely<Database>): Promise<SiteSettings> {
+async function readSettingRows(db: Kysely<Database>): Promise<SiteSettings> {
   const settings: SiteSettings = { ...settingDefaults };
-  try {
-    const rows = await db.selectFrom("site_settings").select(["key", "value"]).execute();
-    for (const row of rows) {
-      if (isSettingKey(row.key)) settings[row.key] = row.value;
-    }
-  } catch (error) {
-    console.error("Could not read site settings; using defaults.", error);
+  const rows = await db.selectFrom("site_settings").select(["key", "value"]).execute();
+  for (const row of rows) {
+    if (isSettingKey(row.key)) settings[row.key] = row.value;
   }
   return settings;
+}
+
+/**
+ * All settings, defaults filling any gap. Read once per database change version rather than per request (a
+ * save moves the version, so the page answering it still shows what was saved); inside a transaction always
+ * read afresh. A database failure is logged and the defaults are used; nothing is kept, and it counts as a change
+ * so that no page rendered from the defaults is kept either.
+ */
+export async function readSettings(db: Kysely<Database>): Promise<SiteSettings> {
+  try {
+    // A copy, so that a caller changing its settings object cannot change everyone's.
+    return { ...(await cachedUntilChanged(db, "settings", () => readSettingRows(db))) };
+  } catch (error) {
+    console.error("Could not read site settings; using defaults.", error);
+    noteChangeOf(db);
+    return { ...settingDefaults };
+  }
 }
 
 /** Settings as `{ key, value }` rows sorted by key, the shape of the public API. */

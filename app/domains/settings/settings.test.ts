@@ -222,3 +222,66 @@ describe("site title and description", () => {
     expect(siteTitle(settingDefaults)).toBe("Vitrine");
   });
 });
+
+describe.each(databaseKinds)("settings kept until the database changes (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+
+  /**
+   * Waits until the change version stays put: PostgreSQL's listener connects on first use (until then every
+   * call counts as a change) and its notification of a commit arrives a moment after the write.
+   */
+  async function quiet() {
+    if (kind !== "postgres") return;
+    let previous = database.changeVersion();
+    for (let steady = 0; steady < 5; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const next = database.changeVersion();
+      steady = next === previous ? steady + 1 : 0;
+      previous = next;
+    }
+  }
+
+  it("reads the table once while nothing is written, and again after a write", async () => {
+    await quiet();
+    const selectFrom = vi.spyOn(database.db, "selectFrom");
+    const reads = () => selectFrom.mock.calls.filter(([table]) => table === "site_settings").length;
+    const first = await readSettings(database.db);
+    const second = await readSettings(database.db);
+    expect(second).toEqual(first);
+    expect(reads()).toBe(1);
+    // Each caller gets its own object: changing one changes no one else's.
+    second.site_name = "Changed here only";
+    expect((await readSettings(database.db)).site_name).toBe(first.site_name);
+    expect(reads()).toBe(1);
+
+    await database.db.updateTable("site_settings").set({ value: "Saved" }).where("key", "=", "site_name").execute();
+    // Right after the write (before any notification), the page answering it sees what was saved.
+    expect((await readSettings(database.db)).site_name).toBe("Saved");
+    expect(reads()).toBe(2);
+    await quiet();
+    const settled = reads();
+    expect((await readSettings(database.db)).site_name).toBe("Saved");
+    expect((await readSettings(database.db)).site_name).toBe("Saved");
+    expect(reads()).toBeLessThanOrEqual(settled + 1);
+  });
+
+  it("reads afresh inside a transaction, and keeps nothing from a failed read", async () => {
+    await readSettings(database.db);
+    await database.db.transaction().execute(async (trx) => {
+      await trx.updateTable("site_settings").set({ value: "In the write" }).where("key", "=", "site_name").execute();
+      expect((await readSettings(trx)).site_name).toBe("In the write");
+    });
+
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failing = vi.spyOn(database.db, "selectFrom").mockImplementationOnce(() => {
+      throw new Error("database gone");
+    });
+    database.noteChange();
+    expect(await readSettings(database.db)).toEqual(settingDefaults);
+    expect(error).toHaveBeenCalledOnce();
+    failing.mockRestore();
+    error.mockRestore();
+    // The defaults of the failure were not kept: the next read (same version) goes to the table.
+    expect((await readSettings(database.db)).site_name).toBe("In the write");
+  });
+});

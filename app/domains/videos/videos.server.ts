@@ -10,7 +10,7 @@ import {
   contentService,
   localized,
 } from "#app/domains/content/content.server.ts";
-import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 import {
   deleteImageRow,
   imageForDisplay,
@@ -188,8 +188,12 @@ export async function adminVideos(db: Kysely<Database>): Promise<AdminVideo[]> {
     description_de: row.description_de,
     embed_url: row.embed_url ?? "",
     source: row.file_key ? "file" : (parseVideoUrl(row.embed_url ?? "")?.host ?? "file"),
-    posterSrc: row.poster_image_id ? (posters.get(row.poster_image_id)?.fallback.src ?? null) : null,
+    posterSrc: row.poster_image_id ? (posterSrcOf(posters.get(row.poster_image_id)) ?? null) : null,
   }));
+}
+
+function posterSrcOf(poster: ImageDisplay | undefined): string | undefined {
+  return poster ? imageSources(poster).fallback.src : undefined;
 }
 
 function playerOf(row: VideoRow): VideoPlayerData | null {

@@ -1,0 +1,79 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cleanEnv, ROOT, run } from "#tests/support/server-process.ts";
+import { bareAppBuildIsCurrent } from "./bench/processes.ts";
+import { parseWrk } from "./bench/wrk.ts";
+
+describe("the bench's wrk parser", () => {
+  it("reads requests per second and the latency percentiles in milliseconds", () => {
+    const output = `Running 1s test @ http://127.0.0.1:3000/
+  1 threads and 10 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     1.20ms  300.00us   9.10ms   90.00%
+    Req/Sec     8.10k   200.00     8.50k    70.00%
+  Latency Distribution
+     50%  850.00us
+     75%    1.10ms
+     90%    1.50ms
+     99%    1.02s
+  8100 requests in 1.00s, 10.00MB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 4
+Requests/sec:   8099.50
+Transfer/sec:     10.00MB
+`;
+    expect(parseWrk(output)).toEqual({
+      requestsPerSecond: 8099.5,
+      p50Ms: 0.85,
+      p99Ms: 1020,
+      requests: 8100,
+      non2xx: 4,
+      socketErrors: 3,
+    });
+  });
+});
+
+// Not the bench itself (that takes minutes and wants a quiet machine): a --smoke run, which goes through every
+// step with tiny durations, must finish and print each figure's row with a number.
+describe("npm run bench -- --smoke", () => {
+  beforeAll(() => {
+    // The test's own setup (the bench never builds); the main build comes from the global setup.
+    if (!bareAppBuildIsCurrent()) execFileSync("npm", ["run", "bench:build"], { cwd: ROOT, stdio: "ignore" });
+  }, 120_000);
+
+  it("runs and prints every figure of the table with a number", async () => {
+    const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+    const result = await run(process.execPath, [tsx, "scripts/bench.ts", "--smoke"], cleanEnv({}), 170_000);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const rows = result.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| Figure"))
+      .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    const figures = [
+      /^Anonymous `\/`, req\/s/,
+      /^Anonymous `\/home`, req\/s/,
+      /^Latency at 50 connections, `\/`/,
+      /^Latency at 50 connections, `\/home`/,
+      /^Uncached render of `\/`/,
+      /server time .*: \/ \(/,
+      /server time .*: last page/,
+      /server time .*: category filter/,
+      /server time .*: \/home/,
+      /^Process memory/,
+      /upload answered$/,
+      /every derivative ready/,
+      /^Compression done once/,
+    ];
+    for (const figure of figures) {
+      const row = rows.find((cells) => figure.test(cells[1] ?? ""));
+      expect(row, `a row for ${figure}`).toBeDefined();
+      const [, , measured, , verdict] = row ?? [];
+      // A tool that could not be installed skips its rows; everything else has a figure and a verdict.
+      if (verdict?.startsWith("skipped (") && /missing/.test(verdict)) continue;
+      expect(measured, String(figure)).toMatch(/\d/);
+      expect(verdict, String(figure)).toMatch(/^(meets goal|MISSES goal)$/);
+    }
+    expect(result.stdout).toMatch(/<picture> elements on \/: app 24, bare app 24/);
+  }, 180_000);
+});

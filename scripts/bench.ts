@@ -1,0 +1,598 @@
+// `npm run bench`: the performance table of the issue "Fast for every visitor", every figure measured in one run
+// against its yardstick (nginx with the same bytes, a bare React Router app on the same data, the same server on
+// 200 times the pictures), interleaved round by round so that a busy moment of the machine hits both sides.
+// It builds nothing: it needs `npm run build` and `npm run bench:build`. Not part of `npm test` (minutes long;
+// scripts/bench.test.ts only checks that a --smoke run works). Options: see USAGE below.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { GALLERY_PAGE_SIZE } from "#app/domains/gallery/gallery.ts";
+import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+import { multipartBody } from "#tests/support/multipart.ts";
+import { request, type ServerProcess } from "#tests/support/server-process.ts";
+import { photoLikeJpeg } from "./bench/photo-like-jpeg.ts";
+import {
+  bareAppBuildIsCurrent,
+  ensureTools,
+  pinningNote,
+  sampleRss,
+  startApp,
+  startBareApp,
+  startNginx,
+  unpin,
+} from "./bench/processes.ts";
+import {
+  copyPictureRows,
+  FILTER_CATEGORY,
+  imageIdOf,
+  pictureIds,
+  seedDataFolder,
+  visiblePictures,
+} from "./bench/seed-data.ts";
+import { describe, formatNumber, median, range, spread } from "./bench/stats.ts";
+import { runWrk, type WrkResult } from "./bench/wrk.ts";
+import { buildIsCurrent } from "./build-if-stale.js";
+
+const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 10010] [--json FILE] [--lighthouse] [--smoke] [--keep]
+  --rounds N     interleaved rounds per comparison (default 3)
+  --seconds S    length of each wrk run (default 10)
+  --pictures N   pictures of the large data folder (default 10010: its last page holds as many as the small one's)
+  --json FILE    also write the raw results there
+  --lighthouse   add Lighthouse mobile scores of the public pages (needs the npm registry)
+  --smoke        a quick check that everything runs: 1 round, 1-second runs, 60 pictures, a small upload
+  --keep         keep the temp folder (data folders, nginx config) for a look afterwards`;
+
+const { values: options } = parseArgs({
+  options: {
+    rounds: { type: "string" },
+    seconds: { type: "string" },
+    pictures: { type: "string" },
+    json: { type: "string" },
+    lighthouse: { type: "boolean", default: false },
+    smoke: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+function positiveInteger(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) stop(`--${name} must be a positive whole number.`);
+  return value;
+}
+
+function stop(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+const smoke = options.smoke;
+const ROUNDS = positiveInteger(options.rounds, smoke ? 1 : 3, "rounds");
+const SECONDS = positiveInteger(options.seconds, smoke ? 1 : 10, "seconds");
+const SMALL = 50;
+// 10,010 rather than 10,000: its last page then holds 2 pictures, as the 50-picture gallery's does (24 a page),
+// so "last page" compares the same rendering work and only the gallery's size differs.
+const LARGE = positiveInteger(options.pictures, smoke ? 60 : 10_010, "pictures");
+// The smoke run processes fewer pictures for real and copies their rows up to 50, to stay well under a minute.
+const REAL_PICTURES = smoke ? 10 : SMALL;
+const UPLOADS = smoke ? 1 : 3;
+const UPLOAD_SIZE = smoke ? { width: 1200, height: 800 } : { width: 4240, height: 2832 };
+// Pinned, so that scores from different days come from the same audits.
+const LIGHTHOUSE_VERSION = "13.5.0";
+
+// Nothing is built here: a stale build would make server.js build by itself, in the middle of the measurement.
+if (!buildIsCurrent()) stop("The production build is missing or older than the sources: run `npm run build` first.");
+if (!bareAppBuildIsCurrent()) {
+  stop("The bare React Router app's build is missing or older than its sources: run `npm run bench:build` first.");
+}
+
+type Row = { figure: string; measured: string; goal: string; verdict: string };
+type Run = { label: string; round: number; url: string; connections: number; result: WrkResult };
+
+const missingTools = ensureTools([
+  { command: "wrk", aptPackage: "wrk" },
+  { command: "nginx", aptPackage: "nginx-light" },
+]);
+const hasWrk = !missingTools.includes("wrk");
+const hasNginx = !missingTools.includes("nginx");
+
+const runs: Run[] = [];
+const series = new Map<string, number[]>();
+const problems: string[] = [];
+const servers: ServerProcess[] = [];
+const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-"));
+const nginxDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-nginx-"));
+
+function record(name: string, value: number) {
+  const list = series.get(name) ?? [];
+  list.push(value);
+  series.set(name, list);
+}
+
+const values = (name: string) => series.get(name) ?? [];
+
+async function load(
+  label: string,
+  round: number,
+  url: string,
+  connections: number,
+  headers?: Record<string, string>,
+): Promise<WrkResult> {
+  const result = await runWrk(url, { connections, seconds: SECONDS, headers });
+  runs.push({ label, round, url, connections, result });
+  // A run with errors measured something else than the page (an error page, refused connections).
+  if (result.non2xx > 0 || result.socketErrors > 0) {
+    problems.push(`${label}, round ${round}: ${result.non2xx} non-2xx responses, ${result.socketErrors} socket errors`);
+  }
+  return result;
+}
+
+async function cleanUp() {
+  await Promise.all(servers.map((server) => server.stop().catch(() => null)));
+  if (options.keep) {
+    console.log(`Kept ${tempRoot} and ${nginxDir}`);
+  } else {
+    fs.rmSync(tempRoot, { recursive: true, force: true });
+    fs.rmSync(nginxDir, { recursive: true, force: true });
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+/** GET as a browser-less visitor; fails on anything but 200. */
+async function fetchPage(url: string): Promise<string> {
+  const response = await request(url);
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  return response.body;
+}
+
+const pictureCount = (html: string) => (html.match(/<picture/g) ?? []).length;
+
+/** One upload as the admin screen sends it; resolves with the status once the answer is complete. */
+function upload(server: ServerProcess, cookie: string, photo: Buffer): Promise<number> {
+  const { body, contentType } = multipartBody([
+    { field: "file", filename: "photo-12mp.jpg", type: "image/jpeg", data: photo },
+  ]);
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      server.url("/admin/uploads/gallery"),
+      {
+        method: "POST",
+        agent: false,
+        headers: {
+          "Content-Type": contentType,
+          "Content-Length": String(body.length),
+          // The CSRF check wants the site's own origin, as a browser sends it.
+          Origin: server.origin,
+          Cookie: cookie,
+          Accept: "application/json",
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+/** Lighthouse's mobile run (its default: emulated phone, throttled) of one page; a string says why it failed. */
+function lighthouse(url: string): { score: number; lcpMs: number } | string {
+  const result = spawnSync(
+    "npx",
+    [
+      "--yes",
+      `lighthouse@${LIGHTHOUSE_VERSION}`,
+      url,
+      "--quiet",
+      "--output=json",
+      "--output-path=stdout",
+      "--only-categories=performance",
+      "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking",
+    ],
+    {
+      encoding: "utf8",
+      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 180_000,
+    },
+  );
+  try {
+    const report = JSON.parse(result.stdout) as {
+      categories: { performance: { score: number | null } };
+      audits: Record<string, { numericValue?: number }>;
+      runtimeError?: { message: string };
+    };
+    if (report.runtimeError) return report.runtimeError.message;
+    return {
+      score: (report.categories.performance.score ?? 0) * 100,
+      lcpMs: report.audits["largest-contentful-paint"]?.numericValue ?? Number.NaN,
+    };
+  } catch {
+    return (result.stderr || result.error?.message || `exit ${result.status}`).trim().split("\n").at(-1) ?? "failed";
+  }
+}
+
+async function main() {
+  const startedAt = Date.now();
+  const authSecret = `bench-${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex")}`;
+  console.log(
+    `Vitrine bench: ${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} and ${LARGE} pictures; ` +
+      `${os.cpus().length} cores, ${pinningNote()}${smoke ? "; SMOKE run (figures not meaningful)" : ""}`,
+  );
+  if (missingTools.length > 0) console.log(`Missing and not installable: ${missingTools.join(", ")}`);
+
+  // The data: one folder seeded for real, a second grown from it by copying rows; each server gets a copy.
+  console.log(`Seeding ${REAL_PICTURES} pictures through the image pipeline…`);
+  const seedSmall = path.join(tempRoot, "seed-small");
+  const { adminCookie } = await seedDataFolder(seedSmall, { realPictures: REAL_PICTURES, authSecret });
+  if (REAL_PICTURES < SMALL) copyPictureRows(sqliteFileIn(seedSmall), SMALL);
+  const seedLarge = path.join(tempRoot, "seed-large");
+  fs.cpSync(seedSmall, seedLarge, { recursive: true });
+  copyPictureRows(sqliteFileIn(seedLarge), LARGE);
+  const copyOf = (seed: string, name: string) => {
+    const dir = path.join(tempRoot, name);
+    fs.cpSync(seed, dir, { recursive: true });
+    return dir;
+  };
+
+  console.log("Starting the servers…");
+  // Each server is listed as soon as it runs, so that a failed start of another still stops it.
+  const started = async (server: Promise<ServerProcess>) => {
+    servers.push(await server);
+    return server;
+  };
+  const [cached, uncached, uncachedLarge] = await Promise.all([
+    started(startApp({ dataDir: copyOf(seedSmall, "cached"), authSecret, pageCache: true })),
+    started(startApp({ dataDir: copyOf(seedSmall, "uncached"), authSecret, pageCache: false })),
+    started(startApp({ dataDir: copyOf(seedLarge, "uncached-large"), authSecret, pageCache: false })),
+  ]);
+  // The bare app reads the very file the uncached server it is compared with reads.
+  const bare = await started(startBareApp(sqliteFileIn(path.join(tempRoot, "uncached"))));
+
+  const home = { "/": await fetchPage(cached.url("/")), "/home": await fetchPage(cached.url("/home")) };
+  let nginx: ServerProcess | undefined;
+  if (hasNginx) {
+    nginx = await started(startNginx(nginxDir, home));
+    if ((await fetchPage(nginx.url("/"))) !== home["/"]) throw new Error("nginx does not serve the app's bytes");
+  }
+  const pictures = {
+    app: pictureCount(await fetchPage(uncached.url("/"))),
+    bare: pictureCount(await fetchPage(bare.url("/"))),
+  };
+  if (pictures.app !== pictures.bare) {
+    problems.push(`The app's / has ${pictures.app} <picture> elements, the bare app's ${pictures.bare}`);
+  }
+
+  const lastPage = (total: number) => Math.max(1, Math.ceil(total / GALLERY_PAGE_SIZE));
+  const scalingPaths = [
+    { name: "/", small: "/", large: "/" },
+    {
+      name: "last page",
+      small: `/?page=${lastPage(visiblePictures(sqliteFileIn(seedSmall)))}`,
+      large: `/?page=${lastPage(visiblePictures(sqliteFileIn(seedLarge)))}`,
+    },
+    {
+      name: "category filter",
+      small: `/?category=${FILTER_CATEGORY}`,
+      large: `/?category=${FILTER_CATEGORY}`,
+    },
+    { name: "/home", small: "/home", large: "/home" },
+  ];
+
+  if (hasWrk) {
+    if (!smoke) {
+      console.log("Warming up…");
+      const targets = [
+        cached.url("/"),
+        cached.url("/home"),
+        uncached.url("/"),
+        bare.url("/"),
+        ...scalingPaths.flatMap((entry) => [uncached.url(entry.small), uncachedLarge.url(entry.large)]),
+        ...(nginx ? [nginx.url("/"), nginx.url("/home")] : []),
+      ];
+      for (const url of targets) await runWrk(url, { connections: 10, seconds: 2 });
+    }
+
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`Round ${round} of ${ROUNDS}…`);
+      for (const page of ["/", "/home"] as const) {
+        if (!nginx) break;
+        const app = await load(`app (cache on) ${page}, 10 connections`, round, cached.url(page), 10);
+        const plain = await load(`nginx ${page}, 10 connections`, round, nginx.url(page), 10);
+        record(`app ${page} c10`, app.requestsPerSecond);
+        record(`nginx ${page} c10`, plain.requestsPerSecond);
+        record(`app/nginx ${page}`, app.requestsPerSecond / plain.requestsPerSecond);
+      }
+      for (const page of ["/", "/home"] as const) {
+        const rss = sampleRss(cached.child.pid as number);
+        const result = await load(`app (cache on) ${page}, 50 connections`, round, cached.url(page), 50);
+        record(`p99 ${page} c50`, result.p99Ms);
+        record(`p50 ${page} c50`, result.p50Ms);
+        record("rss c50", rss.stop());
+      }
+      const app = await load("app (cache off) /, 10 connections", round, uncached.url("/"), 10);
+      const bareRun = await load("bare React Router app /, 10 connections", round, bare.url("/"), 10);
+      record("uncached / c10", app.requestsPerSecond);
+      record("bare / c10", bareRun.requestsPerSecond);
+      record("uncached/bare", app.requestsPerSecond / bareRun.requestsPerSecond);
+      for (const entry of scalingPaths) {
+        const small = await load(
+          `app (cache off, ${SMALL}) ${entry.small}, 1 connection`,
+          round,
+          uncached.url(entry.small),
+          1,
+        );
+        const large = await load(
+          `app (cache off, ${LARGE}) ${entry.large}, 1 connection`,
+          round,
+          uncachedLarge.url(entry.large),
+          1,
+        );
+        record(`time ${entry.name} small`, small.p50Ms);
+        record(`time ${entry.name} large`, large.p50Ms);
+        record(`scaling ${entry.name}`, large.p50Ms / small.p50Ms);
+      }
+      const identity = await load("app (cache on) /, no Accept-Encoding", round, cached.url("/"), 10);
+      const compressed = await load("app (cache on) /, Accept-Encoding: gzip, br", round, cached.url("/"), 10, {
+        "Accept-Encoding": "gzip, br",
+      });
+      record("plain rps", identity.requestsPerSecond);
+      record("compressed rps", compressed.requestsPerSecond);
+      record("compressed/plain", compressed.requestsPerSecond / identity.requestsPerSecond);
+    }
+  }
+
+  // Last, as it changes the gallery: uploads to the cached server, each timed to its answer and to the moment
+  // a visitor sees the picture (the gallery page a shared link to it opens, which lists it once it is ready).
+  const unpinned = unpin(cached.child.pid as number);
+  console.log(
+    `Uploading ${UPLOADS} photo(s) of ${UPLOAD_SIZE.width}×${UPLOAD_SIZE.height}${unpinned ? " (server on every core now)" : ""}…`,
+  );
+  const photo = await photoLikeJpeg(UPLOAD_SIZE.width, UPLOAD_SIZE.height);
+  const cachedSqlite = sqliteFileIn(path.join(tempRoot, "cached"));
+  for (let attempt = 1; attempt <= UPLOADS; attempt++) {
+    const before = pictureIds(cachedSqlite);
+    const start = performance.now();
+    const status = await upload(cached, adminCookie, photo);
+    const answered = performance.now() - start;
+    if (status !== 200) {
+      problems.push(`Upload ${attempt} answered ${status}`);
+      break;
+    }
+    const pictureId = [...pictureIds(cachedSqlite)].find((id) => !before.has(id));
+    if (!pictureId) {
+      problems.push(`Upload ${attempt}: no new picture in the database`);
+      break;
+    }
+    const marker = `/media/images/${imageIdOf(cachedSqlite, pictureId)}/`;
+    let visible = Number.NaN;
+    while (performance.now() - start < 60_000) {
+      if ((await fetchPage(cached.url(`/?image=${pictureId}`))).includes(marker)) {
+        visible = performance.now() - start;
+        break;
+      }
+      // Every 50 ms: each look is a page render in the process that is making the sizes.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (Number.isNaN(visible)) problems.push(`Upload ${attempt}: the picture was not visible after 60 s`);
+    record("upload answered", answered / 1000);
+    if (!Number.isNaN(visible)) record("upload visible", visible / 1000);
+  }
+  console.log(`Photo: ${(photo.length / 1024 / 1024).toFixed(1)} MB JPEG`);
+
+  const lighthouseRows: Row[] = [];
+  if (options.lighthouse) {
+    for (const page of ["/", "/home", "/links", "/faq", "/videos"]) {
+      console.log(`Lighthouse ${page}…`);
+      const result = lighthouse(cached.url(page));
+      if (typeof result === "string") {
+        lighthouseRows.push({
+          figure: `Lighthouse mobile ${page}`,
+          measured: "skipped",
+          goal: "≥ 98, LCP ≤ 1.5 s",
+          verdict: `skipped: ${result}`,
+        });
+        continue;
+      }
+      record(`lighthouse ${page} score`, result.score);
+      record(`lighthouse ${page} lcp`, result.lcpMs / 1000);
+      lighthouseRows.push({
+        figure: `Lighthouse mobile performance and LCP, ${page}`,
+        measured: `${Math.round(result.score)}; LCP ${formatNumber(result.lcpMs / 1000)} s (one run)`,
+        goal: "≥ 98; LCP ≤ 1.5 s",
+        verdict: result.score >= 98 && result.lcpMs <= 1500 ? "meets goal" : "MISSES goal",
+      });
+    }
+  }
+
+  await cleanUp();
+
+  // The table: each figure's median (with the spread over the rounds), its goal and whether it meets it.
+  const verdict = (value: number, meets: (value: number) => boolean) =>
+    Number.isFinite(value) ? (meets(value) ? "meets goal" : "MISSES goal") : "skipped";
+  const skipped = (figure: string, goal: string, why: string): Row => ({
+    figure,
+    measured: "n/a",
+    goal,
+    verdict: `skipped (${why})`,
+  });
+  const rows: Row[] = [];
+  for (const page of ["/", "/home"]) {
+    const figure = `Anonymous \`${page}\`, req/s of the app (page cache on) ÷ nginx serving the same HTML bytes (10 connections)`;
+    if (!hasWrk || !hasNginx) {
+      rows.push(skipped(figure, "≥ 0.25", hasWrk ? "nginx missing" : "wrk missing"));
+      continue;
+    }
+    const ratio = median(values(`app ${page} c10`)) / median(values(`nginx ${page} c10`));
+    rows.push({
+      figure,
+      measured: `${formatNumber(ratio)} (rounds ${range(values(`app/nginx ${page}`))}); app ${describe(values(`app ${page} c10`), "req/s")}, nginx ${describe(values(`nginx ${page} c10`), "req/s")}`,
+      goal: "≥ 0.25",
+      verdict: verdict(ratio, (value) => value >= 0.25),
+    });
+  }
+  for (const page of ["/", "/home"]) {
+    const figure = `Latency at 50 connections, \`${page}\`, p99 (cache on)`;
+    if (!hasWrk) {
+      rows.push(skipped(figure, "≤ 20 ms", "wrk missing"));
+      continue;
+    }
+    const p99 = median(values(`p99 ${page} c50`));
+    rows.push({
+      figure,
+      measured: `${describe(values(`p99 ${page} c50`), "ms")}; p50 ${describe(values(`p50 ${page} c50`), "ms")}`,
+      goal: "≤ 20 ms",
+      verdict: verdict(p99, (value) => value <= 20),
+    });
+  }
+  {
+    const figure =
+      "Uncached render of `/` (PAGE_CACHE=off), req/s ÷ a bare React Router 8 app rendering the same 24 pictures";
+    if (!hasWrk) {
+      rows.push(skipped(figure, "≥ 1.0", "wrk missing"));
+    } else {
+      const ratio = median(values("uncached / c10")) / median(values("bare / c10"));
+      rows.push({
+        figure,
+        measured: `${formatNumber(ratio)} (rounds ${range(values("uncached/bare"))}); app ${describe(values("uncached / c10"), "req/s")}, bare ${describe(values("bare / c10"), "req/s")}`,
+        goal: "≥ 1.0",
+        verdict: verdict(ratio, (value) => value >= 1),
+      });
+    }
+  }
+  for (const entry of scalingPaths) {
+    const figure = `${SMALL} → ${LARGE} pictures, server time (uncached, median of 1-connection runs): ${entry.name} (\`${entry.large}\`)`;
+    if (!hasWrk) {
+      rows.push(skipped(figure, "≤ ×1.2", "wrk missing"));
+      continue;
+    }
+    const small = values(`time ${entry.name} small`);
+    const large = values(`time ${entry.name} large`);
+    const ratio = median(large) / median(small);
+    rows.push({
+      figure,
+      measured: `×${formatNumber(ratio)} (rounds ${range(values(`scaling ${entry.name}`))}); ${describe(small, "ms")} → ${describe(large, "ms")}`,
+      goal: "≤ ×1.2",
+      verdict: verdict(ratio, (value) => value <= 1.2),
+    });
+  }
+  {
+    const figure = "Process memory (RSS, max) under the 50-connection load";
+    if (!hasWrk) {
+      rows.push(skipped(figure, "≤ 250 MB", "wrk missing"));
+    } else {
+      const max = Math.max(...values("rss c50"));
+      rows.push({
+        figure,
+        measured: `${formatNumber(max)} MB (per run ${range(values("rss c50"), "MB")})`,
+        goal: "≤ 250 MB",
+        verdict: verdict(max, (value) => value <= 250),
+      });
+    }
+  }
+  {
+    const answered = median(values("upload answered"));
+    const visible = median(values("upload visible"));
+    const size = `${((UPLOAD_SIZE.width * UPLOAD_SIZE.height) / 1e6).toFixed(0)}-megapixel`;
+    rows.push({
+      figure: `One ${size} JPEG through the pipeline: upload answered`,
+      measured: describe(values("upload answered"), "s"),
+      goal: "≤ 1.5 s",
+      verdict: verdict(answered, (value) => value <= 1.5),
+    });
+    rows.push({
+      figure: `One ${size} JPEG through the pipeline: every derivative ready (picture visible in the gallery)`,
+      measured: describe(values("upload visible"), "s"),
+      goal: "≤ 3 s",
+      verdict: verdict(visible, (value) => value <= 3),
+    });
+  }
+  {
+    const figure = "Compression done once: req/s of `/` (cache on) with `Accept-Encoding: gzip, br` ÷ without";
+    if (!hasWrk) {
+      rows.push(skipped(figure, "≈ 1 (≥ 0.9)", "wrk missing"));
+    } else {
+      const ratio = median(values("compressed rps")) / median(values("plain rps"));
+      rows.push({
+        figure,
+        measured: `${formatNumber(ratio)} (rounds ${range(values("compressed/plain"))}); ${describe(values("compressed rps"), "req/s")} vs ${describe(values("plain rps"), "req/s")}`,
+        goal: "≈ 1 (≥ 0.9)",
+        verdict: verdict(ratio, (value) => value >= 0.9),
+      });
+    }
+  }
+  if (options.lighthouse) rows.push(...lighthouseRows);
+  else
+    rows.push(
+      skipped("Lighthouse mobile performance and LCP per public page", "≥ 98; LCP ≤ 1.5 s", "run with --lighthouse"),
+    );
+
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  console.log("\n| Figure | Measured (median, spread min–max) | Goal | Verdict |\n|---|---|---|---|");
+  for (const row of rows) console.log(`| ${cell(row.figure)} | ${cell(row.measured)} | ${row.goal} | ${row.verdict} |`);
+
+  console.log("\nRaw numbers (one per round):");
+  for (const [name, list] of series) console.log(`  ${name}: ${list.map(formatNumber).join(", ")}`);
+  console.log(`  <picture> elements on /: app ${pictures.app}, bare app ${pictures.bare}`);
+  console.log(`  HTML bytes: / ${Buffer.byteLength(home["/"])}, /home ${Buffer.byteLength(home["/home"])}`);
+  if (problems.length > 0) {
+    console.log("\nProblems (the figures they touch are suspect):");
+    for (const problem of problems) console.log(`  ${problem}`);
+  }
+  console.log(`\nDone in ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`);
+
+  if (options.json) {
+    const summary = Object.fromEntries(
+      [...series].map(([name, list]) => [name, { median: median(list), ...spread(list), values: list }]),
+    );
+    fs.writeFileSync(
+      options.json,
+      `${JSON.stringify(
+        {
+          config: {
+            rounds: ROUNDS,
+            seconds: SECONDS,
+            small: SMALL,
+            large: LARGE,
+            smoke,
+            pinning: pinningNote(),
+            cores: os.cpus().length,
+          },
+          rows,
+          summary,
+          runs,
+          pictures,
+          problems,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    console.log(`Raw results written to ${options.json}`);
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  await cleanUp();
+  for (const server of servers) if (server.stderr) console.error(server.stderr.slice(-2000));
+  console.error(error);
+  process.exit(1);
+}

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { pinned } from "./processes.ts";
+
+export type WrkResult = {
+  requestsPerSecond: number;
+  /** Latency percentiles in milliseconds. */
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Responses outside 2xx/3xx and socket errors: a run with any of them did not measure the page. */
+  non2xx: number;
+  socketErrors: number;
+};
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+function duration(text: string | undefined): number {
+  const match = text?.match(/^([\d.]+)(us|ms|s|m)$/);
+  if (!match) return Number.NaN;
+  return Number(match[1]) * (UNIT_MS[match[2] as string] ?? Number.NaN);
+}
+
+/** The figures of `wrk --latency` output. */
+export function parseWrk(output: string): WrkResult {
+  const percentile = (p: number) => duration(output.match(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m"))?.[1]);
+  const socket = output.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+  return {
+    requestsPerSecond: Number(output.match(/^Requests\/sec:\s+([\d.]+)/m)?.[1] ?? Number.NaN),
+    p50Ms: percentile(50),
+    p99Ms: percentile(99),
+    requests: Number(output.match(/^\s+(\d+) requests in /m)?.[1] ?? Number.NaN),
+    non2xx: Number(output.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
+    socketErrors: socket ? socket.slice(1).reduce((sum, count) => sum + Number(count), 0) : 0,
+  };
+}
+
+export type WrkOptions = { connections: number; seconds: number; headers?: Record<string, string> };
+
+/** One wrk run (one thread, on the load generator's core); fails when the output has no figures. */
+export function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
+  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
+  args.push(url);
+  const [command, commandArgs] = pinned("load", "wrk", args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const result = parseWrk(output);
+      if (code !== 0 || Number.isNaN(result.requestsPerSecond)) {
+        reject(new Error(`wrk ${args.join(" ")} failed (${code}):\n${output}`));
+      } else {
+        resolve(result);
+      }
+    });
+  });
+}

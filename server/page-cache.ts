@@ -1,0 +1,287 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+/**
+ * The pages anonymous visitors see, kept rendered and compressed in memory. See
+ * docs/decisions/001-page-cache.md for what is kept, how it is keyed and how it is thrown away.
+ *
+ * The app decides what may be kept, as it would for a proxy in front: only a 200 answer to a GET without a
+ * session cookie, marked `Cache-Control: public` and setting no cookie. The cache never reuses a nonce: a kept
+ * HTML page is sent with a Content-Security-Policy that allows its own inline scripts by their SHA-256 hashes
+ * instead (computed once, when it is kept), so the compressed bytes can be sent as they are.
+ */
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** What the site's pages vary by, besides the address: the visitor's language and theme cookies. */
+const VARYING_COOKIES = ["lang", "theme"] as const;
+/** Any of better-auth's cookies: a signed-in visitor's pages are never taken from, or put into, the cache. */
+const SESSION_COOKIE_MARK = "session_token";
+const KEPT_TYPES = /^(text\/html|text\/x-script)\b/;
+
+export type PageCacheOptions = {
+  /** The database's change version: a kept page is only served while it has not moved. */
+  changeVersion: () => number;
+  /** The most bytes kept (identity, gzip and brotli together); the least recently used go first. */
+  maxBytes?: number;
+  /** Kept pages are thrown away after this long even without a change (what no version can see: the clock). */
+  maxAgeMs?: number;
+  now?: () => number;
+};
+
+export type KeptPage = {
+  version: number;
+  storedAt: number;
+  status: number;
+  etag: string;
+  headers: Record<string, string>;
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  bytes: number;
+};
+
+export type RenderedPage = { status: number; headers: Headers; body: Buffer };
+
+function cookieValue(header: string, name: string): string {
+  // Cheap scan of the raw header; only the two preference cookies matter here.
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return "";
+}
+
+/** The cache key for a request, or null when the request must not use the cache at all. */
+export function pageCacheKey(req: Pick<IncomingMessage, "method" | "url" | "headers">): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const cookie = req.headers.cookie ?? "";
+  if (cookie.includes(SESSION_COOKIE_MARK)) return null;
+  // The Authorization header is not used by the site, but a request that carries one is never shared.
+  if (req.headers.authorization) return null;
+  let key = req.url ?? "/";
+  for (const name of VARYING_COOKIES) key += `\u0000${cookie ? cookieValue(cookie, name) : ""}`;
+  return key;
+}
+
+/** SHA-256 sources for every inline script of an HTML page, for its Content-Security-Policy. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attributes = match[1] ?? "";
+    if (/\ssrc\s*=/i.test(attributes)) continue;
+    hashes.add(
+      `'sha256-${createHash("sha256")
+        .update(match[2] ?? "", "utf8")
+        .digest("base64")}'`,
+    );
+  }
+  return [...hashes];
+}
+
+/** The page's own policy with its nonce replaced by the hashes of the inline scripts the page holds. */
+export function policyWithHashes(policy: string, hashes: string[]): string {
+  return policy
+    .split(";")
+    .map((directive) => {
+      const trimmed = directive.trim();
+      if (!trimmed.startsWith("script-src")) return trimmed;
+      const sources = trimmed.split(/\s+/).filter((source) => !source.startsWith("'nonce-"));
+      return [...sources, ...hashes].join(" ");
+    })
+    .join("; ");
+}
+
+/** Whether the app's answer may be kept and shared: what a shared proxy would check, and a bit more. */
+export function isKeepable(page: Pick<RenderedPage, "status" | "headers">): boolean {
+  if (page.status !== 200) return false;
+  if (page.headers.has("set-cookie")) return false;
+  const cacheControl = page.headers.get("cache-control") ?? "";
+  if (!/(^|,)\s*public\b/i.test(cacheControl) || /no-store|private/i.test(cacheControl)) return false;
+  return KEPT_TYPES.test(page.headers.get("content-type") ?? "");
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, "");
+  const wanted = weak(etag);
+  return header.split(",").some((tag) => weak(tag) === wanted);
+}
+
+function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+  if (!acceptEncoding) return null;
+  // q=0 refusals are rare enough from browsers to treat "named" as "accepted", except an explicit q=0.
+  const accepts = (name: string) =>
+    new RegExp(`(^|,)\\s*${name}\\s*(;\\s*q=(?!0(\\.0+)?\\s*(,|$))[\\d.]+)?\\s*(,|$)`, "i");
+  if (accepts("br").test(acceptEncoding)) return "br";
+  if (accepts("gzip").test(acceptEncoding)) return "gzip";
+  return null;
+}
+
+export class PageCache {
+  readonly #pages = new Map<string, KeptPage>();
+  readonly #inflight = new Map<string, Promise<KeptPage | null>>();
+  readonly #changeVersion: () => number;
+  readonly #maxBytes: number;
+  readonly #maxAgeMs: number;
+  readonly #now: () => number;
+  #bytes = 0;
+  #version = Number.NaN;
+
+  constructor(options: PageCacheOptions) {
+    this.#changeVersion = options.changeVersion;
+    this.#maxBytes = options.maxBytes ?? 48 * 1024 * 1024;
+    this.#maxAgeMs = options.maxAgeMs ?? 10 * 60 * 1000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.#pages.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The current change version; everything kept under an older one is dropped at once. */
+  #currentVersion(): number {
+    const version = this.#changeVersion();
+    if (version !== this.#version) {
+      this.#version = version;
+      this.clear();
+    }
+    return version;
+  }
+
+  clear(): void {
+    this.#pages.clear();
+    this.#bytes = 0;
+  }
+
+  /** The kept page for `key`, fresh for the current version, or undefined. */
+  lookup(key: string): KeptPage | undefined {
+    // Every request passes here (files too): the version is asked for only when there is a page to check.
+    const page = this.#pages.get(key);
+    if (!page) return undefined;
+    if (page.version !== this.#currentVersion() || this.#now() - page.storedAt > this.#maxAgeMs) {
+      this.#delete(key, page);
+      return undefined;
+    }
+    return page;
+  }
+
+  #delete(key: string, page: KeptPage) {
+    this.#pages.delete(key);
+    this.#bytes -= page.bytes;
+  }
+
+  /**
+   * Renders through `render` and keeps the answer when it may be kept. Concurrent misses for one key share a
+   * single render. Returns the kept page, or the rendered answer when it is not kept (for the caller to send).
+   */
+  async fill(key: string, render: () => Promise<RenderedPage>): Promise<KeptPage | RenderedPage> {
+    const version = this.#currentVersion();
+    const pending = this.#inflight.get(key);
+    if (pending) {
+      const shared = await pending;
+      if (shared && shared.version === this.#currentVersion()) return shared;
+    }
+    let settle: (page: KeptPage | null) => void = () => {};
+    const promise = new Promise<KeptPage | null>((resolve) => {
+      settle = resolve;
+    });
+    if (!pending) this.#inflight.set(key, promise);
+    try {
+      const rendered = await render();
+      // Kept only if nothing changed while it was rendered: it might show the data from before the change.
+      if (!isKeepable(rendered) || this.#currentVersion() !== version) {
+        settle(null);
+        return rendered;
+      }
+      const page = await this.#keep(key, version, rendered);
+      settle(page);
+      return page;
+    } catch (error) {
+      settle(null);
+      throw error;
+    } finally {
+      if (this.#inflight.get(key) === promise) this.#inflight.delete(key);
+    }
+  }
+
+  async #keep(key: string, version: number, rendered: RenderedPage): Promise<KeptPage> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of rendered.headers) headers[name] = value;
+    const policy = headers["content-security-policy"];
+    if (policy !== undefined) {
+      headers["content-security-policy"] = policyWithHashes(policy, inlineScriptHashes(rendered.body.toString("utf8")));
+    }
+    const [br, gz] = await Promise.all([
+      brotli(rendered.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+      gzip(rendered.body, { level: 9 }),
+    ]);
+    const etag = `W/"${createHash("sha256").update(rendered.body).digest("base64url").slice(0, 27)}"`;
+    const page: KeptPage = {
+      version,
+      storedAt: this.#now(),
+      status: rendered.status,
+      etag,
+      headers,
+      identity: rendered.body,
+      gzip: gz,
+      br,
+      bytes: rendered.body.length + gz.length + br.length + 512,
+    };
+    const previous = this.#pages.get(key);
+    if (previous) this.#delete(key, previous);
+    if (version === this.#currentVersion() && page.bytes <= this.#maxBytes / 8) {
+      this.#pages.set(key, page);
+      this.#bytes += page.bytes;
+      for (const [oldKey, oldPage] of this.#pages) {
+        if (this.#bytes <= this.#maxBytes) break;
+        this.#delete(oldKey, oldPage);
+      }
+    }
+    return page;
+  }
+
+  /** Marks a kept page as recently used (it moves to the end of the eviction order). */
+  touch(key: string, page: KeptPage): void {
+    if (this.#pages.get(key) !== page) return;
+    this.#pages.delete(key);
+    this.#pages.set(key, page);
+  }
+}
+
+/** Sends a kept page: 304 when the visitor has it, else the best encoding it accepts. */
+export function sendKeptPage(
+  req: Pick<IncomingMessage, "method" | "headers">,
+  res: ServerResponse,
+  page: KeptPage,
+  state: "hit" | "miss",
+): void {
+  res.setHeader("ETag", page.etag);
+  res.setHeader("X-Vitrine-Cache", state);
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  if (etagMatches(req.headers["if-none-match"] as string | undefined, page.etag)) {
+    const cacheControl = page.headers["cache-control"];
+    if (cacheControl) res.setHeader("Cache-Control", cacheControl);
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(page.headers)) {
+    if (name === "content-length" || name === "content-encoding" || name === "vary" || name === "etag") continue;
+    res.setHeader(name, value);
+  }
+  const encoding = preferredEncoding(req.headers["accept-encoding"] as string | undefined);
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.identity;
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", body.length);
+  res.writeHead(page.status);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
