@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
 import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
@@ -39,10 +40,17 @@ export async function startup(source: Record<string, string | undefined> = proce
   void sweepStorage(runtime.database.db, env);
   // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
   void finishPendingImages(runtime.database.db);
+  stopBackups?.();
+  stopBackups = env.backup.dir
+    ? startBackupSchedule({ database: runtime.database, dataDir: env.dataDir }, { ...env.backup, dir: env.backup.dir })
+    : undefined;
   return { env, adminSetupCode };
 }
 
+let stopBackups: (() => void) | undefined;
+
 export async function shutdown() {
+  stopBackups?.();
   await stopRuntime();
 }
 

@@ -40,11 +40,14 @@ export async function addChangeNotifications(db: Kysely<unknown>, kind: Database
   }
 }
 
+/** The migrations for one kind of database, by name (applied in name order). */
+export type MigrationSet = (kind: DatabaseKind) => Record<string, Migration>;
+
 /**
  * Migrations live in code and run at every start; each runs once, in order.
  * Never edit a migration that has shipped: add a new one.
  */
-function migrations(kind: DatabaseKind): Record<string, Migration> {
+export const siteMigrations: MigrationSet = (kind) => {
   const t = columnTypes(kind);
   return {
     "0001_auth_and_site": {
@@ -246,18 +249,56 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
       },
     },
   };
-}
+};
 
 class InlineMigrationProvider implements MigrationProvider {
-  constructor(private readonly kind: DatabaseKind) {}
+  constructor(
+    private readonly kind: DatabaseKind,
+    private readonly migrations: MigrationSet,
+  ) {}
   async getMigrations() {
-    return migrations(this.kind);
+    return this.migrations(this.kind);
   }
 }
 
-export async function migrateToLatest(db: Kysely<Database>, kind: DatabaseKind): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new InlineMigrationProvider(kind) });
-  const { error, results } = await migrator.migrateToLatest();
+function migratorFor(db: Kysely<Database>, kind: DatabaseKind, migrations: MigrationSet): Migrator {
+  return new Migrator({ db, provider: new InlineMigrationProvider(kind, migrations) });
+}
+
+/**
+ * Applies every migration not applied yet. `migrations` is the site's own list; tests pass a longer one to
+ * act out an upgrade.
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  kind: DatabaseKind,
+  migrations: MigrationSet = siteMigrations,
+): Promise<string[]> {
+  const { error, results } = await migratorFor(db, kind, migrations).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
+
+/** Applies the migrations up to and including `name` (a restore builds the schema its backup was made with). */
+export async function migrateUpTo(
+  db: Kysely<Database>,
+  kind: DatabaseKind,
+  name: string,
+  migrations: MigrationSet = siteMigrations,
+): Promise<void> {
+  const { error } = await migratorFor(db, kind, migrations).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** Which of the known migrations are applied to this database and which are still to run. */
+export async function migrationState(
+  db: Kysely<Database>,
+  kind: DatabaseKind,
+  migrations: MigrationSet = siteMigrations,
+): Promise<{ applied: string[]; pending: string[] }> {
+  const all = await migratorFor(db, kind, migrations).getMigrations();
+  return {
+    applied: all.filter((m) => m.executedAt !== undefined).map((m) => m.name),
+    pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),
+  };
 }

@@ -61,6 +61,24 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),
   ),
+  BACKUP_DIR: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
+  BACKUP_KEEP: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ message: "must be a whole number from 1 to 1000" })
+      .int("must be a whole number from 1 to 1000")
+      .min(1, "must be a whole number from 1 to 1000")
+      .max(1000, "must be a whole number from 1 to 1000")
+      .default(14),
+  ),
+  BACKUP_INTERVAL_HOURS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ message: "must be a number of hours from 0.1 to 8760" })
+      .min(0.1, "must be a number of hours from 0.1 to 8760")
+      .max(8760, "must be a number of hours from 0.1 to 8760")
+      .default(24),
+  ),
 });
 
 export type Env = {
@@ -80,6 +98,8 @@ export type Env = {
   trustProxy: number;
   /** Whether anonymous visitors' pages are kept rendered (off in development, where code changes under it). */
   pageCache: boolean;
+  /** Scheduled backups: where they go (unset: none are taken), how many are kept, how often. */
+  backup: { dir: string | undefined; keep: number; intervalMs: number };
 };
 
 export class EnvError extends Error {
@@ -117,5 +137,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     pageCache: value.PAGE_CACHE === "on" && value.NODE_ENV !== "development",
     uploadMaxBytes: value.UPLOAD_MAX_MB * 1024 * 1024,
     videoUploadMaxBytes: value.VIDEO_UPLOAD_MAX_MB * 1024 * 1024,
+    backup: {
+      dir: value.BACKUP_DIR === undefined ? undefined : path.resolve(value.BACKUP_DIR),
+      keep: value.BACKUP_KEEP,
+      intervalMs: Math.round(value.BACKUP_INTERVAL_HOURS * 3_600_000),
+    },
   };
 }

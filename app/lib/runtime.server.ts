@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Auth, createAuth } from "#app/auth/auth.server.ts";
 import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
-import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
@@ -56,7 +56,8 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
   fs.mkdirSync(env.dataDir, { recursive: true });
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
   try {
-    await migrateToLatest(database.db, database.kind);
+    const preMigrationBackup = await migrateWithBackup(database, env.dataDir);
+    if (preMigrationBackup) console.log(`Backup before upgrading the database: ${preMigrationBackup}`);
     await insertMissingDefaults(database.db);
     const adminSetupCode = await ensureAdminSetupCode(database.db);
     const secret = resolveAuthSecret(env);

@@ -1,0 +1,156 @@
+import fsp from "node:fs/promises";
+import path from "node:path";
+import type { AppDatabase } from "#app/db/database.server.ts";
+import { type MigrationSet, migrateToLatest, migrationState, siteMigrations } from "#app/db/migrations.server.ts";
+import { type BackupResult, type BackupSource, createBackup, makePrivateDir } from "./backup.server.ts";
+
+/** Scheduled archives are `vitrine-backup-<UTC time>.tar.gz`; those taken before an upgrade `vitrine-pre-migration-…`. */
+const ARCHIVE_NAME = /^vitrine-(backup|pre-migration)-(\d{8}T\d{6}Z)(-\d+)?\.tar\.gz$/;
+
+export type BackupKind = "backup" | "pre-migration";
+export type BackupFile = { file: string; name: string; kind: BackupKind; size: number; createdAt: Date };
+
+/** The folder for backups the site takes by itself when BACKUP_DIR is not set (before a migration, downloads). */
+export function defaultBackupDir(dataDir: string): string {
+  return path.join(dataDir, "backups");
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
+}
+
+/** A name in `dir` not taken yet, for an archive of this kind made now. */
+async function freshArchivePath(dir: string, kind: BackupKind, now = new Date()): Promise<string> {
+  const base = `vitrine-${kind}-${timestamp(now)}`;
+  for (let n = 0; ; n++) {
+    const file = path.join(dir, `${base}${n === 0 ? "" : `-${n}`}.tar.gz`);
+    try {
+      await fsp.access(file);
+    } catch {
+      return file;
+    }
+  }
+}
+
+/** The archives in `dir`, newest first (by the time in their name). */
+export async function listBackups(dir: string): Promise<BackupFile[]> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const found: BackupFile[] = [];
+  for (const name of names) {
+    const match = ARCHIVE_NAME.exec(name);
+    if (!match) continue;
+    const stamp = match[2] ?? "";
+    const createdAt = new Date(
+      `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`,
+    );
+    try {
+      const info = await fsp.stat(path.join(dir, name));
+      if (!info.isFile()) continue;
+      found.push({ file: path.join(dir, name), name, kind: match[1] as BackupKind, size: info.size, createdAt });
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return found.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.name.localeCompare(a.name));
+}
+
+/** Removes scheduled archives beyond the newest `keep` (pre-migration ones and other files are left alone). */
+export async function pruneBackups(dir: string, keep: number): Promise<string[]> {
+  const scheduled = (await listBackups(dir)).filter((backup) => backup.kind === "backup");
+  const removed = scheduled.slice(keep);
+  for (const backup of removed) await fsp.rm(backup.file, { force: true });
+  return removed.map((backup) => backup.file);
+}
+
+/** The newest archive in any of the folders, or null. */
+export async function lastBackup(dirs: readonly (string | undefined)[]): Promise<BackupFile | null> {
+  const all = (await Promise.all([...new Set(dirs.filter((dir) => dir !== undefined))].map(listBackups))).flat();
+  all.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  return all[0] ?? null;
+}
+
+/** Takes one scheduled backup into `dir` and keeps only the newest `keep`. */
+export async function runScheduledBackup(
+  source: BackupSource,
+  options: { dir: string; keep: number },
+): Promise<BackupResult> {
+  await makePrivateDir(options.dir);
+  const result = await createBackup(source, await freshArchivePath(options.dir, "backup"));
+  await pruneBackups(options.dir, options.keep);
+  return result;
+}
+
+/** A backup made for downloading: written in DATA_DIR/backups under a name the schedule never lists. */
+export async function createDownloadBackup(source: BackupSource): Promise<BackupResult> {
+  const dir = defaultBackupDir(source.dataDir);
+  await makePrivateDir(dir);
+  const name = `.download-${timestamp(new Date())}-${process.pid}-${Math.random().toString(36).slice(2)}.tar.gz`;
+  return createBackup(source, path.join(dir, name));
+}
+
+/**
+ * Backs up into `dir` every `intervalMs`: the first as soon as the newest archive there is that old (at once
+ * for a folder without any). Failures are logged and retried at the next turn. Returns a stop function.
+ */
+export function startBackupSchedule(
+  source: BackupSource,
+  options: { dir: string; keep: number; intervalMs: number },
+  log: (message: string) => void = (message) => console.log(message),
+): () => void {
+  let running = false;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(run, Math.max(0, delay));
+    timer.unref?.();
+  };
+  const run = async () => {
+    if (running || stopped) return;
+    running = true;
+    try {
+      const result = await runScheduledBackup(source, options);
+      log(`Backup written: ${result.file} (${result.size} bytes)`);
+    } catch (error) {
+      console.error(`Scheduled backup failed: ${(error as Error).message}`);
+    } finally {
+      running = false;
+      schedule(options.intervalMs);
+    }
+  };
+  void (async () => {
+    const newest = (await listBackups(options.dir)).find((backup) => backup.kind === "backup");
+    const age = newest ? Date.now() - newest.createdAt.getTime() : Number.POSITIVE_INFINITY;
+    schedule(options.intervalMs - age);
+  })();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * Migrates the database to the newest schema; when it already holds data of an older one, a backup goes into
+ * DATA_DIR/backups first, so that an upgrade gone wrong can be undone. Returns that backup's path, if any.
+ */
+export async function migrateWithBackup(
+  database: AppDatabase,
+  dataDir: string,
+  migrations: MigrationSet = siteMigrations,
+): Promise<string | null> {
+  const { applied, pending } = await migrationState(database.db, database.kind, migrations);
+  let backupFile: string | null = null;
+  if (applied.length > 0 && pending.length > 0) {
+    const dir = defaultBackupDir(dataDir);
+    await makePrivateDir(dir);
+    const result = await createBackup({ database, dataDir }, await freshArchivePath(dir, "pre-migration"));
+    backupFile = result.file;
+  }
+  await migrateToLatest(database.db, database.kind, migrations);
+  return backupFile;
+}

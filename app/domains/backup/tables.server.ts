@@ -1,0 +1,57 @@
+/**
+ * Every table a backup holds, in the order a restore loads them (a row's foreign keys point to tables earlier
+ * in the list). `booleans` and `dates` are the columns whose values differ between the databases (0/1 and ISO
+ * text on SQLite, boolean and timestamptz on PostgreSQL): the backup writes them as JSON booleans and ISO
+ * strings. A new table or column of either kind must be added here; `tables.server.test.ts` fails until it is.
+ */
+export type BackupTable = {
+  name: string;
+  /** The primary key: rows are written in its order. */
+  key: readonly string[];
+  booleans?: readonly string[];
+  dates?: readonly string[];
+};
+
+const authDates = ["createdAt", "updatedAt"] as const;
+const contentDates = ["created_at", "updated_at"] as const;
+
+export const BACKUP_TABLES: readonly BackupTable[] = [
+  { name: "user", key: ["id"], booleans: ["emailVerified"], dates: authDates },
+  { name: "session", key: ["id"], dates: ["expiresAt", ...authDates] },
+  {
+    name: "account",
+    key: ["id"],
+    dates: ["accessTokenExpiresAt", "refreshTokenExpiresAt", ...authDates],
+  },
+  { name: "verification", key: ["id"], dates: ["expiresAt", ...authDates] },
+  { name: "site_settings", key: ["key"] },
+  { name: "user_roles", key: ["user_id", "role"], dates: ["created_at"] },
+  { name: "invite_codes", key: ["code"], booleans: ["is_used"], dates: ["used_at", "created_at"] },
+  { name: "images", key: ["id"], booleans: ["ready"], dates: ["created_at"] },
+  { name: "gallery_images", key: ["id"], booleans: ["published"], dates: contentDates },
+  { name: "links", key: ["id"], booleans: ["active"], dates: contentDates },
+  { name: "faq_entries", key: ["id"], booleans: ["active"], dates: contentDates },
+  { name: "videos", key: ["id"], booleans: ["active"], dates: contentDates },
+  { name: "audit_log", key: ["id"], dates: ["created_at"] },
+];
+
+export type NeutralValue = string | number | boolean | null;
+export type NeutralRow = Record<string, NeutralValue>;
+
+/** A row as either database returns it, in the backup's form: booleans as booleans, dates as ISO strings. */
+export function toNeutralRow(table: BackupTable, row: Record<string, unknown>): NeutralRow {
+  const neutral: NeutralRow = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (value === null || value === undefined) neutral[column] = null;
+    else if (table.booleans?.includes(column)) neutral[column] = value === true || value === 1 || value === "1";
+    else if (table.dates?.includes(column)) {
+      const date = value instanceof Date ? value : new Date(String(value));
+      if (Number.isNaN(date.getTime())) throw new Error(`${table.name}.${column} holds "${value}", which is no date`);
+      neutral[column] = date.toISOString();
+    } else if (typeof value === "bigint") neutral[column] = Number(value);
+    else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      neutral[column] = value;
+    } else throw new Error(`${table.name}.${column} holds a value the backup cannot write`);
+  }
+  return neutral;
+}
