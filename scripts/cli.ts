@@ -1,6 +1,10 @@
 // Command line for the site's owner: `npm run cli -- <command>`, with the same environment as the server.
+import path from "node:path";
 import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { createBackup } from "#app/domains/backup/backup.server.ts";
+import { RestoreError, restoreBackup } from "#app/domains/backup/restore.server.ts";
+import { defaultBackupDir, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { grantAdmin, RoleChangeError, revokeAdmin } from "#app/domains/users/users.server.ts";
@@ -10,7 +14,10 @@ import { sqliteFileIn } from "#app/lib/runtime.server.ts";
 const USAGE = `Usage:
   npm run cli -- invites create [--count N]   print N new invite codes (default 1), one per line
   npm run cli -- admins grant <email>         give a user the admin role
-  npm run cli -- admins revoke <email>        take the admin role away (not from the last admin)`;
+  npm run cli -- admins revoke <email>        take the admin role away (not from the last admin)
+  npm run cli -- backup [--out FILE]          write a backup archive (.tar.gz) of the database and every file;
+                                              without --out into BACKUP_DIR (or DATA_DIR/backups); prints its path
+  npm run cli -- restore FILE                 restore an archive into an empty DATA_DIR / DATABASE_URL`;
 
 class UsageError extends Error {}
 
@@ -35,8 +42,41 @@ async function main(argv: string[]): Promise<number> {
     return group ? 0 : 2;
   }
   const env = parseEnv();
+  if (group === "restore") {
+    const [file, ...extra] = [command, ...rest].filter((arg) => arg !== undefined);
+    if (!file || extra.length > 0) throw new UsageError("restore takes exactly one archive file");
+    const { manifest, kind } = await restoreBackup(path.resolve(file), {
+      dataDir: env.dataDir,
+      databaseUrl: env.databaseUrl,
+    });
+    const rows = Object.values(manifest.counts.rows).reduce((sum, count) => sum + count, 0);
+    process.stderr.write(
+      `Restored the backup of ${manifest.createdAt} into ${kind === "postgres" ? "PostgreSQL" : env.dataDir}: ${rows} rows, ${manifest.counts.files} files.\n`,
+    );
+    return 0;
+  }
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
   try {
+    if (group === "backup") {
+      const args = [command, ...rest].filter((arg) => arg !== undefined);
+      let out: string | undefined;
+      if (args.length > 0) {
+        if (args[0] !== "--out" || !args[1] || args.length > 2) throw new UsageError("backup takes only --out FILE");
+        out = path.resolve(args[1]);
+      }
+      const source = { database, dataDir: env.dataDir };
+      const result = out
+        ? await createBackup(source, out)
+        : await runScheduledBackup(source, {
+            dir: env.backup.dir ?? defaultBackupDir(env.dataDir),
+            keep: env.backup.dir ? env.backup.keep : Number.MAX_SAFE_INTEGER,
+          });
+      process.stdout.write(`${result.file}\n`);
+      process.stderr.write(
+        `Backup written: ${result.size} bytes, ${result.manifest.counts.files} files, schema ${result.manifest.schema.version}.\n`,
+      );
+      return 0;
+    }
     await migrateToLatest(database.db, database.kind);
     await insertMissingDefaults(database.db);
     if (group === "invites" && command === "create") {
@@ -70,7 +110,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-    else if (error instanceof EnvError || error instanceof RoleChangeError) process.stderr.write(`${error.message}\n`);
+    else if (error instanceof EnvError || error instanceof RoleChangeError || error instanceof RestoreError) process.stderr.write(`${error.message}\n`);
     else process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   },

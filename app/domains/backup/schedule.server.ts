@@ -8,7 +8,18 @@ import { type BackupResult, type BackupSource, createBackup, makePrivateDir } fr
 const ARCHIVE_NAME = /^vitrine-(backup|pre-migration)-(\d{8}T\d{6}Z)(-\d+)?\.tar\.gz$/;
 
 export type BackupKind = "backup" | "pre-migration";
-export type BackupFile = { file: string; name: string; kind: BackupKind; size: number; createdAt: Date };
+export type BackupFile = {
+  file: string;
+  name: string;
+  kind: BackupKind;
+  size: number;
+  createdAt: Date;
+  /** Tells apart archives made within one second (`-1`, `-2`… after the time). */
+  sequence: number;
+};
+
+const newestFirst = (a: BackupFile, b: BackupFile) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || b.sequence - a.sequence;
 
 /** The folder for backups the site takes by itself when BACKUP_DIR is not set (before a migration, downloads). */
 export function defaultBackupDir(dataDir: string): string {
@@ -51,12 +62,13 @@ export async function listBackups(dir: string): Promise<BackupFile[]> {
     try {
       const info = await fsp.stat(path.join(dir, name));
       if (!info.isFile()) continue;
-      found.push({ file: path.join(dir, name), name, kind: match[1] as BackupKind, size: info.size, createdAt });
+      const sequence = match[3] ? Number(match[3].slice(1)) : 0;
+      found.push({ file: path.join(dir, name), name, kind: match[1] as BackupKind, size: info.size, createdAt, sequence });
     } catch {
       // removed meanwhile
     }
   }
-  return found.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.name.localeCompare(a.name));
+  return found.sort(newestFirst);
 }
 
 /** Removes scheduled archives beyond the newest `keep` (pre-migration ones and other files are left alone). */
@@ -70,7 +82,7 @@ export async function pruneBackups(dir: string, keep: number): Promise<string[]>
 /** The newest archive in any of the folders, or null. */
 export async function lastBackup(dirs: readonly (string | undefined)[]): Promise<BackupFile | null> {
   const all = (await Promise.all([...new Set(dirs.filter((dir) => dir !== undefined))].map(listBackups))).flat();
-  all.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  all.sort(newestFirst);
   return all[0] ?? null;
 }
 
