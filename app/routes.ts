@@ -22,6 +22,7 @@ export default [
     route("invites", "routes/admin.invites.tsx"),
     route("users", "routes/admin.users.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("backup", "routes/admin.backup.ts"),
     route("uploads/site/:kind", "routes/admin.uploads.site.ts"),
   ]),
   route("legal-notice", "routes/legal-notice.tsx"),

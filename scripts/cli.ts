@@ -110,7 +110,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-    else if (error instanceof EnvError || error instanceof RoleChangeError || error instanceof RestoreError) process.stderr.write(`${error.message}\n`);
+    else if (error instanceof EnvError || error instanceof RoleChangeError || error instanceof RestoreError)
+      process.stderr.write(`${error.message}\n`);
     else process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   },

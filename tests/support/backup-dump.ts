@@ -6,9 +6,9 @@ import path from "node:path";
 import { type Kysely, sql } from "kysely";
 import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import { createTestDatabase } from "#tests/support/test-database.ts";
 import { listFiles } from "#app/domains/backup/backup.server.ts";
 import { BACKUP_TABLES, toNeutralRow } from "#app/domains/backup/tables.server.ts";
+import { createTestDatabase } from "#tests/support/test-database.ts";
 
 export type CanonicalDump = { tables: Record<string, string[]>; files: Record<string, string> };
 

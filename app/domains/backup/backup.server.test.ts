@@ -10,12 +10,7 @@ import { type MigrationSet, migrationState, siteMigrations } from "#app/db/migra
 import { recordAudit } from "#app/domains/audit/audit.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
-import {
-  canonicalDump,
-  createEmptyTarget,
-  type EmptyTarget,
-  targetContents,
-} from "#tests/support/backup-dump.ts";
+import { canonicalDump, createEmptyTarget, type EmptyTarget, targetContents } from "#tests/support/backup-dump.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { factoryActor, storageIn } from "#tests/support/gallery-factories.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
@@ -30,7 +25,10 @@ const upgradedMigrations: MigrationSet = (kind) => ({
   ...siteMigrations(kind),
   "9999_test_upgrade": {
     async up(db) {
-      await db.schema.alterTable("links").addColumn("test_note", "text", (c) => c.notNull().defaultTo("")).execute();
+      await db.schema
+        .alterTable("links")
+        .addColumn("test_note", "text", (c) => c.notNull().defaultTo(""))
+        .execute();
     },
   },
 });
@@ -70,10 +68,16 @@ async function restoreInto(kind: "sqlite" | "postgres", archive: string) {
   const target = await emptyTarget(kind);
   await restoreBackup(archive, target);
   const database = openDatabase(
-    kind === "postgres" ? { databaseUrl: target.databaseUrl } : { sqliteFile: path.join(target.dataDir, "vitrine.sqlite") },
+    kind === "postgres"
+      ? { databaseUrl: target.databaseUrl }
+      : { sqliteFile: path.join(target.dataDir, "vitrine.sqlite") },
   );
   try {
-    return { target, dump: await canonicalDump(database.db, target.dataDir), migrations: await migrationState(database.db, kind) };
+    return {
+      target,
+      dump: await canonicalDump(database.db, target.dataDir),
+      migrations: await migrationState(database.db, kind),
+    };
   } finally {
     await database.close();
   }
@@ -115,6 +119,8 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
               id: `load-${n}`,
               url: `https://example.com/${n}`,
               title: `load-${n}`,
+              title_de: "",
+              icon: "",
               sort_order: 1000 + n,
               active: true,
               created_at: now,
@@ -129,7 +135,7 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
     })();
     while (written < 5) await new Promise((resolve) => setTimeout(resolve, 5));
     const archive = path.join(tempDir(), "busy.tar.gz");
-    const result = await createBackup({ database: source, dataDir: source.location.dataDir }, archive);
+    await createBackup({ database: source, dataDir: source.location.dataDir }, archive);
     const writtenAtEnd = written;
     while (written < writtenAtEnd + 3) await new Promise((resolve) => setTimeout(resolve, 5));
     stop = true;
@@ -202,14 +208,21 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
     const { target } = await restoreInto("postgres", quietArchive);
     const database = openDatabase({ databaseUrl: target.databaseUrl });
     try {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_trigger where tgname like '%_notify_change'`.execute(
-        database.db,
-      );
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_trigger where tgname like '%_notify_change'`.execute(database.db);
       expect(rows[0]?.n).toBe(10);
       // A new audit entry gets the next id, not one the restore loaded.
-      const before = await database.db.selectFrom("audit_log").select((eb) => eb.fn.max("id").as("max")).executeTakeFirst();
+      const before = await database.db
+        .selectFrom("audit_log")
+        .select((eb) => eb.fn.max("id").as("max"))
+        .executeTakeFirst();
       await recordAudit(database.db, factoryActor, { action: "links.create", target: "after restore" });
-      const created = await database.db.selectFrom("audit_log").select("id").where("target", "=", "after restore").executeTakeFirst();
+      const created = await database.db
+        .selectFrom("audit_log")
+        .select("id")
+        .where("target", "=", "after restore")
+        .executeTakeFirst();
       expect(Number(created?.id)).toBe(Number(before?.max) + 1);
     } finally {
       await database.close();
@@ -368,7 +381,12 @@ describe("scheduled backups", () => {
     const left = (await listBackups(dir)).filter((file) => file.kind === "backup").map((file) => file.file);
     expect(left).toEqual([made[3], made[2]]);
     expect(fs.readdirSync(dir).sort()).toEqual(
-      [path.basename(made[2] as string), path.basename(made[3] as string), "notes.txt", "vitrine-pre-migration-20200101T000000Z.tar.gz"].sort(),
+      [
+        path.basename(made[2] as string),
+        path.basename(made[3] as string),
+        "notes.txt",
+        "vitrine-pre-migration-20200101T000000Z.tar.gz",
+      ].sort(),
     );
     expect(await pruneBackups(dir, 1)).toEqual([made[2]]);
   });

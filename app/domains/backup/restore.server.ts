@@ -10,13 +10,7 @@ import * as tar from "tar";
 import { type AppDatabase, databaseKindOf, openDatabase } from "#app/db/database.server.ts";
 import { type MigrationSet, migrateToLatest, migrateUpTo, siteMigrations } from "#app/db/migrations.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import {
-  BACKUP_FORMAT_VERSION,
-  type BackupManifest,
-  listFiles,
-  MANIFEST_NAME,
-  sha256Of,
-} from "./backup.server.ts";
+import { BACKUP_FORMAT_VERSION, type BackupManifest, listFiles, MANIFEST_NAME, sha256Of } from "./backup.server.ts";
 import { BACKUP_TABLES, type NeutralRow } from "./tables.server.ts";
 
 /** A restore refused before anything was written; the message says why. */
@@ -150,7 +144,9 @@ function checkCompatible(manifest: BackupManifest, known: readonly string[]): vo
   }
   const expected = known.slice(0, manifest.schema.migrations.length);
   if (expected.join("\n") !== manifest.schema.migrations.join("\n")) {
-    throw new RestoreError("The backup's database schema does not match this Vitrine's migrations. Nothing was restored.");
+    throw new RestoreError(
+      "The backup's database schema does not match this Vitrine's migrations. Nothing was restored.",
+    );
   }
 }
 
@@ -160,7 +156,9 @@ async function postgresTables(databaseUrl: string): Promise<string[]> {
   try {
     await client.connect();
   } catch (error) {
-    throw new RestoreError(`Cannot connect to the PostgreSQL database: ${(error as Error).message}. Nothing was restored.`);
+    throw new RestoreError(
+      `Cannot connect to the PostgreSQL database: ${(error as Error).message}. Nothing was restored.`,
+    );
   }
   try {
     const result = await client.query<{ table_name: string }>(

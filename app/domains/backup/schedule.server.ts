@@ -27,7 +27,10 @@ export function defaultBackupDir(dataDir: string): string {
 }
 
 function timestamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "Z");
 }
 
 /** A name in `dir` not taken yet, for an archive of this kind made now. */
@@ -63,7 +66,14 @@ export async function listBackups(dir: string): Promise<BackupFile[]> {
       const info = await fsp.stat(path.join(dir, name));
       if (!info.isFile()) continue;
       const sequence = match[3] ? Number(match[3].slice(1)) : 0;
-      found.push({ file: path.join(dir, name), name, kind: match[1] as BackupKind, size: info.size, createdAt, sequence });
+      found.push({
+        file: path.join(dir, name),
+        name,
+        kind: match[1] as BackupKind,
+        size: info.size,
+        createdAt,
+        sequence,
+      });
     } catch {
       // removed meanwhile
     }

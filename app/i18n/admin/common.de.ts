@@ -49,4 +49,13 @@ export const adminCommonDe = {
   "admin.common.error": "Speichern fehlgeschlagen",
   "admin.common.notFound": "Diesen Eintrag gibt es nicht mehr.",
   "admin.common.untitled": "Ohne Titel",
+  "admin.backup.heading": "Sicherungen",
+  "admin.backup.last": "Letzte Sicherung: {time} UTC, {size}.",
+  "admin.backup.none": "Es wurde noch keine Sicherung erstellt.",
+  "admin.backup.scheduled":
+    "Alle {hours} Stunden wird eine Sicherung in {dir} erstellt; die neuesten {keep} bleiben erhalten.",
+  "admin.backup.notScheduled": "Keine geplanten Sicherungen: Setzen Sie BACKUP_DIR, um sie zu erstellen.",
+  "admin.backup.download": "Aktuelle Sicherung herunterladen",
+  "admin.backup.downloadHint":
+    "Ein Archiv der Datenbank und aller hochgeladenen Dateien, wie sie jetzt sind. Wiederherstellen mit npm run cli -- restore DATEI.",
 } satisfies Record<keyof typeof adminCommonEn, string>;

@@ -48,4 +48,12 @@ export const adminCommonEn = {
   "admin.common.error": "Could not save",
   "admin.common.notFound": "That item no longer exists.",
   "admin.common.untitled": "Untitled",
+  "admin.backup.heading": "Backups",
+  "admin.backup.last": "Last backup: {time} UTC, {size}.",
+  "admin.backup.none": "No backup has been made yet.",
+  "admin.backup.scheduled": "A backup is taken every {hours} hours into {dir}; the newest {keep} are kept.",
+  "admin.backup.notScheduled": "No scheduled backups: set BACKUP_DIR to take them.",
+  "admin.backup.download": "Download a fresh backup",
+  "admin.backup.downloadHint":
+    "One archive of the database and every uploaded file, as they are now. It restores with npm run cli -- restore FILE.",
 } as const;

@@ -207,6 +207,7 @@ export const adminSiteDe = {
   "admin.audit.areaName.links": "Links",
   "admin.audit.areaName.faq": "FAQ",
   "admin.audit.areaName.videos": "Videos",
+  "admin.audit.areaName.backup": "Sicherungen",
   "admin.audit.filter": "Anzeigen",
   "admin.audit.count": "Einträge: {count}",
   "admin.audit.empty": "Keine Einträge.",

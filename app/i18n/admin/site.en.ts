@@ -196,6 +196,7 @@ export const adminSiteEn = {
   "admin.audit.areaName.links": "Links",
   "admin.audit.areaName.faq": "FAQ",
   "admin.audit.areaName.videos": "Videos",
+  "admin.audit.areaName.backup": "Backups",
   "admin.audit.filter": "Show",
   "admin.audit.count": "Entries: {count}",
   "admin.audit.empty": "No entries.",

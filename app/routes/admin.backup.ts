@@ -1,0 +1,37 @@
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { recordAudit } from "#app/domains/audit/audit.server.ts";
+import { createDownloadBackup } from "#app/domains/backup/schedule.server.ts";
+import { getRuntime } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.backup";
+
+/**
+ * POST /admin/backup: a fresh backup archive as a download, for admins only (the admin layout's middleware
+ * refuses anyone else's post before this runs; `requireAdmin` here also names the admin for the audit log).
+ * The archive is written in full before the answer starts, so a failure is an error page, never a cut file;
+ * it is removed from the disk at once and read from its open handle.
+ */
+export async function action({ url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const { database, env } = getRuntime();
+  const backup = await createDownloadBackup({ database, dataDir: env.dataDir });
+  const handle = await fsp.open(backup.file, "r");
+  await fsp.rm(backup.file, { force: true });
+  const name = `vitrine-backup-${backup.manifest.createdAt.replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z")}.tar.gz`;
+  await recordAudit(database.db, admin, {
+    action: "backup.download",
+    target: name,
+    newValue: `${backup.size} bytes, ${backup.manifest.counts.files} files`,
+  });
+  const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/gzip",
+      "Content-Length": String(backup.size),
+      "Content-Disposition": `attachment; filename="${path.basename(name)}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
