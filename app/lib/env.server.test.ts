@@ -27,7 +27,19 @@ describe("environment", () => {
       pageCache: true,
       uploadMaxBytes: 25 * 1024 * 1024,
       videoUploadMaxBytes: 1024 * 1024 * 1024,
+      backup: { dir: undefined, keep: 14, intervalMs: 24 * 3_600_000 },
     });
+  });
+
+  it("schedules backups only with BACKUP_DIR, and refuses a bad count or interval", () => {
+    expect(parseEnv({ BACKUP_DIR: "backups", BACKUP_KEEP: "7", BACKUP_INTERVAL_HOURS: "0.5" }).backup).toEqual({
+      dir: path.resolve("backups"),
+      keep: 7,
+      intervalMs: 30 * 60_000,
+    });
+    expect(envError({ BACKUP_KEEP: "0" }).message).toMatch(/^Invalid environment variable BACKUP_KEEP: /);
+    expect(envError({ BACKUP_KEEP: "many" }).message).toMatch(/BACKUP_KEEP/);
+    expect(envError({ BACKUP_INTERVAL_HOURS: "0" }).message).toMatch(/BACKUP_INTERVAL_HOURS/);
   });
 
   it("keeps pages for visitors unless PAGE_CACHE=off, and never in development", () => {
