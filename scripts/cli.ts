@@ -1,10 +1,9 @@
 // Command line for the site's owner: `npm run cli -- <command>`, with the same environment as the server.
 import path from "node:path";
 import { openDatabase } from "#app/db/database.server.ts";
-import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { RestoreError, restoreBackup } from "#app/domains/backup/restore.server.ts";
-import { defaultBackupDir, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
+import { defaultBackupDir, migrateWithBackup, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { grantAdmin, RoleChangeError, revokeAdmin } from "#app/domains/users/users.server.ts";
@@ -77,7 +76,8 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    await migrateToLatest(database.db, database.kind);
+    const preMigrationBackup = await migrateWithBackup(database, env.dataDir);
+    if (preMigrationBackup) process.stderr.write(`Backup before upgrading the database: ${preMigrationBackup}\n`);
     await insertMissingDefaults(database.db);
     if (group === "invites" && command === "create") {
       const codes = await createInviteCodes(database.db, { count: parseCount(rest) });

@@ -114,6 +114,10 @@ describe.each(databaseKinds)("backups of a running site (%s)", (kind) => {
         redirect: "manual",
         headers: { Origin: server.origin, ...(cookie ? { Cookie: cookie } : {}) },
       });
+    // Only a post makes one: a plain visit to the address is no server error and sends no archive.
+    const visit = await fetch(server.url("/admin/backup"), { redirect: "manual", headers: { Cookie: adminCookie } });
+    expect(visit.status).toBeLessThan(500);
+    expect(visit.headers.get("content-type")).not.toContain("gzip");
     const member = await post(memberCookie);
     expect(member.status).toBe(403);
     expect(member.headers.get("content-type")).not.toContain("gzip");
