@@ -3,14 +3,35 @@ import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
-import { grantAdmin, RoleChangeError, revokeAdmin } from "#app/domains/users/users.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/domains/users/password-policy.ts";
+import { grantAdmin, RoleChangeError, revokeAdmin, setPassword } from "#app/domains/users/users.server.ts";
 import { EnvError, parseEnv } from "#app/lib/env.server.ts";
 import { sqliteFileIn } from "#app/lib/runtime.server.ts";
 
 const USAGE = `Usage:
   npm run cli -- invites create [--count N]   print N new invite codes (default 1), one per line
   npm run cli -- admins grant <email>         give a user the admin role
-  npm run cli -- admins revoke <email>        take the admin role away (not from the last admin)`;
+  npm run cli -- admins revoke <email>        take the admin role away (not from the last admin)
+  npm run cli -- users set-password <email>   set a new password, read from the first line of stdin;
+                                              ends all of the user's sessions`;
+
+const passwordProblemText: Record<string, string> = {
+  notFound: "No account with that e-mail address.",
+  "password.required": "The new password is empty.",
+  "password.tooShort": `The new password is too short: at least ${PASSWORD_MIN_LENGTH} characters.`,
+  "password.tooLong": `The new password is too long: at most ${PASSWORD_MAX_LENGTH} characters.`,
+  "password.common": "The new password is too common or too close to the e-mail address.",
+};
+
+/** The first line of stdin: a password never goes on the command line, where `ps` and the shell history show it. */
+async function readFirstLine(): Promise<string> {
+  let text = "";
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes("\n")) break;
+  }
+  return text.split(/\r?\n/)[0] ?? "";
+}
 
 class UsageError extends Error {}
 
@@ -56,6 +77,17 @@ async function main(argv: string[]): Promise<number> {
           result === "revoked" ? `${email} is no longer an admin.\n` : `${email} was not an admin.\n`,
         );
       }
+      return 0;
+    }
+    if (group === "users" && command === "set-password") {
+      const email = rest[0];
+      if (!email || rest.length > 1) throw new UsageError("users set-password takes exactly one e-mail address");
+      const result = await setPassword(database.db, { email, password: await readFirstLine() });
+      if (!result.ok) {
+        process.stderr.write(`${passwordProblemText[result.problem] ?? result.problem}\n`);
+        return 1;
+      }
+      process.stderr.write(`The password of ${email} is changed; ${result.sessionsEnded} sessions ended.\n`);
       return 0;
     }
     throw new UsageError(`Unknown command: ${[group, command].filter(Boolean).join(" ")}`);

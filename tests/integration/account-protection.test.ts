@@ -1,7 +1,20 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { delayAfterFailures, FREE_FAILURES } from "#app/auth/account-throttle.server.ts";
-import { createUser } from "#tests/support/factories.ts";
-import { postForm, type ServerProcess, sessionCookie, startServer } from "#tests/support/server-process.ts";
+import { createUser, strongPassword } from "#tests/support/factories.ts";
+import {
+  cleanEnv,
+  cookiePair,
+  postForm,
+  request,
+  run,
+  type ServerProcess,
+  sessionCookie,
+  startServer,
+  TEST_AUTH_SECRET,
+} from "#tests/support/server-process.ts";
+import { createSessionCookie } from "#tests/support/sessions.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 /** Databases and servers of the running test, cleaned up whatever happens. */
@@ -91,4 +104,87 @@ describe.each(databaseKinds)("failed sign-ins for one account from many addresse
     expect(sessionCookie(signedIn)).toBeDefined();
     expect(await database.db.selectFrom("sign_in_failures").selectAll().execute()).toEqual([]);
   }, 120_000);
+});
+
+describe.each(databaseKinds)("how long a session lasts (%s)", (kind) => {
+  it("ends a session 30 days after its sign-in however much it was used, and every session on a password change", async () => {
+    const database = await freshDatabase(kind);
+    const server = await startServer({
+      dataDir: database.location.dataDir,
+      databaseUrl: database.location.databaseUrl,
+      authSecret: TEST_AUTH_SECRET,
+    });
+    cleanup.push(() => server.stop("SIGKILL"));
+    const admin = await createUser(database.db, { admin: true });
+    const day = 24 * 60 * 60 * 1000;
+    /** A session signed in `age` ago and still in use: better-auth has kept extending it. */
+    const sessionSignedIn = async (age: number) => {
+      const cookie = await createSessionCookie(database.db, admin.id, TEST_AUTH_SECRET);
+      const token = decodeURIComponent(cookie.value).split(".")[0] ?? "";
+      await database.db
+        .updateTable("session")
+        .set({ createdAt: new Date(Date.now() - age), expiresAt: new Date(Date.now() + 20 * day) })
+        .where("token", "=", token)
+        .execute();
+      return { header: `${cookie.name}=${cookie.value}`, token };
+    };
+    const young = await sessionSignedIn(29 * day);
+    const old = await sessionSignedIn(30 * day + 60_000);
+
+    expect((await request(server.url("/admin"), { headers: { Cookie: young.header } })).status).toBe(200);
+    const refused = await request(server.url("/admin"), { headers: { Cookie: old.header } });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.location).toBe("/auth?redirectTo=%2Fadmin");
+    // The cookie is cleared and the row is gone: the session cannot come back.
+    expect(refused.cookies.find((cookie) => cookie.startsWith("vitrine.session_token="))).toMatch(/Max-Age=0/);
+    const tokens = await database.db.selectFrom("session").select("token").where("userId", "=", admin.id).execute();
+    expect(tokens.map((row) => row.token)).toEqual([young.token]);
+
+    // A password change (the command line; the account page will use the same service) ends every session.
+    const signedIn = await postForm(server, "/auth", {
+      intent: "sign-in",
+      email: admin.email,
+      password: admin.password,
+    });
+    expect(signedIn.status).toBe(302);
+    const formCookie = cookiePair(sessionCookie(signedIn) ?? "");
+    expect((await request(server.url("/admin"), { headers: { Cookie: formCookie } })).status).toBe(200);
+    const passwordFile = path.join(database.location.dataDir, "new-password.txt");
+    const newPassword = strongPassword();
+    fs.writeFileSync(passwordFile, `${newPassword}\n`);
+    const changed = await run(
+      "sh",
+      ["-c", `npm run --silent cli -- users set-password "${admin.email}" < "${passwordFile}"`],
+      cleanEnv({ DATA_DIR: database.location.dataDir, DATABASE_URL: database.location.databaseUrl }),
+      90_000,
+    );
+    expect(changed.stderr).toContain("2 sessions ended");
+    expect(changed.code).toBe(0);
+    for (const cookie of [young.header, formCookie]) {
+      const after = await request(server.url("/admin"), { headers: { Cookie: cookie } });
+      expect(after.status).toBe(302);
+    }
+    expect(await database.db.selectFrom("session").select("id").execute()).toEqual([]);
+    // The old password no longer signs in; the new one does.
+    const oldPassword = await postForm(server, "/auth", {
+      intent: "sign-in",
+      email: admin.email,
+      password: admin.password,
+    });
+    expect(oldPassword.status).toBe(400);
+    const newOne = await postForm(server, "/auth", { intent: "sign-in", email: admin.email, password: newPassword });
+    expect(newOne.status).toBe(302);
+
+    // A password the policy refuses changes nothing, with a clear message.
+    fs.writeFileSync(passwordFile, "short\n");
+    const refusedChange = await run(
+      "sh",
+      ["-c", `npm run --silent cli -- users set-password "${admin.email}" < "${passwordFile}"`],
+      cleanEnv({ DATA_DIR: database.location.dataDir, DATABASE_URL: database.location.databaseUrl }),
+      90_000,
+    );
+    expect(refusedChange.code).toBe(1);
+    expect(refusedChange.stderr).toContain("The new password is too short: at least 10 characters.");
+    expect((await database.db.selectFrom("session").select("id").execute()).length).toBe(1);
+  }, 180_000);
 });
