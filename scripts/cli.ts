@@ -5,6 +5,7 @@ import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/domains/users/password-policy.ts";
 import { grantAdmin, RoleChangeError, revokeAdmin, setPassword } from "#app/domains/users/users.server.ts";
+import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { EnvError, parseEnv } from "#app/lib/env.server.ts";
 import { sqliteFileIn } from "#app/lib/runtime.server.ts";
 
@@ -56,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
     return group ? 0 : 2;
   }
   const env = parseEnv();
+  protectDataDir(env.dataDir);
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
+  if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
     await migrateToLatest(database.db, database.kind);
     await insertMissingDefaults(database.db);
