@@ -58,7 +58,6 @@ const VIDEO_PLAYERS = '"https://www.youtube-nocookie.com" "https://player.vimeo.
 export const PERMISSIONS_POLICY = [
   "accelerometer=()",
   `autoplay=(self ${VIDEO_PLAYERS})`,
-  "bluetooth=()",
   "browsing-topics=()",
   "camera=()",
   "display-capture=()",
