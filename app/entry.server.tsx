@@ -10,6 +10,17 @@ import { ServerRouter } from "react-router";
 export const streamTimeout = 5_000;
 
 /**
+ * SHA-256 of the style sheet sonner 2.0.8 puts in a <style> element of its own (it takes no nonce). A test
+ * (entry.server.test.ts) recomputes it from the installed package, so an upgrade that changes it fails there.
+ */
+export const TOAST_STYLE_HASH = "'sha256-StEaX+se6YS7pqjzrzMIA0KaX9zF/8zAhvQXZAe5epY='";
+/**
+ * SHA-256 of nothing: sonner adds its <style> element empty, then its text. The browser checks the element again
+ * whenever its text changes, so allowing the empty one allows no style at all.
+ */
+export const EMPTY_STYLE_HASH = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='";
+
+/**
  * The browser enforces what the site promises: scripts only from this site (inline ones only with this
  * response's nonce), no request to another host except the privacy-enhanced video embeds a visitor starts.
  * Development leaves it off: Vite's hot reload injects scripts and a websocket of its own.
@@ -18,7 +29,12 @@ export function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self' 'unsafe-inline'",
+    // Style sheets only from this site, and the one <style> element the toast library (sonner) adds, by its hash:
+    // injected markup can bring no style sheet. Style attributes stay allowed: React renders `style={}` as one
+    // (a picture's blurred placeholder, the lightbox's size), and an attribute cannot load or run anything.
+    "style-src 'self'",
+    `style-src-elem 'self' ${TOAST_STYLE_HASH} ${EMPTY_STYLE_HASH}`,
+    "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "media-src 'self' blob:",
     "font-src 'self'",

@@ -6,7 +6,9 @@ import { RestoreError, restoreBackup } from "#app/domains/backup/restore.server.
 import { defaultBackupDir, migrateWithBackup, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
-import { grantAdmin, RoleChangeError, revokeAdmin } from "#app/domains/users/users.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/domains/users/password-policy.ts";
+import { grantAdmin, RoleChangeError, revokeAdmin, setPassword } from "#app/domains/users/users.server.ts";
+import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { EnvError, parseEnv } from "#app/lib/env.server.ts";
 import { sqliteFileIn } from "#app/lib/runtime.server.ts";
 
@@ -16,7 +18,27 @@ const USAGE = `Usage:
   npm run cli -- admins revoke <email>        take the admin role away (not from the last admin)
   npm run cli -- backup [--out FILE]          write a backup archive (.tar.gz) of the database and every file;
                                               without --out into BACKUP_DIR (or DATA_DIR/backups); prints its path
-  npm run cli -- restore FILE                 restore an archive into an empty DATA_DIR / DATABASE_URL`;
+  npm run cli -- restore FILE                 restore an archive into an empty DATA_DIR / DATABASE_URL
+  npm run cli -- users set-password <email>   set a new password, read from the first line of stdin;
+                                              ends all of the user's sessions`;
+
+const passwordProblemText: Record<string, string> = {
+  notFound: "No account with that e-mail address.",
+  "password.required": "The new password is empty.",
+  "password.tooShort": `The new password is too short: at least ${PASSWORD_MIN_LENGTH} characters.`,
+  "password.tooLong": `The new password is too long: at most ${PASSWORD_MAX_LENGTH} characters.`,
+  "password.common": "The new password is too common or too close to the e-mail address.",
+};
+
+/** The first line of stdin: a password never goes on the command line, where `ps` and the shell history show it. */
+async function readFirstLine(): Promise<string> {
+  let text = "";
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes("\n")) break;
+  }
+  return text.split(/\r?\n/)[0] ?? "";
+}
 
 class UsageError extends Error {}
 
@@ -41,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
     return group ? 0 : 2;
   }
   const env = parseEnv();
+  // Private files whatever the umask, a restored site's included.
+  protectDataDir(env.dataDir);
   if (group === "restore") {
     const [file, ...extra] = [command, ...rest].filter((arg) => arg !== undefined);
     if (!file || extra.length > 0) throw new UsageError("restore takes exactly one archive file");
@@ -55,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
+  if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
     if (group === "backup") {
       const args = [command, ...rest].filter((arg) => arg !== undefined);
@@ -96,6 +121,17 @@ async function main(argv: string[]): Promise<number> {
           result === "revoked" ? `${email} is no longer an admin.\n` : `${email} was not an admin.\n`,
         );
       }
+      return 0;
+    }
+    if (group === "users" && command === "set-password") {
+      const email = rest[0];
+      if (!email || rest.length > 1) throw new UsageError("users set-password takes exactly one e-mail address");
+      const result = await setPassword(database.db, { email, password: await readFirstLine() });
+      if (!result.ok) {
+        process.stderr.write(`${passwordProblemText[result.problem] ?? result.problem}\n`);
+        return 1;
+      }
+      process.stderr.write(`The password of ${email} is changed; ${result.sessionsEnded} sessions ended.\n`);
       return 0;
     }
     throw new UsageError(`Unknown command: ${[group, command].filter(Boolean).join(" ")}`);

@@ -32,6 +32,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export async function startup(source: Record<string, string | undefined> = process.env) {
   const env: Env = parseEnv(source);
   const { adminSetupCode, runtime } = await startRuntime(env);
+  SECURITY_HEADERS = securityHeadersFor(env.baseUrl);
   app.set("trust proxy", env.trustProxy);
   pageCache = env.pageCache ? new PageCache({ changeVersion: runtime.database.changeVersion }) : null;
   // On PostgreSQL the first call starts listening for other processes' commits; until then nothing is kept.
@@ -54,11 +55,59 @@ export async function shutdown() {
   await stopRuntime();
 }
 
-const SECURITY_HEADERS: [string, string][] = [
+/** The privacy-enhanced players a visitor may start (as in the CSP's frame-src); they may play full screen. */
+const VIDEO_PLAYERS = '"https://www.youtube-nocookie.com" "https://player.vimeo.com"';
+
+/**
+ * Every browser feature the site does not use is off, for its pages and anything framed in them. The video players
+ * keep what their iframe's `allow` asks (app/components/video-player.tsx): autoplay (the click that loads them also
+ * starts them), encrypted media, full screen and picture-in-picture.
+ */
+export const PERMISSIONS_POLICY = [
+  "accelerometer=()",
+  `autoplay=(self ${VIDEO_PLAYERS})`,
+  "browsing-topics=()",
+  "camera=()",
+  "display-capture=()",
+  `encrypted-media=(self ${VIDEO_PLAYERS})`,
+  `fullscreen=(self ${VIDEO_PLAYERS})`,
+  "geolocation=()",
+  "gyroscope=()",
+  "hid=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  "payment=()",
+  `picture-in-picture=(self ${VIDEO_PLAYERS})`,
+  "publickey-credentials-get=()",
+  "screen-wake-lock=()",
+  "serial=()",
+  "usb=()",
+  "xr-spatial-tracking=()",
+].join(", ");
+
+/**
+ * HTTPS only from now on, for a year, when the site's address is https (a browser ignores the header over http).
+ * Without includeSubDomains: the server cannot know which other hosts live under its domain, and one of them
+ * without HTTPS would be unreachable for a year; an owner who knows can add it (and preload) at the proxy.
+ */
+export const STRICT_TRANSPORT_SECURITY = "max-age=31536000";
+
+const BASE_SECURITY_HEADERS: [string, string][] = [
   ["X-Content-Type-Options", "nosniff"],
   ["Referrer-Policy", "strict-origin-when-cross-origin"],
   ["X-Frame-Options", "DENY"],
+  ["Permissions-Policy", PERMISSIONS_POLICY],
 ];
+
+/** Set at startup, when BASE_URL is known. */
+let SECURITY_HEADERS = BASE_SECURITY_HEADERS;
+
+export function securityHeadersFor(baseUrl: string): [string, string][] {
+  return baseUrl.startsWith("https://")
+    ? [...BASE_SECURITY_HEADERS, ["Strict-Transport-Security", STRICT_TRANSPORT_SECURITY]]
+    : BASE_SECURITY_HEADERS;
+}
 
 /** On every response, static files included (server.js mounts this before them). */
 export const securityHeaders: express.RequestHandler = (_req, res, next) => {

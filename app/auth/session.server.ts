@@ -3,12 +3,33 @@ import { isAdmin } from "#app/domains/users/users.server.ts";
 import { type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 
-/** Reads the session cookie; `headers` carries a refreshed cookie when better-auth extended the session. */
-export async function loadSessionUser(request: Request): Promise<{ user: SessionUser | null; headers: Headers }> {
+/**
+ * How long a session lasts after its sign-in, however much it is used: better-auth extends a session in use
+ * (auth.server.ts), which alone would keep a stolen cookie working for ever. After this, sign in again.
+ */
+export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function isPastAbsoluteLifetime(createdAt: Date | string, now: Date): boolean {
+  return now.getTime() - new Date(createdAt).getTime() >= SESSION_ABSOLUTE_LIFETIME_MS;
+}
+
+/**
+ * Reads the session cookie; `headers` carries a refreshed cookie when better-auth extended the session, or the
+ * cookie's removal when the session has outlived SESSION_ABSOLUTE_LIFETIME_MS (it is deleted then).
+ */
+export async function loadSessionUser(
+  request: Request,
+  now = new Date(),
+): Promise<{ user: SessionUser | null; headers: Headers }> {
   const { auth, database } = getRuntime();
   if (!request.headers.get("Cookie")?.includes("session_token")) return { user: null, headers: new Headers() };
   const { headers, response } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
   if (!response) return { user: null, headers };
+  if (isPastAbsoluteLifetime(response.session.createdAt, now)) {
+    // better-auth's own sign-out deletes the row by the cookie's token and answers with the cookies cleared.
+    const ended = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
+    return { user: null, headers: ended.headers };
+  }
   const user = {
     id: response.user.id,
     email: response.user.email,

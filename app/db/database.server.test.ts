@@ -5,6 +5,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { type Generated, Kysely, SqliteDialect, sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
+import { beginAccountAttempt, clearAccountFailures } from "#app/auth/account-throttle.server.ts";
 import { ROOT } from "#tests/support/server-process.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { cacheStatements, openDatabase } from "./database.server.ts";
@@ -88,6 +89,15 @@ describe.each(databaseKinds)("the change version (%s)", (kind) => {
     const settled = database.changeVersion();
     await database.db.deleteFrom("session").where("id", "=", "none").execute();
     expect(database.changeVersion()).toBe(settled);
+  });
+
+  it("stays with failed sign-ins counted and cleared (a password guesser must not empty the page cache)", async () => {
+    await listening();
+    const start = database.changeVersion();
+    await beginAccountAttempt(database.db, "someone@example.com");
+    await beginAccountAttempt(database.db, "someone@example.com");
+    await clearAccountFailures(database.db, "someone@example.com");
+    expect(database.changeVersion()).toBe(start);
   });
 
   it("moves when another connection commits (another process: the CLI, a second server)", async () => {

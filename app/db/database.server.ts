@@ -41,8 +41,11 @@ export type AppDatabase = {
   noteChange: () => void;
 };
 
-/** Tables whose writes never change a page a visitor sees: sessions come and go with every sign-in. */
-const UNSHOWN_TABLES = new Set(["session", "verification"]);
+/**
+ * Tables whose writes never change a page a visitor sees: sessions come and go with every sign-in, failed sign-ins
+ * are counted per account (a password guesser must not empty the page cache with every try).
+ */
+const UNSHOWN_TABLES = new Set(["session", "verification", "sign_in_failures"]);
 
 function tableNameOf(node: unknown, depth = 0): string | undefined {
   if (!node || typeof node !== "object" || depth > 4) return undefined;

@@ -248,6 +248,18 @@ export const siteMigrations: MigrationSet = (kind) => {
         await db.schema.dropIndex("gallery_images_order_idx").execute();
       },
     },
+    "0006_sign_in_failures": {
+      async up(db: Kysely<unknown>) {
+        // No page shows it: no change notifications, and its writes do not move the change version (UNSHOWN_TABLES).
+        await db.schema
+          .createTable("sign_in_failures")
+          .addColumn("account", "text", (c) => c.primaryKey())
+          .addColumn("failures", "integer", (c) => c.notNull())
+          .addColumn("last_failure_at", t.timestamp, (c) => c.notNull())
+          .addColumn("locked_until", t.timestamp)
+          .execute();
+      },
+    },
   };
 };
 

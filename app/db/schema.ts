@@ -171,6 +171,16 @@ export interface AuditLogTable {
   created_at: DbDate;
 }
 
+/** Failed sign-ins per account (app/auth/account-throttle.server.ts); a row goes when the account signs in. */
+export interface SignInFailuresTable {
+  /** The normalised e-mail tried, whether or not such an account exists. */
+  account: string;
+  failures: number;
+  last_failure_at: DbDate;
+  /** No password for this account is checked before this time. */
+  locked_until: DbDate | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -185,4 +195,5 @@ export interface Database {
   faq_entries: FaqEntriesTable;
   videos: VideosTable;
   audit_log: AuditLogTable;
+  sign_in_failures: SignInFailuresTable;
 }

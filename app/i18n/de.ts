@@ -91,6 +91,10 @@ export const de = {
   "auth.tooManyAttempts": "Zu viele Versuche",
   "auth.tooManyAttemptsText":
     "Zu viele fehlgeschlagene Versuche von Ihrer Adresse. Bitte warten Sie {minutes} Minuten und versuchen Sie es erneut.",
+  "auth.accountWaitingSeconds":
+    "Zu viele fehlgeschlagene Anmeldungen für dieses Konto. Zu seinem Schutz warten Sie bitte {seconds} Sekunden und versuchen Sie es erneut.",
+  "auth.accountWaitingMinutes":
+    "Zu viele fehlgeschlagene Anmeldungen für dieses Konto. Zu seinem Schutz warten Sie bitte {minutes} Minuten und versuchen Sie es erneut.",
   "auth.error.invalidCredentials": "E-Mail oder Passwort ist falsch.",
   "auth.error.emailRequired": "Bitte geben Sie Ihre E-Mail-Adresse ein.",
   "auth.error.emailInvalid": "Bitte geben Sie eine gültige E-Mail-Adresse ein.",

@@ -88,6 +88,10 @@ export const en = {
   "auth.tooManyAttempts": "Too many attempts",
   "auth.tooManyAttemptsText":
     "Too many failed attempts from your address. Please wait {minutes} minutes and try again.",
+  "auth.accountWaitingSeconds":
+    "Too many failed sign-ins for this account. For its protection, please wait {seconds} seconds and try again.",
+  "auth.accountWaitingMinutes":
+    "Too many failed sign-ins for this account. For its protection, please wait {minutes} minutes and try again.",
   "auth.error.invalidCredentials": "Invalid e-mail or password.",
   "auth.error.emailRequired": "Please enter your e-mail address.",
   "auth.error.emailInvalid": "Please enter a valid e-mail address.",

@@ -8,6 +8,7 @@ import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
+import { protectDataDir, protectSqliteFiles } from "./data-files.server.ts";
 import type { Env } from "./env.server.ts";
 
 export type Runtime = {
@@ -53,8 +54,9 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       adminSetupCode: await ensureAdminSetupCode(holder.__vitrineRuntime.database.db),
     };
   }
-  fs.mkdirSync(env.dataDir, { recursive: true });
+  protectDataDir(env.dataDir);
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
+  if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
     const preMigrationBackup = await migrateWithBackup(database, env.dataDir);
     if (preMigrationBackup) console.log(`Backup before upgrading the database: ${preMigrationBackup}`);

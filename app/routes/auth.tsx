@@ -68,7 +68,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result.ok) {
     throw redirect(safeRedirectPath(form.redirectTo, "/"), { headers: result.headers });
   }
-  return data(result, { status: 400 });
+  const { retryAfterMs: accountWait, ...answer } = result;
+  if (accountWait) {
+    return data(answer, { status: 429, headers: { "Retry-After": String(Math.ceil(accountWait / 1000)) } });
+  }
+  return data(answer, { status: 400 });
 }
 
 /** A document response takes only cookies from the action on its own: pass on the 429's Retry-After too. */

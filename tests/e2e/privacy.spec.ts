@@ -87,6 +87,17 @@ test("a Content-Security-Policy keeps scripts and requests to this site, and the
     await page.goto(path);
     await page.waitForLoadState("networkidle");
   }
+  // The toast library adds a <style> element of its own: allowed by its hash, so the toast is styled (fixed in place).
+  await page.goto("/auth");
+  await waitForHydration(page);
+  const panel = page.getByRole("tabpanel");
+  await panel.getByLabel("E-mail").fill("nobody-csp@example.test");
+  await panel.getByLabel("Password").fill("not-the-password-1");
+  await panel.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Sign in failed" })).toBeVisible();
+  await expect(page.locator("[data-sonner-toaster]")).toHaveCSS("position", "fixed");
+  expect(policy).not.toMatch(/style-src(-elem)? [^;]*'unsafe-inline'/);
+
   await signInAs(page, await makeUser({ admin: true }));
   await page.goto("/admin");
   await page.waitForLoadState("networkidle");

@@ -33,6 +33,8 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "faq_entries", key: ["id"], booleans: ["active"], dates: contentDates },
   { name: "videos", key: ["id"], booleans: ["active"], dates: contentDates },
   { name: "audit_log", key: ["id"], dates: ["created_at"] },
+  // Kept so that a restore does not hand an attacker a fresh count of sign-in attempts.
+  { name: "sign_in_failures", key: ["account"], dates: ["last_failure_at", "locked_until"] },
 ];
 
 export type NeutralValue = string | number | boolean | null;

@@ -1,3 +1,4 @@
+import { beginAccountAttempt, clearAccountFailures, sweepAccountFailures } from "#app/auth/account-throttle.server.ts";
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
 import type { Runtime } from "#app/lib/runtime.server.ts";
 import { normalizeEmail } from "./email.ts";
@@ -26,6 +27,22 @@ export function tooManyAttempts(t: Translate, retryAfterMs: number): AuthToast {
     description: t("auth.tooManyAttemptsText", { minutes: Math.max(1, Math.ceil(retryAfterMs / 60_000)) }),
   };
 }
+
+/** The account waits before its next password check: many wrong passwords for it, from anywhere. */
+export function accountWaiting(t: Translate, retryAfterMs: number): AuthToast {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return {
+    kind: "error",
+    title: t("auth.tooManyAttempts"),
+    description:
+      seconds < 60
+        ? t("auth.accountWaitingSeconds", { seconds })
+        : t("auth.accountWaitingMinutes", { minutes: Math.ceil(seconds / 60) }),
+  };
+}
+
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+let lastSweep = 0;
 
 export async function signUp(
   runtime: Runtime,
@@ -62,7 +79,8 @@ export async function signUp(
 
 /**
  * Signs in through better-auth; on success returns its Set-Cookie headers, on failure a toast.
- * The caller has counted the attempt with `authLimiter.begin`; only a wrong password keeps it counted.
+ * The caller has counted the attempt with `authLimiter.begin`; only a wrong password keeps it counted. The
+ * account's own count (account-throttle.server.ts) is taken here: while it waits, no password is checked.
  */
 export async function signIn(
   runtime: Runtime,
@@ -70,7 +88,7 @@ export async function signIn(
   client: string,
   request: Request,
   form: { email: string; password: string },
-): Promise<{ ok: true; headers: Headers } | (AuthActionResult & { ok: false })> {
+): Promise<{ ok: true; headers: Headers } | (AuthActionResult & { ok: false; retryAfterMs?: number })> {
   const email = normalizeEmail(form.email);
   const fail = (key: MessageKey): AuthActionResult & { ok: false } => ({
     intent: "sign-in",
@@ -83,6 +101,18 @@ export async function signIn(
     return fail(email ? "auth.error.passwordRequired" : "auth.error.emailRequired");
   }
 
+  const db = runtime.database.db;
+  if (Date.now() - lastSweep > SWEEP_INTERVAL_MS) {
+    lastSweep = Date.now();
+    await sweepAccountFailures(db);
+  }
+  const accountWait = await beginAccountAttempt(db, email);
+  if (accountWait > 0) {
+    // Not checked, so not this address's failure either.
+    runtime.authLimiter.forgive(client);
+    return { intent: "sign-in", ok: false, email, toast: accountWaiting(t, accountWait), retryAfterMs: accountWait };
+  }
+
   const response = await runtime.auth.api.signInEmail({
     body: { email, password: form.password, rememberMe: true },
     headers: request.headers,
@@ -90,6 +120,7 @@ export async function signIn(
   });
   if (response.ok) {
     runtime.authLimiter.forgive(client);
+    await clearAccountFailures(db, email);
     const headers = new Headers();
     for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
     return { ok: true, headers };

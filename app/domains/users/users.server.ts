@@ -176,3 +176,39 @@ export async function lockAdminsAndCheck(trx: Transaction<Database>, userId: str
   if (admins.length < 2) throw new LastAdminError("Refusing to revoke the last admin");
   return true;
 }
+
+export type PasswordChangeResult =
+  | { ok: true; sessionsEnded: number }
+  | { ok: false; problem: "notFound" | `password.${PasswordProblem}` };
+
+/**
+ * Sets a user's password and ends every session of the user in the same transaction: whoever held one (perhaps
+ * with the old password) must sign in again. The account's failed sign-ins are forgotten too. The caller keeps the
+ * person changing their own password signed in, if it wants to, by signing them in afresh.
+ */
+export async function setPassword(
+  db: Kysely<Database>,
+  input: { email: string; password: string },
+): Promise<PasswordChangeResult> {
+  const email = normalizeEmail(input.email);
+  const user = await findUserByEmail(db, email);
+  if (!user) return { ok: false, problem: "notFound" };
+  const problem = passwordProblem(input.password, email);
+  if (problem) return { ok: false, problem: `password.${problem}` };
+  // Hashing is slow on purpose; do it before the transaction holds any lock.
+  const passwordHash = await hashPassword(input.password);
+  const now = new Date();
+  return db.transaction().execute(async (trx): Promise<PasswordChangeResult> => {
+    const updated = await trx
+      .updateTable("account")
+      .set({ password: passwordHash, updatedAt: now })
+      .where("userId", "=", user.id)
+      .where("providerId", "=", "credential")
+      .executeTakeFirst();
+    // Every account made here has a password; one without (made elsewhere) is not this function's to give one.
+    if (Number(updated.numUpdatedRows) === 0) return { ok: false, problem: "notFound" };
+    const ended = await trx.deleteFrom("session").where("userId", "=", user.id).executeTakeFirst();
+    await trx.deleteFrom("sign_in_failures").where("account", "=", email).execute();
+    return { ok: true, sessionsEnded: Number(ended.numDeletedRows ?? 0) };
+  });
+}
