@@ -6,11 +6,14 @@ import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
-import { clientAddressContext } from "#app/lib/request-context.ts";
+import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
+import { clientAddressContext, requestIdContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
 import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
+import { healthHandler } from "./health.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
+import { startRequestLog } from "./request-log.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 
@@ -27,11 +30,33 @@ export function bodyLimitFor(pathname: string, env: Pick<Env, "uploadMaxBytes" |
 }
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * The process's logger, made once by server.js before anything else (so that even a bad environment is
+ * reported through it) at the LOG_LEVEL asked for; every module reaches it through `getLogger()`.
+ */
+export function createServerLogger(source: Record<string, string | undefined> = process.env): Logger {
+  const logger = createLogger({ level: logLevelFrom(source) });
+  setLogger(logger);
+  return logger;
+}
+
+/** Whether a proxy's `X-Request-Id` may be used: only when proxies in front are trusted at all. */
+let trustIncomingRequestId = false;
+
+/** Gives every request its id and one log line; server.js calls it first, before the page cache's fast path. */
+export function logRequest(req: IncomingMessage, res: ServerResponse): void {
+  (req as IncomingMessage & { id?: string }).id = startRequestLog(req, res, {
+    logger: getLogger(),
+    trustIncomingId: trustIncomingRequestId,
+  });
+}
+
 /** Validates the environment, migrates the database and seeds defaults. */
 export async function startup(source: Record<string, string | undefined> = process.env) {
   const env: Env = parseEnv(source);
   const { adminSetupCode, runtime } = await startRuntime(env);
   app.set("trust proxy", env.trustProxy);
+  trustIncomingRequestId = env.trustProxy > 0;
   pageCache = env.pageCache ? new PageCache({ changeVersion: runtime.database.changeVersion }) : null;
   // On PostgreSQL the first call starts listening for other processes' commits; until then nothing is kept.
   runtime.database.changeVersion();
@@ -78,6 +103,8 @@ export function serveKeptPage(req: IncomingMessage, res: ServerResponse): boolea
 export const app = express();
 app.disable("x-powered-by");
 app.use(securityHeaders);
+// Before everything else (and never through React Router, so never kept by the page cache).
+app.use(healthHandler(() => getRuntime()));
 
 app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
@@ -126,6 +153,7 @@ app.use(async (req, res, next) => {
   try {
     const context = new RouterContextProvider();
     context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
+    context.set(requestIdContext, (req as { id?: string }).id ?? "");
     const key = pageCache && req.method === "GET" ? pageCacheKey(req) : null;
     if (!pageCache || key === null) {
       await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res), context));

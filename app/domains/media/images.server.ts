@@ -10,6 +10,7 @@ import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import { type FileStorage, getStorage } from "./storage.server.ts";
 import { detectImageType, type ImageType } from "./upload.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 
 /** Served widths; an image is never scaled up, so a smaller one gets only the steps below its own width. */
 export const IMAGE_WIDTHS = [320, 640, 960, 1280, 1920, 2560] as const;
@@ -570,7 +571,7 @@ async function redrawWatermarks(
       updated++;
     } catch (error) {
       await storage.remove(written).catch(() => {});
-      console.error(`Could not redraw the watermark of image ${row.id}:`, error);
+      getLogger().error({ err: error, imageId: row.id }, "Could not redraw the watermark of an image");
       failed++;
     }
   }

@@ -21,6 +21,7 @@ import {
   SITE_IMAGE_SETTING,
   type SiteImageKind,
 } from "./site-images.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 
 type RenderedFile = { key: string; data: Buffer };
 
@@ -95,7 +96,7 @@ export async function removeReplacedSiteImage(
   try {
     await storage.remove(stale);
   } catch (error) {
-    console.error("Could not remove the replaced site image files", error);
+    getLogger().warn({ err: error }, "Could not remove the replaced site image files");
   }
 }
 

@@ -2,6 +2,7 @@ import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
 import type { Runtime } from "#app/lib/runtime.server.ts";
 import { normalizeEmail } from "./email.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 
 export type AuthToast = { kind: "success" | "error"; title: string; description: string };
 export type AuthActionResult = { intent: "sign-in" | "sign-up"; ok: boolean; toast: AuthToast; email: string };
@@ -99,6 +100,6 @@ export async function signIn(
   // A password longer than any allowed one cannot be right: the same answer as a wrong one.
   if (response.status === 401 || body.code === "INVALID_EMAIL_OR_PASSWORD" || body.code === "PASSWORD_TOO_LONG")
     return fail("auth.error.invalidCredentials");
-  console.error("Sign-in was rejected unexpectedly", response.status, body);
+  getLogger().error({ status: response.status, code: body.code }, "Sign-in was rejected unexpectedly");
   return fail("auth.error.unknown");
 }

@@ -22,6 +22,7 @@ import { type FileStorage, getStorage, publicUrl } from "#app/domains/media/stor
 import type { Language } from "#app/i18n/i18n.ts";
 import { canonicalVideoUrl, embedPlayerUrl, parseVideoUrl } from "./video-url.ts";
 import { videoSchema } from "./videos-schema.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 
 /** Where uploaded video files are stored; each upload gets a new random name, so the URL never changes content. */
 export const VIDEO_FILE_PREFIX = "public/videos/";
@@ -146,7 +147,7 @@ export async function setVideoPoster(
   try {
     await removeImageFiles(oldKeys, storage);
   } catch (error) {
-    console.error("Could not remove the replaced poster's files", error);
+    getLogger().warn({ err: error }, "Could not remove the replaced poster's files");
   }
   return result;
 }
