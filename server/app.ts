@@ -43,6 +43,9 @@ export function createServerLogger(source: Record<string, string | undefined> = 
 /** Whether a proxy's `X-Request-Id` may be used: only when proxies in front are trusted at all. */
 let trustIncomingRequestId = false;
 
+/** Behind a proxy (TRUST_PROXY), the site's public origin (BASE_URL): see requestOrigin in fetch-bridge.ts. */
+let publicOrigin: string | null = null;
+
 /** Gives every request its id and one log line; server.js calls it first, before the page cache's fast path. */
 export function logRequest(req: IncomingMessage, res: ServerResponse): void {
   (req as IncomingMessage & { id?: string }).id = startRequestLog(req, res, {
@@ -57,6 +60,7 @@ export async function startup(source: Record<string, string | undefined> = proce
   const { adminSetupCode, runtime } = await startRuntime(env);
   app.set("trust proxy", env.trustProxy);
   trustIncomingRequestId = env.trustProxy > 0;
+  publicOrigin = env.trustProxy > 0 ? env.baseUrl : null;
   pageCache = env.pageCache ? new PageCache({ changeVersion: runtime.database.changeVersion }) : null;
   // On PostgreSQL the first call starts listening for other processes' commits; until then nothing is kept.
   runtime.database.changeVersion();
@@ -156,11 +160,11 @@ app.use(async (req, res, next) => {
     context.set(requestIdContext, (req as { id?: string }).id ?? "");
     const key = pageCache && req.method === "GET" ? pageCacheKey(req) : null;
     if (!pageCache || key === null) {
-      await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res), context));
+      await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res, publicOrigin), context));
       return;
     }
     const page = await pageCache.fill(key, async () => {
-      const response = await handleRequest(toFetchRequest(req, res), context);
+      const response = await handleRequest(toFetchRequest(req, res, publicOrigin), context);
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
     });
     if ("etag" in page) sendKeptPage(req, res, page, "miss");
