@@ -23,8 +23,8 @@ import {
 } from "kysely";
 import { LRUCache } from "lru-cache";
 import pg from "pg";
-import type { Database } from "./schema.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import type { Database } from "./schema.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 

@@ -6,7 +6,7 @@ import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
 import type { Env } from "./env.server.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
+import { getLogger } from "./logger.server.ts";
 
 /** Files younger than this may belong to an upload still in flight. */
 const GRACE_MS = 60 * 60 * 1000;

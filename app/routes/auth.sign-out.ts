@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth.sign-out";
-import { getLogger } from "#app/lib/logger.server.ts";
 
 /** Ends the session on the server (the row is deleted) and clears the cookie. */
 export async function action({ request }: Route.ActionArgs) {

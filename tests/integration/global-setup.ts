@@ -1,6 +1,6 @@
 import { buildIfStale } from "../../scripts/build-if-stale.js";
-import { TEST_AUTH_SECRET } from "../support/server-process.ts";
 import { findLeaks, noteSecret, resetLedger, SERVER_LOG_DIR } from "../support/secret-ledger.ts";
+import { TEST_AUTH_SECRET } from "../support/server-process.ts";
 
 /**
  * Builds once before any test file runs, so that the servers the integration tests start in

@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import { finishImage, watermarkText } from "./images.server.ts";
 import type { FileStorage } from "./storage.server.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
 
 export { whenImageQueueIdle } from "./image-queue.server.ts";
 
@@ -25,7 +25,9 @@ export function finishImageInBackground(db: Kysely<Database>, imageId: string, o
   const watermark = options.watermark ?? currentWatermark(db);
   void runInImageQueue(async () =>
     finishImage(db, imageId, { storage: options.storage, watermark: await watermark() }),
-  ).catch((error: unknown) => getLogger().error({ err: error, imageId }, "Could not make the remaining sizes of an image"));
+  ).catch((error: unknown) =>
+    getLogger().error({ err: error, imageId }, "Could not make the remaining sizes of an image"),
+  );
 }
 
 /**

@@ -7,10 +7,10 @@ import sharp, { type Metadata, type OutputInfo } from "sharp";
 import type { Database, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import { type FileStorage, getStorage } from "./storage.server.ts";
 import { detectImageType, type ImageType } from "./upload.server.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
 
 /** Served widths; an image is never scaled up, so a smaller one gets only the steps below its own width. */
 export const IMAGE_WIDTHS = [320, 640, 960, 1280, 1920, 2560] as const;

@@ -2,9 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { refreshWatermarks } from "#app/domains/media/images.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { type SettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
 
 export type SaveSettingsResult = {
   changed: SettingKey[];

@@ -2,8 +2,8 @@ import type { Kysely } from "kysely";
 import { noteChangeOf } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
-import { isSettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { isSettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
 
 /** Inserts only the keys that are missing, so an upgrade never overwrites what an admin changed. */
 export async function insertMissingDefaults(db: Kysely<Database>): Promise<number> {

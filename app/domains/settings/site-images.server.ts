@@ -11,6 +11,7 @@ import {
   sweepUnreferenced,
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import type { SettingKey } from "./settings-defaults.ts";
@@ -21,7 +22,6 @@ import {
   SITE_IMAGE_SETTING,
   type SiteImageKind,
 } from "./site-images.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
 
 type RenderedFile = { key: string; data: Buffer };
 

@@ -1,8 +1,8 @@
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import type { Runtime } from "#app/lib/runtime.server.ts";
 import { normalizeEmail } from "./email.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
 
 export type AuthToast = { kind: "success" | "error"; title: string; description: string };
 export type AuthActionResult = { intent: "sign-in" | "sign-up"; ok: boolean; toast: AuthToast; email: string };

@@ -20,9 +20,9 @@ import {
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { canonicalVideoUrl, embedPlayerUrl, parseVideoUrl } from "./video-url.ts";
 import { videoSchema } from "./videos-schema.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
 
 /** Where uploaded video files are stored; each upload gets a new random name, so the URL never changes content. */
 export const VIDEO_FILE_PREFIX = "public/videos/";
