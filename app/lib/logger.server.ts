@@ -1,9 +1,9 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
 
-export type { Logger };
+import { LOG_LEVELS } from "./env.server.ts";
 
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type { Logger };
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**

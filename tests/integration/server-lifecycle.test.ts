@@ -217,6 +217,7 @@ describe("a bad environment", () => {
     ["PORT", "abc"],
     ["DATABASE_URL", "mysql://root@localhost/site"],
     ["BASE_URL", "example.com"],
+    ["LOG_LEVEL", "loud"],
   ])("stops the start with a non-zero exit and one line naming %s", async (name, value) => {
     const result = await run(
       process.execPath,
