@@ -7,10 +7,14 @@ export type { Logger };
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Field names whose values never reach a log line, wherever they appear one level down (a request's headers,
- * a form's fields): the code logs none of them on purpose, this is the net under a mistake.
+ * Field names whose values never reach a log line, at the top or in a request's headers, a body or a form:
+ * the code logs none of them on purpose, this is the net under a mistake. Named paths, not `*.password`
+ * wildcards: those cost about 20 µs on every line, a quarter of a kept page's whole answer.
  */
 const SECRET_FIELDS = ["password", "token", "cookie", "authorization", "secret", "inviteCode", "sig"];
+const SECRET_PATHS = ["", "headers.", "req.headers.", "body.", "form."].flatMap((parent) =>
+  SECRET_FIELDS.map((field) => `${parent}${field}`),
+);
 
 export type LoggerOptions = {
   level?: LogLevel;
@@ -28,14 +32,18 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level,
     base: undefined,
     redact: {
-      paths: SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
+      paths: SECRET_PATHS,
       censor: "[redacted]",
     },
   };
   // pino-pretty as a stream in this thread (not a worker transport): a terminal is watched by one person.
+  // JSON lines are written without blocking the request that logged them (under load several lines go out
+  // in one write); pino flushes what is left when the process exits.
   const destination =
     options.destination ??
-    (readable ? pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" }) : pino.destination(1));
+    (readable
+      ? pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" })
+      : pino.destination({ dest: 1, sync: false }));
   return pino(config, destination);
 }
 
