@@ -42,7 +42,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const destination =
     options.destination ??
     (readable
-      ? pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l" })
+      ? pretty({ colorize: true, sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss.l" })
       : pino.destination({ dest: 1, sync: false }));
   return pino(config, destination);
 }
