@@ -74,6 +74,8 @@ export type ServerOptions = {
   launch?: (command: string, args: string[]) => [string, string[]];
 };
 
+const KEPT_OUTPUT_CHARS = 16 * 1024 * 1024;
+
 export class ServerProcess {
   stdout = "";
   stderr = "";
@@ -86,12 +88,13 @@ export class ServerProcess {
     // Everything the server prints also goes to a file, checked for secrets after the whole run.
     const file = serverLogFile(port);
     const log = file ? fs.createWriteStream(file) : null;
+    // A server under a benchmark's load logs a line per request: the output kept in memory is bounded.
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stdout += chunk;
+      if (this.stdout.length < KEPT_OUTPUT_CHARS) this.stdout += chunk;
       log?.write(chunk);
     });
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stderr += chunk;
+      if (this.stderr.length < KEPT_OUTPUT_CHARS) this.stderr += chunk;
       log?.write(chunk);
     });
     child.on("close", () => log?.end());
