@@ -31,8 +31,8 @@ export function bodyLimitFor(pathname: string, env: Pick<Env, "uploadMaxBytes" |
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * The process's logger, made once by server.js before anything else (so that even a bad environment is
- * reported through it) at the LOG_LEVEL asked for; every module reaches it through `getLogger()`.
+ * The process's logger, made once by server.js before the start (the composition root) at the LOG_LEVEL asked
+ * for; every module reaches it through `getLogger()`. A bad LOG_LEVEL is reported by `startup` like any variable.
  */
 export function createServerLogger(source: Record<string, string | undefined> = process.env): Logger {
   const logger = createLogger({ level: logLevelFrom(source) });
