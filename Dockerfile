@@ -1,5 +1,4 @@
 # Vitrine in a container. Not tested by CI (the test machines cannot run Docker): see docs/DEPLOY.md.
-# syntax=docker/dockerfile:1
 
 # --- build: install everything and make the production build ---
 FROM node:24-slim AS build
