@@ -71,6 +71,8 @@ export default defineConfig({
       AUTH_SECRET: E2E_SECRET,
       AUTH_MAX_FAILED_ATTEMPTS: "10000",
       DATABASE_URL: "",
+      // The server's output is shown with the tests': warnings and errors, not a line per request.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     },
   },
 });

@@ -49,52 +49,61 @@ async function main() {
     server.use(appModule.app);
   }
 
+  // The one logger of the process (JSON lines on stdout, readable ones on a terminal), at LOG_LEVEL.
+  logger = appModule.createServerLogger(process.env);
+
   let started;
   try {
     started = await appModule.startup(process.env);
   } catch (error) {
     if (error?.name === "EnvError") {
-      console.error(error.message);
+      // One plain line for the person starting the server; the message never shows a secret's value.
+      process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }
     throw error;
   }
   const { env, adminSetupCode } = started;
 
-  server.use((error, _req, res, _next) => {
-    console.error("Unhandled request error:", error);
+  server.use((error, req, res, _next) => {
+    // The request's own line follows (status 500) with the same id; the stack is logged here, once.
+    logger.error({ err: error, reqId: req.id }, "Unhandled request error");
     if (!res.headersSent) res.status(500).type("text/plain").send("Internal server error");
   });
 
-  // Pages kept for anonymous visitors are sent before Express routes anything (see server/page-cache.ts).
+  // Pages kept for anonymous visitors are sent before Express routes anything (see server/page-cache.ts);
+  // every request gets its id and log line first, whoever answers it.
   const httpServer = http.createServer((req, res) => {
+    appModule.logRequest(req, res);
     if (!stopping && appModule.serveKeptPage?.(req, res)) return;
     server(req, res);
   });
   httpServer.listen(env.port, env.host, () => {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : env.port;
-    console.log(
+    logger.info(
+      { port, mode: dev ? "development" : "production" },
       `Vitrine is running on http://${env.host ?? "localhost"}:${port} (${dev ? "development" : "production"})`,
     );
-    if (adminSetupCode) console.log(`Admin setup code: ${adminSetupCode}`);
+    // A plain line on purpose (see README): the person installing the site copies the code from it.
+    if (adminSetupCode) process.stdout.write(`Admin setup code: ${adminSetupCode}\n`);
   });
   httpServer.on("error", (error) => {
-    console.error(`Could not listen on port ${env.port}: ${error.message}`);
+    logger.fatal(`Could not listen on port ${env.port}: ${error.message}`);
     process.exit(1);
   });
 
   const stop = (signal) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: finishing requests in flight, then stopping.`);
+    logger.info(`${signal} received: finishing requests in flight, then stopping.`);
     const force = setTimeout(() => {
-      console.error("Requests did not finish within 10 s; stopping anyway.");
+      logger.error("Requests did not finish within 10 s; stopping anyway.");
       process.exit(1);
     }, 10_000);
     force.unref();
     httpServer.close(async () => {
-      await appModule.shutdown().catch((error) => console.error("Closing the database failed:", error));
+      await appModule.shutdown().catch((error) => logger.error({ err: error }, "Closing the database failed"));
       process.exit(0);
     });
     // Connections whose request was in flight become idle when it ends: close them then, too.
@@ -105,9 +114,16 @@ async function main() {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-process.on("unhandledRejection", (reason) => console.error("Unhandled promise rejection:", reason));
+/** Set by main() once the app module is loaded; until then (a failed build or import) plain stderr serves. */
+let logger;
+
+process.on("unhandledRejection", (reason) => {
+  if (logger) logger.error({ err: reason }, "Unhandled promise rejection");
+  else process.stderr.write(`Unhandled promise rejection: ${reason?.stack ?? reason}\n`);
+});
 
 main().catch((error) => {
-  console.error("Vitrine could not start:", error instanceof Error ? error.message : error);
+  if (logger) logger.fatal({ err: error }, "Vitrine could not start");
+  else process.stderr.write(`Vitrine could not start: ${error?.stack ?? error}\n`);
   process.exit(1);
 });

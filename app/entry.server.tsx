@@ -4,8 +4,10 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { getLogger } from "#app/lib/logger.server.ts";
+import { requestIdContext } from "#app/lib/request-context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -47,11 +49,32 @@ export function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
+/** The id of the request being answered, for its error lines (empty when React Router has no context yet). */
+function requestIdOf(context: Readonly<RouterContextProvider> | undefined): string | undefined {
+  try {
+    return context?.get(requestIdContext) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What React Router reports while answering. A refusal (4xx: a POST to a page without an action, a GET of a
+ * write-only address, a non-admin's 403) is the client's mistake, not the server's: the request's own log line
+ * already says so, and no stack is logged. A request the visitor abandoned is not logged either.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  getLogger().error({ err: error, reqId: requestIdOf(context) }, "Error while answering a request");
+};
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
+  loadContext?: RouterContextProvider,
 ) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -97,7 +120,8 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors before the shell are logged by React Router; these happen while streaming.
-          if (shellRendered) console.error(error);
+          if (shellRendered)
+            getLogger().error({ err: error, reqId: requestIdOf(loadContext) }, "Error while streaming a page");
         },
       },
     );

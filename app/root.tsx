@@ -149,7 +149,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       />
     );
   }
-  console.error(error);
+  // On the server, entry.server.tsx's handleError has logged it already (once, with the request's id).
+  if (typeof document !== "undefined") console.error(error);
   return (
     <StatusPage
       status={isRouteErrorResponse(error) ? error.status : 500}

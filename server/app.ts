@@ -7,11 +7,14 @@ import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
-import { clientAddressContext } from "#app/lib/request-context.ts";
+import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
+import { clientAddressContext, requestIdContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
 import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
+import { healthHandler } from "./health.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
+import { startRequestLog } from "./request-log.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 
@@ -28,12 +31,38 @@ export function bodyLimitFor(pathname: string, env: Pick<Env, "uploadMaxBytes" |
 }
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * The process's logger, made once by server.js before the start (the composition root) at the LOG_LEVEL asked
+ * for; every module reaches it through `getLogger()`. A bad LOG_LEVEL is reported by `startup` like any variable.
+ */
+export function createServerLogger(source: Record<string, string | undefined> = process.env): Logger {
+  const logger = createLogger({ level: logLevelFrom(source) });
+  setLogger(logger);
+  return logger;
+}
+
+/** Whether a proxy's `X-Request-Id` may be used: only when proxies in front are trusted at all. */
+let trustIncomingRequestId = false;
+
+/** Behind a proxy (TRUST_PROXY), the site's public origin (BASE_URL): see requestOrigin in fetch-bridge.ts. */
+let publicOrigin: string | null = null;
+
+/** Gives every request its id and one log line; server.js calls it first, before the page cache's fast path. */
+export function logRequest(req: IncomingMessage, res: ServerResponse): void {
+  (req as IncomingMessage & { id?: string }).id = startRequestLog(req, res, {
+    logger: getLogger(),
+    trustIncomingId: trustIncomingRequestId,
+  });
+}
+
 /** Validates the environment, migrates the database and seeds defaults. */
 export async function startup(source: Record<string, string | undefined> = process.env) {
   const env: Env = parseEnv(source);
   const { adminSetupCode, runtime } = await startRuntime(env);
   SECURITY_HEADERS = securityHeadersFor(env.baseUrl);
   app.set("trust proxy", env.trustProxy);
+  trustIncomingRequestId = env.trustProxy > 0;
+  publicOrigin = env.trustProxy > 0 ? env.baseUrl : null;
   pageCache = env.pageCache ? new PageCache({ changeVersion: runtime.database.changeVersion }) : null;
   // On PostgreSQL the first call starts listening for other processes' commits; until then nothing is kept.
   runtime.database.changeVersion();
@@ -43,7 +72,11 @@ export async function startup(source: Record<string, string | undefined> = proce
   void finishPendingImages(runtime.database.db);
   stopBackups?.();
   stopBackups = env.backup.dir
-    ? startBackupSchedule({ database: runtime.database, dataDir: env.dataDir }, { ...env.backup, dir: env.backup.dir })
+    ? startBackupSchedule(
+        { database: runtime.database, dataDir: env.dataDir },
+        { ...env.backup, dir: env.backup.dir },
+        getLogger(),
+      )
     : undefined;
   return { env, adminSetupCode };
 }
@@ -135,6 +168,8 @@ export function serveKeptPage(req: IncomingMessage, res: ServerResponse): boolea
 export const app = express();
 app.disable("x-powered-by");
 app.use(securityHeaders);
+// Before everything else (and never through React Router, so never kept by the page cache).
+app.use(healthHandler(() => getRuntime()));
 
 app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
@@ -183,13 +218,14 @@ app.use(async (req, res, next) => {
   try {
     const context = new RouterContextProvider();
     context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
+    context.set(requestIdContext, (req as { id?: string }).id ?? "");
     const key = pageCache && req.method === "GET" ? pageCacheKey(req) : null;
     if (!pageCache || key === null) {
-      await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res), context));
+      await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res, publicOrigin), context));
       return;
     }
     const page = await pageCache.fill(key, async () => {
-      const response = await handleRequest(toFetchRequest(req, res), context);
+      const response = await handleRequest(toFetchRequest(req, res, publicOrigin), context);
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
     });
     if ("etag" in page) sendKeptPage(req, res, page, "miss");

@@ -7,10 +7,20 @@ import type { RenderedPage } from "./page-cache.ts";
  * every answer as a stream; the page cache needs the answer in hand first, so the two halves are ours.
  */
 
-export function toFetchRequest(req: express.Request, res: express.Response): Request {
-  // Express has resolved the protocol and host (behind TRUST_PROXY hops, from X-Forwarded-*).
-  const host = req.get("host") ?? "localhost";
-  const url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
+/**
+ * The origin the request was made to. Express resolves the protocol (behind TRUST_PROXY hops, from
+ * X-Forwarded-Proto), but the Host a proxy passes on is often its upstream's (`127.0.0.1:3000`): behind a proxy
+ * the public origin is BASE_URL's, unless the browser's Origin names the host it reached. React Router refuses
+ * a form post whose Origin differs from this URL's, so a wrong one here refused every sign-in behind nginx.
+ */
+export function requestOrigin(req: express.Request, publicOrigin: string | null): string {
+  const own = `${req.protocol}://${req.get("host") ?? "localhost"}`;
+  if (publicOrigin === null || req.headers.origin === own) return own;
+  return publicOrigin;
+}
+
+export function toFetchRequest(req: express.Request, res: express.Response, publicOrigin: string | null): Request {
+  const url = new URL(`${requestOrigin(req, publicOrigin)}${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

@@ -23,6 +23,7 @@ import {
 } from "kysely";
 import { LRUCache } from "lru-cache";
 import pg from "pg";
+import { getLogger } from "#app/lib/logger.server.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -115,7 +116,7 @@ function postgresChangeListener(connectionString: string, onChange: () => void) 
       connected = false;
       client = null;
       next.end().catch(() => {});
-      if (error && !warned && !closed) console.error(`PostgreSQL change listener lost: ${error.message}`);
+      if (error && !warned && !closed) getLogger().warn(`PostgreSQL change listener lost: ${error.message}`);
       warned = true;
       if (!closed) retry = setTimeout(connect, 1000);
       retry?.unref?.();
@@ -267,7 +268,7 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
     const connectionString = options.databaseUrl as string;
     const pool = new pg.Pool({ connectionString, max: 10 });
     // An idle client losing its connection must not crash the process.
-    pool.on("error", (error) => console.error("PostgreSQL pool error:", error.message));
+    pool.on("error", (error) => getLogger().warn(`PostgreSQL pool error: ${error.message}`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [observer] });
     // Started on first use, so that scripts and tests that never ask keep no extra connection.
     const listener = postgresChangeListener(connectionString, noteChange);

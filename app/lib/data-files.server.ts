@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { getLogger } from "./logger.server.ts";
 
 /**
  * Everything under DATA_DIR is private: the database, the auth secret, originals and unwatermarked pictures,
@@ -28,6 +29,6 @@ function restrictMode(path: string, mode: number): void {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return;
     // A directory mounted from elsewhere may belong to another user: say so once, and go on.
-    console.warn(`Could not make ${path} private (mode ${mode.toString(8)}): ${code ?? String(error)}`);
+    getLogger().warn({ path, mode: mode.toString(8), code }, "Could not make a data file private");
   }
 }

@@ -25,6 +25,7 @@ describe("environment", () => {
       authMaxFailedAttempts: 10,
       trustProxy: 0,
       pageCache: true,
+      logLevel: "info",
       uploadMaxBytes: 25 * 1024 * 1024,
       videoUploadMaxBytes: 1024 * 1024 * 1024,
       backup: { dir: undefined, keep: 14, intervalMs: 24 * 3_600_000 },
@@ -46,6 +47,12 @@ describe("environment", () => {
     expect(parseEnv({ PAGE_CACHE: "off" }).pageCache).toBe(false);
     expect(parseEnv({ PAGE_CACHE: "on", NODE_ENV: "development" }).pageCache).toBe(false);
     expect(() => parseEnv({ PAGE_CACHE: "maybe" })).toThrow(/PAGE_CACHE: must be "on" or "off"/);
+  });
+
+  it("takes LOG_LEVEL as one of pino's levels", () => {
+    expect(parseEnv({ LOG_LEVEL: "debug" }).logLevel).toBe("debug");
+    expect(parseEnv({ LOG_LEVEL: "" }).logLevel).toBe("info");
+    expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL: must be one of fatal, error/);
   });
 
   it("takes upload limits in megabytes and refuses nonsense", () => {

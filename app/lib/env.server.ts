@@ -7,6 +7,9 @@ const port = z.coerce
   .min(0, "must be a whole number from 0 to 65535")
   .max(65535, "must be a whole number from 0 to 65535");
 
+/** pino's levels, quietest last. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 const emptyAsUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
 const envSchema = z.object({
@@ -57,6 +60,14 @@ const envSchema = z.object({
     z.coerce.number().int().min(1, "must be a whole number of megabytes, at least 1").max(16384).default(1024),
   ),
   PAGE_CACHE: z.preprocess(emptyAsUndefined, z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on")),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(LOG_LEVELS, {
+        message: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+  ),
   AUTH_MAX_FAILED_ATTEMPTS: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),
@@ -100,6 +111,8 @@ export type Env = {
   pageCache: boolean;
   /** Scheduled backups: where they go (unset: none are taken), how many are kept, how often. */
   backup: { dir: string | undefined; keep: number; intervalMs: number };
+  /** How much the server logs (pino's levels; `info` logs one line per request). */
+  logLevel: (typeof LOG_LEVELS)[number];
 };
 
 export class EnvError extends Error {
@@ -135,6 +148,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     authMaxFailedAttempts: value.AUTH_MAX_FAILED_ATTEMPTS,
     trustProxy: value.TRUST_PROXY === "false" ? 0 : Number(value.TRUST_PROXY),
     pageCache: value.PAGE_CACHE === "on" && value.NODE_ENV !== "development",
+    logLevel: value.LOG_LEVEL,
     uploadMaxBytes: value.UPLOAD_MAX_MB * 1024 * 1024,
     videoUploadMaxBytes: value.VIDEO_UPLOAD_MAX_MB * 1024 * 1024,
     backup: {

@@ -7,3 +7,6 @@ export const sessionUserContext = createContext<SessionUser | null>(null);
 
 /** The client's address as the HTTP server saw it, for rate limiting. */
 export const clientAddressContext = createContext<string>("unknown");
+
+/** The request's id (also its `X-Request-Id` answer header and log line), for the lines logged while answering it. */
+export const requestIdContext = createContext<string>("");

@@ -10,6 +10,7 @@ import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/d
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "./data-files.server.ts";
 import type { Env } from "./env.server.ts";
+import { getLogger } from "./logger.server.ts";
 
 export type Runtime = {
   env: Env;
@@ -59,7 +60,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
   if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
     const preMigrationBackup = await migrateWithBackup(database, env.dataDir);
-    if (preMigrationBackup) console.log(`Backup before upgrading the database: ${preMigrationBackup}`);
+    if (preMigrationBackup) getLogger().info({ file: preMigrationBackup }, "Backup before upgrading the database");
     await insertMissingDefaults(database.db);
     const adminSetupCode = await ensureAdminSetupCode(database.db);
     const secret = resolveAuthSecret(env);

@@ -6,6 +6,7 @@ import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
 import type { Env } from "./env.server.ts";
+import { getLogger } from "./logger.server.ts";
 
 /** Files younger than this may belong to an upload still in flight. */
 const GRACE_MS = 60 * 60 * 1000;
@@ -32,9 +33,9 @@ export async function sweepStorage(db: Kysely<Database>, env: Pick<Env, "dataDir
   for (const [what, sweep] of sweeps) {
     try {
       const removed = await sweep();
-      if (removed > 0) console.log(`Removed ${removed} unreferenced ${what}.`);
+      if (removed > 0) getLogger().info(`Removed ${removed} unreferenced ${what}.`);
     } catch (error) {
-      console.error(`Sweeping unreferenced ${what} failed:`, error);
+      getLogger().error({ err: error }, `Sweeping unreferenced ${what} failed`);
     }
   }
 }

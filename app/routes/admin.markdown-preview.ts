@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
@@ -14,4 +15,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const parsed = previewForm.safeParse(await readForm(request));
   if (!parsed.success) return data({ error: "The text is missing or too long." }, { status: 400 });
   return Response.json({ html: renderMarkdown(parsed.data.source) }, { headers: { "Cache-Control": "no-store" } });
+}
+
+/** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */
+export function loader({ url, context }: Route.LoaderArgs) {
+  refuseAdminRead(url, context);
 }

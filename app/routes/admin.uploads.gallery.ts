@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
 import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
 import { formatMegabytes, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
@@ -54,4 +55,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   } finally {
     await upload.cleanup();
   }
+}
+
+/** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */
+export function loader({ url, context }: Route.LoaderArgs) {
+  refuseAdminRead(url, context);
 }

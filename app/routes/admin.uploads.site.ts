@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { ImageError } from "#app/domains/media/images.server.ts";
 import { formatMegabytes, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
 import { storeSiteImage } from "#app/domains/settings/site-images.server.ts";
@@ -55,4 +56,9 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   } finally {
     await upload.cleanup();
   }
+}
+
+/** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */
+export function loader({ url, context }: Route.LoaderArgs) {
+  refuseAdminRead(url, context);
 }

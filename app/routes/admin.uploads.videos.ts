@@ -1,4 +1,5 @@
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { refusalMessage } from "#app/domains/content/content-admin.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { formatMegabytes, type ReceivedUpload, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
@@ -94,4 +95,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   } finally {
     await upload.cleanup();
   }
+}
+
+/** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */
+export function loader({ url, context }: Route.LoaderArgs) {
+  refuseAdminRead(url, context);
 }

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth.sign-out";
 
@@ -9,7 +10,7 @@ export async function action({ request }: Route.ActionArgs) {
     const response = await getRuntime().auth.api.signOut({ headers: request.headers, asResponse: true });
     for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   } catch (error) {
-    console.error("Sign-out failed", error);
+    getLogger().error({ err: error }, "Sign-out failed");
   }
   return redirect("/", { headers });
 }

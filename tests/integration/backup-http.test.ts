@@ -86,7 +86,11 @@ describe.each(databaseKinds)("backups of a running site (%s)", (kind) => {
     const fresh = path.join(backupDir, names[0] as string);
     expect(fs.statSync(fresh).mode & 0o777).toBe(0o600);
     expect((await verifyBackup(fresh)).counts.rows.gallery_images).toBeGreaterThan(0);
-    expect(server.stdout).toContain(`Backup written: ${fresh}`);
+    const written = server.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; file?: string });
+    expect(written).toContainEqual(expect.objectContaining({ msg: "Backup written", file: fresh }));
   });
 
   it("shows the last backup on the dashboard, to admins only", async () => {

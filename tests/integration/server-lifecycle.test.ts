@@ -138,7 +138,7 @@ describe.each(databaseKinds)("starting and stopping the server (%s)", (kind) => 
       const api = await request(server.url("/api/settings"));
       expect(api.status).toBe(200);
       expect(JSON.parse(api.body)).toContainEqual({ key: "site_name", value: "Vitrine" });
-      expect(server.stderr).toContain("Could not read site settings");
+      expect(server.stdout).toContain("Could not read site settings");
     } finally {
       await database.db.schema.alterTable("site_settings_lost").renameTo("site_settings").execute();
     }
@@ -217,6 +217,7 @@ describe("a bad environment", () => {
     ["PORT", "abc"],
     ["DATABASE_URL", "mysql://root@localhost/site"],
     ["BASE_URL", "example.com"],
+    ["LOG_LEVEL", "loud"],
   ])("stops the start with a non-zero exit and one line naming %s", async (name, value) => {
     const result = await run(
       process.execPath,

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { grantAdmin, signUpWithInvite } from "#app/domains/users/users.server.ts";
+import { noteSecret } from "./secret-ledger.ts";
 
 /** Test data, shared by the tests and `npm run seed`. */
 export function uniqueEmail(prefix = "user"): string {
@@ -10,7 +11,9 @@ export function uniqueEmail(prefix = "user"): string {
 }
 
 export function strongPassword(): string {
-  return `Vitrine-${randomBytes(9).toString("base64url")}`;
+  const password = `Vitrine-${randomBytes(9).toString("base64url")}`;
+  noteSecret(password);
+  return password;
 }
 
 export type CreatedUser = { id: string; email: string; password: string; isAdmin: boolean };
@@ -25,7 +28,9 @@ export async function createUser(
 ): Promise<CreatedUser> {
   const email = options.email ?? uniqueEmail(options.admin ? "admin" : "user");
   const password = options.password ?? strongPassword();
+  noteSecret(password);
   const [inviteCode] = await createInviteCodes(db);
+  noteSecret(inviteCode);
   if (!inviteCode) throw new Error("No invite code was created");
   const account = await signUpWithInvite(db, { email, password, inviteCode });
   if (options.admin) await grantAdmin(db, account.email);
@@ -35,5 +40,6 @@ export async function createUser(
 export async function createInvite(db: Kysely<Database>, options: { admin?: boolean } = {}): Promise<string> {
   const [code] = await createInviteCodes(db, { grantsRole: options.admin ? "admin" : null });
   if (!code) throw new Error("No invite code was created");
+  noteSecret(code);
   return code;
 }

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { noteSecret, serverLogFile } from "./secret-ledger.ts";
 
 /** The checkout: `node server.js` and `npm run cli` run from here. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -72,6 +74,8 @@ export type ServerOptions = {
   launch?: (command: string, args: string[]) => [string, string[]];
 };
 
+const KEPT_OUTPUT_CHARS = 16 * 1024 * 1024;
+
 export class ServerProcess {
   stdout = "";
   stderr = "";
@@ -81,12 +85,19 @@ export class ServerProcess {
     readonly child: ChildProcess,
     readonly port: number,
   ) {
+    // Everything the server prints also goes to a file, checked for secrets after the whole run.
+    const file = serverLogFile(port);
+    const log = file ? fs.createWriteStream(file) : null;
+    // A server under a benchmark's load logs a line per request: the output kept in memory is bounded.
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stdout += chunk;
+      if (this.stdout.length < KEPT_OUTPUT_CHARS) this.stdout += chunk;
+      log?.write(chunk);
     });
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      this.stderr += chunk;
+      if (this.stderr.length < KEPT_OUTPUT_CHARS) this.stderr += chunk;
+      log?.write(chunk);
     });
+    child.on("close", () => log?.end());
     this.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   }
 
@@ -100,7 +111,21 @@ export class ServerProcess {
 
   /** Every `Admin setup code: …` line printed so far, the code only. */
   adminSetupCodes(): string[] {
-    return [...this.stdout.matchAll(/^Admin setup code: (.*)$/gm)].map((match) => match[1] ?? "");
+    const codes = [...this.stdout.matchAll(/^Admin setup code: (.*)$/gm)].map((match) => match[1] ?? "");
+    for (const code of codes) noteSecret(code);
+    return codes;
+  }
+
+  /** The JSON log lines printed so far (the plain ones, like the setup code, left out). */
+  logLines(): Record<string, unknown>[] {
+    return this.stdout.split("\n").flatMap((line) => {
+      if (!line.startsWith("{")) return [];
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Resolves once stdout contains the text; fails when the process ends first. */
@@ -115,6 +140,21 @@ export class ServerProcess {
       if (ended) throw new Error(`The server ended before printing ${text}:\n${this.stdout}\n${this.stderr}`);
       if (Date.now() > deadline) throw new Error(`The server did not print ${text}:\n${this.stdout}\n${this.stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Resolves once the server accepts connections; fails when the process ends first. */
+  async waitUntilAnswering(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.child.exitCode !== null) throw new Error(`The server ended:\n${this.stdout}\n${this.stderr}`);
+      try {
+        await request(this.url("/healthz"));
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     }
   }
 
@@ -148,7 +188,11 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   });
   const server = new ServerProcess(child, port);
   try {
-    await server.waitForOutput("Vitrine is running on");
+    // The "running" line is logged at info level; a server started with a quieter LOG_LEVEL is polled instead.
+    const level = options.env?.LOG_LEVEL;
+    if (level === undefined || ["info", "debug", "trace"].includes(level))
+      await server.waitForOutput("Vitrine is running on");
+    else await server.waitUntilAnswering();
     const ready = await request(server.url("/api/settings"));
     if (ready.status !== 200) throw new Error(`GET /api/settings answered ${ready.status}: ${ready.body}`);
     // The admin setup code is printed right after the "running" line; let it arrive.
@@ -231,5 +275,13 @@ export function cookiePair(setCookie: string): string {
 
 /** The session cookie a response sets, if any. */
 export function sessionCookie(response: HttpResponse): string | undefined {
-  return response.cookies.find((cookie) => /^vitrine\.session_token=[^;]+/.test(cookie));
+  const cookie = response.cookies.find((cookie) => /^vitrine\.session_token=[^;]+/.test(cookie));
+  if (cookie) noteCookieSecret(cookiePair(cookie).split("=")[1]);
+  return cookie;
+}
+
+/** A session cookie's value as sent, and its token alone, are both secrets. */
+export function noteCookieSecret(value: string | undefined): void {
+  noteSecret(value);
+  noteSecret(decodeURIComponent(value ?? "").split(".")[0]);
 }

@@ -3,6 +3,7 @@ import { makeSignature } from "better-auth/crypto";
 import type { Kysely } from "kysely";
 import { SESSION_COOKIE_PREFIX } from "#app/auth/auth.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { noteSecret } from "./secret-ledger.ts";
 
 export const SESSION_COOKIE_NAME = `${SESSION_COOKIE_PREFIX}.session_token`;
 
@@ -31,5 +32,7 @@ export async function createSessionCookie(
     })
     .execute();
   const signature = await makeSignature(token, secret);
+  noteSecret(token);
+  noteSecret(signature);
   return { name: SESSION_COOKIE_NAME, value: encodeURIComponent(`${token}.${signature}`) };
 }

@@ -2,6 +2,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { AppDatabase } from "#app/db/database.server.ts";
 import { type MigrationSet, migrateToLatest, migrationState, siteMigrations } from "#app/db/migrations.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
 import { type BackupResult, type BackupSource, createBackup, makePrivateDir } from "./backup.server.ts";
 
 /** Scheduled archives are `vitrine-backup-<UTC time>.tar.gz`; those taken before an upgrade `vitrine-pre-migration-…`. */
@@ -122,7 +123,7 @@ export async function createDownloadBackup(source: BackupSource): Promise<Backup
 export function startBackupSchedule(
   source: BackupSource,
   options: { dir: string; keep: number; intervalMs: number },
-  log: (message: string) => void = (message) => console.log(message),
+  logger: Pick<Logger, "info" | "error">,
 ): () => void {
   let running = false;
   let stopped = false;
@@ -137,9 +138,9 @@ export function startBackupSchedule(
     running = true;
     try {
       const result = await runScheduledBackup(source, options);
-      log(`Backup written: ${result.file} (${result.size} bytes)`);
+      logger.info({ file: result.file, bytes: result.size }, "Backup written");
     } catch (error) {
-      console.error(`Scheduled backup failed: ${(error as Error).message}`);
+      logger.error({ err: error }, "Scheduled backup failed");
     } finally {
       running = false;
       schedule(options.intervalMs);

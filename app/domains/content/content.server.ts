@@ -5,6 +5,7 @@ import { nextSortOrder, ReorderError, reorderRows } from "#app/db/ordering.serve
 import type { Database, DbBoolean, DbDate } from "#app/db/schema.ts";
 import { toBoolean, toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 
 /** The hand-ordered content tables with an active flag that the links, FAQ and video screens edit. */
 export type ContentTable = "links" | "faq_entries" | "videos";
@@ -194,7 +195,7 @@ export function contentService<T extends ContentTable, Input extends { active: b
         try {
           await afterCommit();
         } catch (error) {
-          console.error(`Could not remove the files of the deleted ${config.area} entry ${id}`, error);
+          getLogger().warn({ err: error, area: config.area, id }, "Could not remove the files of a deleted entry");
         }
       }
       return result;

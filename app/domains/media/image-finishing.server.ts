@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import { finishImage, watermarkText } from "./images.server.ts";
 import type { FileStorage } from "./storage.server.ts";
@@ -24,7 +25,9 @@ export function finishImageInBackground(db: Kysely<Database>, imageId: string, o
   const watermark = options.watermark ?? currentWatermark(db);
   void runInImageQueue(async () =>
     finishImage(db, imageId, { storage: options.storage, watermark: await watermark() }),
-  ).catch((error: unknown) => console.error(`Could not make the remaining sizes of image ${imageId}:`, error));
+  ).catch((error: unknown) =>
+    getLogger().error({ err: error, imageId }, "Could not make the remaining sizes of an image"),
+  );
 }
 
 /**
@@ -35,10 +38,10 @@ export async function finishPendingImages(db: Kysely<Database>, options: FinishO
   try {
     const rows = await db.selectFrom("images").select("id").where("ready", "=", false).orderBy("created_at").execute();
     for (const row of rows) finishImageInBackground(db, row.id, options);
-    if (rows.length > 0) console.log(`Finishing ${rows.length} images whose sizes were not all made.`);
+    if (rows.length > 0) getLogger().info(`Finishing ${rows.length} images whose sizes were not all made.`);
     return rows.length;
   } catch (error) {
-    console.error("Could not look for images whose sizes were not all made:", error);
+    getLogger().error({ err: error }, "Could not look for images whose sizes were not all made");
     return 0;
   }
 }

@@ -7,6 +7,7 @@ import sharp, { type Metadata, type OutputInfo } from "sharp";
 import type { Database, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import { type FileStorage, getStorage } from "./storage.server.ts";
 import { detectImageType, type ImageType } from "./upload.server.ts";
@@ -570,7 +571,7 @@ async function redrawWatermarks(
       updated++;
     } catch (error) {
       await storage.remove(written).catch(() => {});
-      console.error(`Could not redraw the watermark of image ${row.id}:`, error);
+      getLogger().error({ err: error, imageId: row.id }, "Could not redraw the watermark of an image");
       failed++;
     }
   }

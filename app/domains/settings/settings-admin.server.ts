@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { refreshWatermarks } from "#app/domains/media/images.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { type SettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
 
@@ -85,7 +86,7 @@ export function touchesWatermark(keys: readonly SettingKey[]): boolean {
 export function startWatermarkRefresh(db: Kysely<Database>, settings: SiteSettings): void {
   void refreshWatermarks(db, settings)
     .then(({ failed }) => {
-      if (failed > 0) console.error(`Watermark refresh: ${failed} images could not be redrawn`);
+      if (failed > 0) getLogger().error(`Watermark refresh: ${failed} images could not be redrawn`);
     })
-    .catch((error: unknown) => console.error("Watermark refresh failed", error));
+    .catch((error: unknown) => getLogger().error({ err: error }, "Watermark refresh failed"));
 }

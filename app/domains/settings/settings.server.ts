@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { noteChangeOf } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { isSettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
 
 /** Inserts only the keys that are missing, so an upgrade never overwrites what an admin changed. */
@@ -35,7 +36,7 @@ export async function readSettings(db: Kysely<Database>): Promise<SiteSettings> 
     // A copy, so that a caller changing its settings object cannot change everyone's.
     return { ...(await cachedUntilChanged(db, "settings", () => readSettingRows(db))) };
   } catch (error) {
-    console.error("Could not read site settings; using defaults.", error);
+    getLogger().error({ err: error }, "Could not read site settings; using defaults.");
     noteChangeOf(db);
     return { ...settingDefaults };
   }

@@ -11,6 +11,7 @@ import {
   sweepUnreferenced,
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import type { SettingKey } from "./settings-defaults.ts";
@@ -95,7 +96,7 @@ export async function removeReplacedSiteImage(
   try {
     await storage.remove(stale);
   } catch (error) {
-    console.error("Could not remove the replaced site image files", error);
+    getLogger().warn({ err: error }, "Could not remove the replaced site image files");
   }
 }
 

@@ -1,5 +1,6 @@
 import { beginAccountAttempt, clearAccountFailures, sweepAccountFailures } from "#app/auth/account-throttle.server.ts";
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import type { Runtime } from "#app/lib/runtime.server.ts";
 import { normalizeEmail } from "./email.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
@@ -130,6 +131,6 @@ export async function signIn(
   // A password longer than any allowed one cannot be right: the same answer as a wrong one.
   if (response.status === 401 || body.code === "INVALID_EMAIL_OR_PASSWORD" || body.code === "PASSWORD_TOO_LONG")
     return fail("auth.error.invalidCredentials");
-  console.error("Sign-in was rejected unexpectedly", response.status, body);
+  getLogger().error({ status: response.status, code: body.code }, "Sign-in was rejected unexpectedly");
   return fail("auth.error.unknown");
 }

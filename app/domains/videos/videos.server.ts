@@ -20,6 +20,7 @@ import {
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, getStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { canonicalVideoUrl, embedPlayerUrl, parseVideoUrl } from "./video-url.ts";
 import { videoSchema } from "./videos-schema.ts";
 
@@ -146,7 +147,7 @@ export async function setVideoPoster(
   try {
     await removeImageFiles(oldKeys, storage);
   } catch (error) {
-    console.error("Could not remove the replaced poster's files", error);
+    getLogger().warn({ err: error }, "Could not remove the replaced poster's files");
   }
   return result;
 }
