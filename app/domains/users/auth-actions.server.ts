@@ -1,6 +1,6 @@
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
 import type { Runtime } from "#app/lib/runtime.server.ts";
-import { normalizeEmail } from "./email.ts";
+import { isValidEmail, normalizeEmail } from "./email.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
 
 export type AuthToast = { kind: "success" | "error"; title: string; description: string };
@@ -81,6 +81,11 @@ export async function signIn(
   if (!email || !form.password) {
     runtime.authLimiter.forgive(client);
     return fail(email ? "auth.error.passwordRequired" : "auth.error.emailRequired");
+  }
+  // The shared rule before anything reaches better-auth and the database: no address, no lookup.
+  if (!isValidEmail(email)) {
+    runtime.authLimiter.forgive(client);
+    return fail("auth.error.emailInvalid");
   }
 
   const response = await runtime.auth.api.signInEmail({

@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
-import { ID } from "#app/domains/content/content-admin.server.ts";
 import {
   deleteImage,
   ImageError,
@@ -15,6 +14,7 @@ import {
   storeImage,
 } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import { rowIdSchema } from "#app/lib/text-schema.ts";
 import {
   detectImageType,
   detectVideoType,
@@ -27,7 +27,7 @@ import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.serve
 /** What an upload asks for: a new video, or a new poster for the video `id`. */
 export const uploadCommandSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
-  z.object({ intent: z.literal("poster"), id: ID }),
+  z.object({ intent: z.literal("poster"), id: rowIdSchema }),
 ]);
 
 /** The text fields the upload form sends besides its files. */
