@@ -11,7 +11,10 @@ export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f
 
 /** For text that is only a label (an uploaded file's name): made well-formed, control characters and line breaks removed. */
 export function removeControlCharacters(value: string): string {
-  return value.toWellFormed().replace(new RegExp(CONTROL_CHARACTERS.source, "g"), "").replace(/[\n\r\u2028\u2029\t]/g, " ");
+  return value
+    .toWellFormed()
+    .replace(new RegExp(CONTROL_CHARACTERS.source, "g"), "")
+    .replace(/[\n\r\u2028\u2029\t]/g, " ");
 }
 
 /** What separates lines: a single-line field holds none of these. */

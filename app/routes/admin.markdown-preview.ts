@@ -3,8 +3,8 @@ import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { textSchema } from "#app/lib/text-schema.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
+import { textSchema } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/admin.markdown-preview";
 
 const previewForm = z.object({
@@ -15,6 +15,7 @@ const previewForm = z.object({
 export async function action({ request, url, context }: Route.ActionArgs) {
   requireAdmin(url, context);
   const parsed = previewForm.safeParse(await readForm(request));
-  if (!parsed.success) return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
+  if (!parsed.success)
+    return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
   return Response.json({ html: renderMarkdown(parsed.data.source) }, { headers: { "Cache-Control": "no-store" } });
 }

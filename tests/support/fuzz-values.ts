@@ -38,7 +38,15 @@ export const NASTY_VALUES: readonly string[] = [
 ];
 
 /** Sent for every field, whatever the sample: the values that broke things before. */
-export const ALWAYS: readonly string[] = ["%00", "a%00b", "%C2%80", "%ED%A0%80", "%FF", "line%0Abreak", "%E4%B8%AD".repeat(40_000)];
+export const ALWAYS: readonly string[] = [
+  "%00",
+  "a%00b",
+  "%C2%80",
+  "%ED%A0%80",
+  "%FF",
+  "line%0Abreak",
+  "%E4%B8%AD".repeat(40_000),
+];
 
 /** Every field's values: the ones above, a seeded sample of the rest, and a few generated ones. */
 export function valuesForField(random: () => number, sample = 6, generated = 2): string[] {

@@ -52,7 +52,11 @@ export function refusalMessage(
     case "stale":
       return { ok: false, message: t("admin.content.stale") };
     case "invalid":
-      return { ok: false, message: t("admin.content.invalid"), fieldErrors: translateFieldErrors(t, result.fieldErrors) };
+      return {
+        ok: false,
+        message: t("admin.content.invalid"),
+        fieldErrors: translateFieldErrors(t, result.fieldErrors),
+      };
   }
 }
 

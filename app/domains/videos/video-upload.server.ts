@@ -14,7 +14,6 @@ import {
   storeImage,
 } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
-import { rowIdSchema } from "#app/lib/text-schema.ts";
 import {
   detectImageType,
   detectVideoType,
@@ -22,6 +21,7 @@ import {
   type ReceivedUpload,
   type UploadedFile,
 } from "#app/domains/media/upload.server.ts";
+import { rowIdSchema } from "#app/lib/text-schema.ts";
 import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
 /** What an upload asks for: a new video, or a new poster for the video `id`. */
