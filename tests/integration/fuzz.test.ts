@@ -506,6 +506,8 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
     }
     console.info(`fuzz (${kind}): ${sent} form posts in ${Date.now() - started} ms`);
     expect(problems.slice(0, 30), `${problems.length} problems`).toEqual([]);
+    // Nothing reached the database unchecked or better-auth with what it could not take (both would be logged).
+    expect(server.stderr).not.toMatch(/invalid byte sequence|rejected unexpectedly|unsupported Unicode/i);
     expect(server.child.exitCode).toBeNull();
   }, 300_000);
 
