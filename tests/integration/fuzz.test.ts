@@ -7,6 +7,7 @@ import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
 import { settingKinds } from "#app/domains/settings/settings-form.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
+import { withoutControlCharacters } from "#app/lib/text-schema.ts";
 import routes from "#app/routes.ts";
 import {
   signedInAdminAndMember,
@@ -505,6 +506,22 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       }
     }
     console.info(`fuzz (${kind}): ${sent} form posts in ${Date.now() - started} ms`);
+    expect(problems.slice(0, 30), `${problems.length} problems`).toEqual([]);
+    // What was accepted was clean: no stored text holds a control character or a lone surrogate.
+    const tables = ["gallery_images", "links", "faq_entries", "videos", "site_settings", "invite_codes", "audit_log"];
+    for (const table of tables) {
+      const rows = await database.db
+        .selectFrom(table as "links")
+        .selectAll()
+        .execute();
+      for (const row of rows) {
+        for (const value of Object.values(row)) {
+          if (typeof value === "string" && !withoutControlCharacters(value)) {
+            report(`${table} holds ${JSON.stringify(value).slice(0, 80)}`);
+          }
+        }
+      }
+    }
     expect(problems.slice(0, 30), `${problems.length} problems`).toEqual([]);
     // Nothing reached the database unchecked or better-auth with what it could not take (both would be logged).
     expect(server.stderr).not.toMatch(/invalid byte sequence|rejected unexpectedly|unsupported Unicode/i);
