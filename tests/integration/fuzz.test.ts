@@ -382,7 +382,11 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
     try {
       response = await send();
     } catch (error) {
-      report(`${label}: no answer (${(error as Error).message})`);
+      const ended = server.child.exitCode !== null || server.child.signalCode !== null;
+      report(
+        `${label}: no answer (${(error as Error).message})${ended ? `; the server ended:\n${server.stderr.slice(-2000)}` : ""}`,
+      );
+      if (ended) throw new Error(`The server ended (${server.child.exitCode ?? server.child.signalCode})`);
       return;
     }
     if (response.status >= 500) report(`${label}: ${response.status} ${response.body.slice(0, 200)}`);

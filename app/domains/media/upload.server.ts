@@ -97,6 +97,8 @@ export async function receiveUpload(
   try {
     parser = busboy({
       headers: { "content-type": contentType },
+      // Browsers send a file's name as UTF-8 bytes; busboy's default (latin1) would store "FrÃ¼hling.jpg".
+      defParamCharset: "utf8",
       limits: { fileSize: options.maxBytes, files: maxFiles, fields: 50, fieldSize: 64 * 1024, parts: maxFiles + 50 },
     });
   } catch {
