@@ -530,7 +530,7 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
     // Nothing reached the database unchecked or better-auth with what it could not take (both would be logged).
     expect(server.stderr).not.toMatch(/invalid byte sequence|rejected unexpectedly|unsupported Unicode/i);
     expect(server.child.exitCode).toBeNull();
-  }, 300_000);
+  }, 480_000);
 
   it("answers every page and query parameter without a server error", async () => {
     problems.length = 0;
@@ -577,7 +577,7 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
     console.info(`fuzz (${kind}): ${sent} page requests in ${Date.now() - started} ms`);
     expect(problems.slice(0, 30), `${problems.length} problems`).toEqual([]);
     expect(server.child.exitCode).toBeNull();
-  }, 300_000);
+  }, 480_000);
 
   it("keeps the server up and answering", async () => {
     expect(server.child.exitCode).toBeNull();
