@@ -23,6 +23,7 @@ import { galleryIdSchema, galleryReorderSchema, galleryTextsSchema } from "#app/
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
@@ -51,9 +52,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
         if (!id.success) return refuse(t("admin.common.notFound"), 404);
         const texts = galleryTextsSchema.safeParse(form);
         if (!texts.success) {
-          const fieldErrors: Record<string, string> = {};
-          for (const issue of texts.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-          return refuse(t("admin.gallery.invalid"), 400, fieldErrors);
+          return refuse(t("admin.gallery.invalid"), 400, translateFieldErrors(t, fieldErrorsOf(texts.error)));
         }
         await updateGalleryTexts(db, admin, id.data, texts.data);
         return data<ActionResult>({

@@ -20,10 +20,11 @@ import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { withoutControlCharacters } from "#app/lib/text-schema.ts";
+import { textSchema } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/admin.invites";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -34,12 +35,19 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 const inviteForm = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("create"),
-    count: z.coerce.number().int().min(1).max(MAX_CODES_AT_ONCE),
-    note: z.string().trim().max(MAX_NOTE_LENGTH).refine(withoutControlCharacters, { message: "control" }).default(""),
+    count: z.coerce.number({ error: "admin.invites.error.count" }).int().min(1).max(MAX_CODES_AT_ONCE),
+    note: textSchema({
+      max: MAX_NOTE_LENGTH,
+      messages: {
+        tooLong: "admin.invites.error.note",
+        control: "admin.invites.error.noteControl",
+        lineBreak: "admin.invites.error.noteControl",
+      },
+    }),
   }),
   z.object({
     intent: z.literal("delete"),
-    code: z.string().trim().min(1).max(100).refine(withoutControlCharacters),
+    code: textSchema({ max: 100, required: true }),
   }),
 ]);
 
@@ -50,17 +58,13 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const t = adminTranslatorFor(languageOf(request).lang);
   const parsed = inviteForm.safeParse(await readForm(request));
   if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) {
-      const name = String(issue.path[0] ?? "");
-      if (name === "count") fieldErrors.count = t("admin.invites.error.count", { max: MAX_CODES_AT_ONCE });
-      if (name === "note") {
-        fieldErrors.note =
-          issue.message === "control"
-            ? t("admin.invites.error.noteControl")
-            : t("admin.invites.error.note", { max: MAX_NOTE_LENGTH });
-      }
-    }
+    const { count, note } = fieldErrorsOf(parsed.error);
+    // Any problem with the count is the same one: not a whole number in range.
+    const problems = { ...(count ? { count: "admin.invites.error.count" } : {}), ...(note ? { note } : {}) };
+    const fieldErrors = translateFieldErrors(t, problems, {
+      count: { max: MAX_CODES_AT_ONCE },
+      note: { max: MAX_NOTE_LENGTH },
+    });
     const message = fieldErrors.count ?? fieldErrors.note ?? t("admin.invites.error.form");
     return data({ ok: false, message, fieldErrors } satisfies InviteActionResult, { status: 400 });
   }

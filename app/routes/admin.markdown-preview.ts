@@ -5,15 +5,19 @@ import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
+import { textSchema } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/admin.markdown-preview";
 
-const previewForm = z.object({ source: z.string().max(SETTING_LIMITS.markdown) });
+const previewForm = z.object({
+  source: textSchema({ max: SETTING_LIMITS.markdown, multiline: true, trim: false }),
+});
 
 /** Renders Markdown exactly as the public pages do, for the admin's preview. POST only: the text can be long. */
 export async function action({ request, url, context }: Route.ActionArgs) {
   requireAdmin(url, context);
   const parsed = previewForm.safeParse(await readForm(request));
-  if (!parsed.success) return data({ error: "The text is missing or too long." }, { status: 400 });
+  if (!parsed.success)
+    return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
   return Response.json({ html: renderMarkdown(parsed.data.source) }, { headers: { "Cache-Control": "no-store" } });
 }
 

@@ -50,6 +50,7 @@ const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   badPath: "admin.settings.error.badPath",
   badBoolean: "admin.settings.error.badBoolean",
   control: "admin.settings.error.control",
+  lineBreak: "admin.settings.error.lineBreak",
 };
 
 /** Names the hidden field that carries the value a setting's field was loaded with. */

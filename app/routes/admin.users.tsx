@@ -22,7 +22,7 @@ import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
-import { withoutControlCharacters } from "#app/lib/text-schema.ts";
+import { rowIdSchema } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/admin.users";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -32,7 +32,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
 const userForm = z.object({
   intent: z.enum(["grantAdmin", "revokeAdmin", "signOut", "delete"]),
-  userId: z.string().trim().min(1).max(200).refine(withoutControlCharacters),
+  userId: rowIdSchema,
   // The extra confirmation an admin gives when removing their own role or account.
   confirmSelf: z.literal("yes").optional(),
 });

@@ -15,6 +15,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
+import { isSingleLine, rowIdOrNull } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/gallery";
 
 function httpUrl(value: string): string | null {
@@ -26,19 +27,27 @@ function httpUrl(value: string): string | null {
   }
 }
 
+/**
+ * The address's parameters by the shared rule: one that could not be valid counts as absent (the gallery
+ * without the lightbox, the first page, all categories), as an unknown picture or category already does.
+ */
+function galleryQuery(params: URLSearchParams) {
+  const page = params.get("page");
+  const category = params.get("category");
+  return {
+    page: page === null ? undefined : /^\d{1,7}$/.test(page) ? Math.max(1, Number(page)) : 1,
+    category: category !== null && category.length <= 200 && isSingleLine(category) ? category : null,
+    imageId: rowIdOrNull(params.get("image")),
+  };
+}
+
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const settings = await requestSettings(context);
-  const pageParam = url.searchParams.get("page");
-  const page = pageParam === null ? undefined : Number.parseInt(pageParam, 10) || 1;
+  const { page, category, imageId } = galleryQuery(url.searchParams);
   const [texts, gallery] = await Promise.all([
     pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]),
-    listPublishedGallery(getDb(), {
-      lang,
-      category: url.searchParams.get("category"),
-      page,
-      imageId: url.searchParams.get("image"),
-    }),
+    listPublishedGallery(getDb(), { lang, category, page, imageId }),
   ]);
   const text = watermarkText(settings);
   const watermark: Watermark | null = text ? { text, url: httpUrl(settings.watermark_url) } : null;

@@ -243,6 +243,46 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
     expect(audit.every((entry) => entry.actor_email === admin.email)).toBe(true);
   });
 
+  it("refuses texts with control characters or line breaks in one-line fields, per field in the admin's language, changing nothing", async () => {
+    const before = await snapshot();
+    const texts = {
+      title: "Bridge\u0000",
+      title_de: "Brücke\nneu",
+      description: "At dusk\u0085",
+      description_de: "Zeile eins\nZeile zwei",
+      category: "Archi\u001btecture",
+      category_de: "",
+    };
+    // As the admin screen's fetcher sends it: a data request, answered with the ActionResult.
+    for (const [lang, expected] of [
+      ["en", ["Please check the highlighted fields.", "invisible control characters", "takes a single line"]],
+      ["de", ["Bitte prüfen Sie die markierten Felder.", "unsichtbare Steuerzeichen", "nur eine Zeile"]],
+    ] as const) {
+      const response = await postForm(
+        server,
+        `/admin/gallery.data?lang=${lang}`,
+        { intent: "update", id: first, ...texts },
+        { cookie: adminCookie },
+      );
+      expect(response.status).toBe(400);
+      for (const text of expected) expect(response.body, lang).toContain(text);
+      for (const field of ["title", "title_de", "description", "category"])
+        expect(response.body).toContain(`"${field}"`);
+      expect(response.body).not.toContain('"description_de"');
+    }
+    expect(await snapshot()).toEqual(before);
+
+    // A picture id that cannot be one is unknown, like any other: 404, nothing changed.
+    const badId = await postForm(
+      server,
+      "/admin/gallery",
+      { intent: "update", id: "a\u0000b", ...texts, title: "Fine" },
+      { cookie: adminCookie },
+    );
+    expect(badId.status).toBe(404);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("accepts an admin's image upload: processed, stored, listed and audited", async () => {
     const before = await snapshot();
     const response = await uploadTestPhoto("holiday.jpg", 900, 600, adminCookie);

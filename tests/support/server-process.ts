@@ -215,7 +215,8 @@ export type HttpResponse = {
 export type RequestOptions = {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** Sent as it is: a Buffer byte for byte, a string as UTF-8. */
+  body?: string | Buffer;
   /** The client address the server sees (any 127.x.y.z), for the per-address limits. */
   localAddress?: string;
 };

@@ -3,12 +3,13 @@ import { data } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
-import { type AdminMessageKey, type AdminTranslate, adminEn, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
+import { translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
-import { withoutControlCharacters } from "#app/lib/text-schema.ts";
+import { ROW_ID_PATTERN, rowIdSchema } from "#app/lib/text-schema.ts";
 import type { ContentResult } from "./content.server.ts";
 
 /** What a content admin screen can do; each area passes its service (videos wrap theirs). */
@@ -25,26 +26,20 @@ export type ContentActions = {
   reorder: (db: Kysely<Database>, actor: AuditActor, ids: string[]) => Promise<ContentResult>;
 };
 
-/** A row id as a form sends it. */
-export const ID = z.string().min(1).max(100).refine(withoutControlCharacters);
 const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
-  z.object({ intent: z.literal("update"), id: ID }),
-  z.object({ intent: z.literal("delete"), id: ID }),
-  z.object({ intent: z.literal("toggle"), id: ID, active: z.enum(["true", "false"]) }),
+  z.object({ intent: z.literal("update"), id: rowIdSchema }),
+  z.object({ intent: z.literal("delete"), id: rowIdSchema }),
+  z.object({ intent: z.literal("toggle"), id: rowIdSchema, active: z.enum(["true", "false"]) }),
   z.object({
     intent: z.literal("reorder"),
     ids: z
       .string()
       .max(100_000)
-      .refine(withoutControlCharacters)
-      .transform((value) => value.split(",").filter(Boolean)),
+      .transform((value) => value.split(",").filter(Boolean))
+      .refine((ids) => ids.every((id) => ROW_ID_PATTERN.test(id))),
   }),
 ]);
-
-function isAdminKey(value: string): value is AdminMessageKey {
-  return value in adminEn;
-}
 
 /** A refused content write as the admin reads it: why, and per field what to fix (zod messages are keys). */
 export function refusalMessage(
@@ -56,13 +51,12 @@ export function refusalMessage(
       return { ok: false, message: t("admin.common.notFound") };
     case "stale":
       return { ok: false, message: t("admin.content.stale") };
-    case "invalid": {
-      const fieldErrors: Record<string, string> = {};
-      for (const [field, message] of Object.entries(result.fieldErrors)) {
-        fieldErrors[field] = isAdminKey(message) ? t(message) : message;
-      }
-      return { ok: false, message: t("admin.content.invalid"), fieldErrors };
-    }
+    case "invalid":
+      return {
+        ok: false,
+        message: t("admin.content.invalid"),
+        fieldErrors: translateFieldErrors(t, result.fieldErrors),
+      };
   }
 }
 

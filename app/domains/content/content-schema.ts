@@ -1,31 +1,25 @@
 import { z } from "zod";
-import { withoutControlCharacters } from "#app/lib/text-schema.ts";
+import { isSingleLine, textSchema } from "#app/lib/text-schema.ts";
 
 /**
- * Building blocks of the content forms' zod schemas. Error messages are admin dictionary keys, so
- * the route can answer in the admin's language.
+ * The shared text rule's problems as admin dictionary keys: the admin forms' schemas name their errors so,
+ * and the route answers them in the admin's language (`translateFieldErrors`).
  */
-export function requiredText(max: number) {
-  return z.preprocess(
-    (value) => value ?? "",
-    z
-      .string({ error: "admin.content.error.required" })
-      .trim()
-      .min(1, { error: "admin.content.error.required" })
-      .max(max, { error: "admin.content.error.tooLong" })
-      .refine(withoutControlCharacters, { error: "admin.content.error.control" }),
-  );
+export const ADMIN_TEXT_MESSAGES = {
+  required: "admin.content.error.required",
+  tooLong: "admin.content.error.tooLong",
+  control: "admin.content.error.control",
+  lineBreak: "admin.content.error.lineBreak",
+  invalid: "admin.content.error.invalid",
+} as const;
+
+/** Building blocks of the content forms' zod schemas, on the shared text rule (`app/lib/text-schema.ts`). */
+export function requiredText(max: number, options: { multiline?: boolean } = {}) {
+  return textSchema({ max, required: true, multiline: options.multiline, messages: ADMIN_TEXT_MESSAGES });
 }
 
-export function optionalText(max: number) {
-  return z.preprocess(
-    (value) => value ?? "",
-    z
-      .string({ error: "admin.content.error.invalid" })
-      .trim()
-      .max(max, { error: "admin.content.error.tooLong" })
-      .refine(withoutControlCharacters, { error: "admin.content.error.control" }),
-  );
+export function optionalText(max: number, options: { multiline?: boolean } = {}) {
+  return textSchema({ max, multiline: options.multiline, messages: ADMIN_TEXT_MESSAGES });
 }
 
 /** A checkbox: a form sends "on" when ticked and nothing otherwise; services may pass a boolean. */
@@ -41,12 +35,7 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-export const httpUrl = z.preprocess(
-  (value) => value ?? "",
-  z
-    .string({ error: "admin.content.error.required" })
-    .trim()
-    .min(1, { error: "admin.content.error.required" })
-    .max(2000, { error: "admin.content.error.tooLong" })
-    .refine(isHttpUrl, { error: "admin.links.error.url" }),
+export const httpUrl = requiredText(2000).refine(
+  (value) => isSingleLine(value) && !/\s/.test(value) && isHttpUrl(value),
+  { error: "admin.links.error.url" },
 );

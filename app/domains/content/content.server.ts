@@ -5,6 +5,7 @@ import { nextSortOrder, ReorderError, reorderRows } from "#app/db/ordering.serve
 import type { Database, DbBoolean, DbDate } from "#app/db/schema.ts";
 import { toBoolean, toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import { fieldErrorsOf } from "#app/lib/field-errors.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 
 /** The hand-ordered content tables with an active flag that the links, FAQ and video screens edit. */
@@ -32,16 +33,6 @@ export function contentMeta(row: CommonColumns): ContentMeta {
     createdAt: toIsoString(row.created_at),
     updatedAt: toIsoString(row.updated_at),
   };
-}
-
-/** zod issues as one message per field (the first); the messages are admin dictionary keys. */
-export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "form");
-    errors[field] ??= issue.message;
-  }
-  return errors;
 }
 
 export type ContentConfig<T extends ContentTable, Input extends { active: boolean }> = {

@@ -8,8 +8,8 @@ export const FAQ_ANSWER_MAX = 10_000;
 export const faqSchema = z.object({
   question: requiredText(FAQ_QUESTION_MAX),
   question_de: optionalText(FAQ_QUESTION_MAX),
-  answer: requiredText(FAQ_ANSWER_MAX),
-  answer_de: optionalText(FAQ_ANSWER_MAX),
+  answer: requiredText(FAQ_ANSWER_MAX, { multiline: true }),
+  answer_de: optionalText(FAQ_ANSWER_MAX, { multiline: true }),
   active: activeFlag,
 });
 

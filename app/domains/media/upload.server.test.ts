@@ -39,6 +39,20 @@ describe("receiveUpload", () => {
     expect(fs.readdirSync(tempDir)).toEqual([]);
   });
 
+  it("reads a file's name as the UTF-8 browsers send, cleaned by the shared text rule", async () => {
+    const names: [string, string][] = [
+      ["Frühling 😀.jpg", "Frühling 😀.jpg"],
+      ["Cafe\u0301\u0085.jpg", "Café.jpg"],
+      [`${"ä".repeat(200)}.jpg`, "ä".repeat(120)],
+    ];
+    for (const [sent, shown] of names) {
+      const request = multipart([{ name: "file", value: new Blob([Buffer.alloc(10, 1)]), filename: sent }]);
+      const upload = await receiveUpload(request, { maxBytes: 1024, tempDir });
+      expect(upload.files[0]?.originalName).toBe(shown);
+      await upload.cleanup();
+    }
+  });
+
   it("refuses a file over the limit with a 413 naming it, and leaves no temp file", async () => {
     const request = multipart([
       { name: "file", value: new Blob([Buffer.alloc(2 * 1024 * 1024 + 10)]), filename: "big.jpg" },

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { getRuntime } from "#app/lib/runtime.server.ts";
+import { removeControlCharacters } from "#app/lib/text-schema.ts";
 
 export type UploadedFile = {
   /** The form field the file came in. */
@@ -50,12 +51,15 @@ export function uploadTempDir(): string {
   return path.join(getRuntime().env.dataDir, "tmp", "uploads");
 }
 
-/** A display name safe for messages: the base name, control characters removed, shortened. */
+/**
+ * A display name safe for messages and the audit log: the base name, by the shared text rule but cleaned
+ * rather than refused (a file's name is only a label): control characters removed, well-formed, NFC, shortened
+ * without splitting a character.
+ */
 function displayName(name: string | undefined): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
-  return (clean || "file").slice(0, 120);
+  const clean = removeControlCharacters(base).normalize("NFC").trim();
+  return [...(clean || "file")].slice(0, 120).join("");
 }
 
 /**
@@ -93,6 +97,8 @@ export async function receiveUpload(
   try {
     parser = busboy({
       headers: { "content-type": contentType },
+      // Browsers send a file's name as UTF-8 bytes; busboy's default (latin1) would store "FrÃ¼hling.jpg".
+      defParamCharset: "utf8",
       limits: { fileSize: options.maxBytes, files: maxFiles, fields: 50, fieldSize: 64 * 1024, parts: maxFiles + 50 },
     });
   } catch {

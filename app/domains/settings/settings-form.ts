@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTROL_CHARACTERS } from "#app/lib/text-schema.ts";
+import { CONTROL_CHARACTERS, type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
 
 /**
@@ -120,41 +120,36 @@ export function isSitePath(value: string): boolean {
 }
 
 /** Stable problem codes the admin screen translates. */
-export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "control";
+export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "control" | "lineBreak";
+
+/** The shared text rule's problems as the settings screen names them. */
+const TEXT_MESSAGES: Record<TextProblem, SettingProblem> = {
+  required: "tooLong",
+  tooLong: "tooLong",
+  control: "control",
+  lineBreak: "lineBreak",
+  invalid: "control",
+};
 
 function valueSchema(kind: SettingKind) {
-  const base = z.string().refine((value) => !CONTROL.test(value), { message: "control" });
   switch (kind) {
     case "boolean":
       return z.enum(["true", "false"], { message: "badBoolean" });
     case "url":
-      return z
-        .string()
-        .trim()
-        .max(SETTING_LIMITS.url, { message: "tooLong" })
-        .refine(isAllowedUrl, { message: "badUrl" });
+      return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).refine(isAllowedUrl, {
+        message: "badUrl",
+      });
     case "path":
-      return z
-        .string()
-        .trim()
-        .max(SETTING_LIMITS.path, { message: "tooLong" })
-        .refine(isSitePath, { message: "badPath" });
+      return textSchema({ max: SETTING_LIMITS.path, messages: TEXT_MESSAGES }).refine(isSitePath, {
+        message: "badPath",
+      });
     case "markdown":
-      // Line endings as the browser sends them (CRLF) count once, as they are stored.
-      return z
-        .string()
-        .transform((value) => value.replace(/\r\n?/g, "\n"))
-        .pipe(base.pipe(z.string().max(SETTING_LIMITS.markdown, { message: "tooLong" })));
+      // Line endings as the browser sends them (CRLF) count once, as they are stored; indentation is Markdown.
+      return textSchema({ max: SETTING_LIMITS.markdown, multiline: true, trim: false, messages: TEXT_MESSAGES });
     case "longText":
-      return z
-        .string()
-        .transform((value) => value.replace(/\r\n?/g, "\n").trim())
-        .pipe(base.pipe(z.string().max(SETTING_LIMITS.longText, { message: "tooLong" })));
+      return textSchema({ max: SETTING_LIMITS.longText, multiline: true, messages: TEXT_MESSAGES });
     default:
-      return z
-        .string()
-        .trim()
-        .pipe(base.pipe(z.string().max(SETTING_LIMITS.text, { message: "tooLong" })));
+      return textSchema({ max: SETTING_LIMITS.text, messages: TEXT_MESSAGES });
   }
 }
 

@@ -2,7 +2,7 @@ import { beginAccountAttempt, clearAccountFailures, sweepAccountFailures } from 
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import type { Runtime } from "#app/lib/runtime.server.ts";
-import { normalizeEmail } from "./email.ts";
+import { isValidEmail, normalizeEmail } from "./email.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
 
 export type AuthToast = { kind: "success" | "error"; title: string; description: string };
@@ -100,6 +100,11 @@ export async function signIn(
   if (!email || !form.password) {
     runtime.authLimiter.forgive(client);
     return fail(email ? "auth.error.passwordRequired" : "auth.error.emailRequired");
+  }
+  // The shared rule before anything reaches better-auth and the database: no address, no lookup.
+  if (!isValidEmail(email)) {
+    runtime.authLimiter.forgive(client);
+    return fail("auth.error.emailInvalid");
   }
 
   const db = runtime.database.db;

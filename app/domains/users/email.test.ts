@@ -22,6 +22,17 @@ describe("e-mail normalisation", () => {
     expect(isValidEmail("")).toBe(false);
   });
 
+  it("refuses control characters and lone surrogates (the shared text rule) before any lookup", () => {
+    for (const address of [
+      "jo\u0000@example.com",
+      "jo@exam\u0085ple.com",
+      "jo\ud800@example.com",
+      "jo@example.com\n",
+    ]) {
+      expect(isValidEmail(address), JSON.stringify(address)).toBe(false);
+    }
+  });
+
   it("refuses addresses longer than 254 characters", () => {
     const local = "a".repeat(64);
     const domain = `${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}.example`;

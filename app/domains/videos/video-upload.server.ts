@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
-import { ID } from "#app/domains/content/content-admin.server.ts";
 import {
   deleteImage,
   ImageError,
@@ -22,12 +21,13 @@ import {
   type ReceivedUpload,
   type UploadedFile,
 } from "#app/domains/media/upload.server.ts";
+import { rowIdSchema } from "#app/lib/text-schema.ts";
 import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
 /** What an upload asks for: a new video, or a new poster for the video `id`. */
 export const uploadCommandSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
-  z.object({ intent: z.literal("poster"), id: ID }),
+  z.object({ intent: z.literal("poster"), id: rowIdSchema }),
 ]);
 
 /** The text fields the upload form sends besides its files. */

@@ -12,8 +12,8 @@ export const VIDEO_DESCRIPTION_MAX = 2000;
 export const videoSchema = z.object({
   title: requiredText(VIDEO_TITLE_MAX),
   title_de: optionalText(VIDEO_TITLE_MAX),
-  description: optionalText(VIDEO_DESCRIPTION_MAX),
-  description_de: optionalText(VIDEO_DESCRIPTION_MAX),
+  description: optionalText(VIDEO_DESCRIPTION_MAX, { multiline: true }),
+  description_de: optionalText(VIDEO_DESCRIPTION_MAX, { multiline: true }),
   embed_url: optionalText(2000).refine((value) => value === "" || parseVideoUrl(value) !== null, {
     error: "admin.videos.error.url",
   }),

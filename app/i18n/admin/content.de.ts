@@ -15,6 +15,7 @@ export const adminContentDe = {
   "admin.content.error.tooLong": "Dieser Text ist zu lang.",
   "admin.content.error.invalid": "Dieser Wert ist ungültig.",
   "admin.content.error.control": "Enthält unsichtbare Steuerzeichen; bitte den Text neu eingeben.",
+  "admin.content.error.lineBreak": "Dieses Feld nimmt nur eine Zeile auf: bitte die Zeilenumbrüche entfernen.",
   "admin.content.show": "„{name}“ anzeigen",
   "admin.content.hide": "„{name}“ verbergen",
   "admin.content.showShort": "Anzeigen",

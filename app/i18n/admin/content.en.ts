@@ -12,6 +12,7 @@ export const adminContentEn = {
   "admin.content.error.tooLong": "This text is too long.",
   "admin.content.error.invalid": "This value is not valid.",
   "admin.content.error.control": "Contains invisible control characters; please retype the text.",
+  "admin.content.error.lineBreak": "This field takes a single line: please remove the line breaks.",
   "admin.content.show": "Show “{name}”",
   "admin.content.hide": "Hide “{name}”",
   "admin.content.showShort": "Show",

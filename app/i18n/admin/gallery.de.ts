@@ -50,4 +50,5 @@ export const adminGalleryDe = {
   "admin.gallery.deleted": "„{name}“ wurde gelöscht.",
   "admin.gallery.saved": "„{name}“ wurde gespeichert.",
   "admin.gallery.invalid": "Bitte prüfen Sie die markierten Felder.",
+  "admin.gallery.error.categoryEnglish": "Geben Sie auch die englische Kategorie ein: Nach ihr filtert die Galerie.",
 } satisfies Record<keyof typeof adminGalleryEn, string>;

@@ -45,4 +45,5 @@ export const adminGalleryEn = {
   "admin.gallery.deleted": "“{name}” was deleted.",
   "admin.gallery.saved": "“{name}” was saved.",
   "admin.gallery.invalid": "Please check the highlighted fields.",
+  "admin.gallery.error.categoryEnglish": "Enter the English category too: it is the one the filter uses.",
 } as const;

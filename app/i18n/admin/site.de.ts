@@ -91,6 +91,7 @@ export const adminSiteDe = {
   "admin.settings.error.missingFile":
     "Unter dieser Adresse gibt es keine hochgeladene Datei. Bitte das Bild hochladen oder das Feld leer lassen.",
   "admin.settings.error.control": "Enthält unsichtbare Steuerzeichen; bitte den Text neu eingeben.",
+  "admin.settings.error.lineBreak": "Dieses Feld nimmt nur eine Zeile auf: bitte die Zeilenumbrüche entfernen.",
 
   "admin.settings.upload.title": "Stattdessen hochladen",
   "admin.settings.upload.logo": "Bilddatei für das Logo",

@@ -84,6 +84,7 @@ export const adminSiteEn = {
   "admin.settings.error.changedField": "Changed elsewhere in the meantime; reload the page to see the current value.",
   "admin.settings.error.missingFile": "No uploaded file has this address. Upload the image, or leave the field empty.",
   "admin.settings.error.control": "Contains invisible control characters; please retype the text.",
+  "admin.settings.error.lineBreak": "This field takes a single line: please remove the line breaks.",
 
   "admin.settings.upload.title": "Upload instead",
   "admin.settings.upload.logo": "Logo image file",
