@@ -4,8 +4,10 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, RouterContextProvider, ServerRouter } from "react-router";
+import { isDatabaseUnreachable } from "#app/db/database.server.ts";
+import { databaseUnreachableContext } from "#app/lib/request-context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -30,6 +32,23 @@ export function contentSecurityPolicy(nonce: string): string {
     "object-src 'none'",
   ].join("; ");
 }
+
+/**
+ * Logs what a loader, action or render threw (as React Router would). A database that cannot be reached is
+ * one line, not a stack per request, and marks the request so that server/app.ts answers it with 503.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  if (isDatabaseUnreachable(error)) {
+    if (context instanceof RouterContextProvider) context.set(databaseUnreachableContext, true);
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(`Database unreachable (${request.method} ${new URL(request.url).pathname}): ${reason}`);
+    return;
+  }
+  // A route error response from a thrown Error carries it (React Router's own handler logs that one).
+  const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  console.error(inner ?? error);
+};
 
 export default function handleRequest(
   request: Request,

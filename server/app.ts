@@ -6,9 +6,10 @@ import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
-import { clientAddressContext } from "#app/lib/request-context.ts";
+import { clientAddressContext, databaseUnreachableContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
 import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
+import { databaseUnavailableResponse } from "./database-unavailable.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
 
@@ -126,13 +127,21 @@ app.use(async (req, res, next) => {
   try {
     const context = new RouterContextProvider();
     context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
+    // A request that failed because the database is away is answered 503 with a page saying so, not 500.
+    const render = async () => {
+      const request = toFetchRequest(req, res);
+      const response = await handleRequest(request, context);
+      if (!context.get(databaseUnreachableContext)) return response;
+      await response.body?.cancel();
+      return databaseUnavailableResponse(request);
+    };
     const key = pageCache && req.method === "GET" ? pageCacheKey(req) : null;
     if (!pageCache || key === null) {
-      await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res), context));
+      await sendFetchResponse(res, await render());
       return;
     }
     const page = await pageCache.fill(key, async () => {
-      const response = await handleRequest(toFetchRequest(req, res), context);
+      const response = await render();
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
     });
     if ("etag" in page) sendKeptPage(req, res, page, "miss");

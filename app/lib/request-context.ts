@@ -7,3 +7,9 @@ export const sessionUserContext = createContext<SessionUser | null>(null);
 
 /** The client's address as the HTTP server saw it, for rate limiting. */
 export const clientAddressContext = createContext<string>("unknown");
+
+/**
+ * Set by the server entry's error handler when a loader or action failed because the database could not be
+ * reached; server/app.ts then answers 503 with the "back in a moment" page instead of the error page.
+ */
+export const databaseUnreachableContext = createContext<boolean>(false);
