@@ -49,4 +49,8 @@ export const adminCommonDe = {
   "admin.common.error": "Speichern fehlgeschlagen",
   "admin.common.notFound": "Diesen Eintrag gibt es nicht mehr.",
   "admin.common.untitled": "Ohne Titel",
+  "admin.upload.storageFull":
+    "Der Speicher des Servers ist voll: Die Datei wurde nicht gespeichert. Bitte schaffen Sie Platz auf dem Server und versuchen Sie es erneut.",
+  "admin.upload.storageReadOnly":
+    "Der Server kann nicht in seinen Speicher schreiben (schreibgeschützt): Die Datei wurde nicht gespeichert. Bitte sagen Sie es der Person, die den Server betreibt.",
 } satisfies Record<keyof typeof adminCommonEn, string>;

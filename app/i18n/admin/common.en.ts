@@ -48,4 +48,8 @@ export const adminCommonEn = {
   "admin.common.error": "Could not save",
   "admin.common.notFound": "That item no longer exists.",
   "admin.common.untitled": "Untitled",
+  "admin.upload.storageFull":
+    "The server's storage is full: the file was not saved. Free some space on the server, then try again.",
+  "admin.upload.storageReadOnly":
+    "The server cannot write to its storage (it is read-only): the file was not saved. Please tell whoever runs the server.",
 } as const;
