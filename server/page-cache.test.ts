@@ -123,6 +123,20 @@ describe("PageCache", () => {
     expect(cache.size).toBeGreaterThan(5);
   });
 
+  it("counts the address a page is kept under: long, ever new query strings cannot grow it past its budget", async () => {
+    const cache = new PageCache({ changeVersion: () => 1, maxBytes: 64 * 1024 });
+    for (let index = 0; index < 200; index++) {
+      const key = `/?junk=${String(index).padStart(8000, "x")}`;
+      await cache.fill(key, async () => page("<p>small</p>"));
+      // What the keys themselves hold (two bytes a character) is within the budget too.
+      let keyBytes = 0;
+      for (let kept = 0; kept <= index; kept++)
+        if (cache.lookup(`/?junk=${String(kept).padStart(8000, "x")}`)) keyBytes += 2 * 8007;
+      expect(cache.bytes).toBeGreaterThanOrEqual(keyBytes);
+      expect(cache.bytes).toBeLessThanOrEqual(64 * 1024);
+    }
+  });
+
   it("forgets a page after its maximum age even without a change", async () => {
     let now = 0;
     const cache = new PageCache({ changeVersion: () => 1, maxAgeMs: 1000, now: () => now });

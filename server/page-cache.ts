@@ -234,7 +234,8 @@ export class PageCache {
       identity: rendered.body,
       gzip: gz,
       br,
-      bytes: rendered.body.length + gz.length + br.length + 512,
+      // The key too: an address can be long (a query string of kilobytes), and every new one is a new key.
+      bytes: rendered.body.length + gz.length + br.length + 512 + key.length * 2,
     };
     const previous = this.#pages.get(key);
     if (previous) this.#delete(key, previous);
