@@ -5,7 +5,7 @@
  * changes every time) and one request in ten signed in. The resident size is read from /proc every 5 s during
  * the load and during a quiet minute after it. Runs once with the page cache off and once with it on.
  *
- *   npm run build && npx tsx scripts/measure-memory.ts [--seconds 60] [--idle 30]
+ *   npm run build && npx tsx scripts/measure-memory.ts [--seconds 60] [--idle 30] [--cache off --cache on]
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -16,7 +16,9 @@ import { sqliteFileIn } from "#app/lib/runtime.server.ts";
 import { startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
 import { copyPictureRows, pictureIds, seedDataFolder } from "./bench/seed-data.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string" }, idle: { type: "string" } } });
+const { values } = parseArgs({
+  options: { seconds: { type: "string" }, idle: { type: "string" }, cache: { type: "string", multiple: true } },
+});
 const SECONDS = Number(values.seconds ?? 60);
 const IDLE_SECONDS = Number(values.idle ?? 30);
 
@@ -84,11 +86,11 @@ async function measure(label: string, dataDir: string, script: string) {
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-memory-"));
 try {
   const dataDir = path.join(root, "data");
-  const cookie = await seedDataFolder(dataDir, { realPictures: 10, authSecret: TEST_AUTH_SECRET });
+  const { adminCookie } = await seedDataFolder(dataDir, { realPictures: 10, authSecret: TEST_AUTH_SECRET });
   copyPictureRows(sqliteFileIn(dataDir), 300);
   const script = path.join(root, "paths.lua");
-  fs.writeFileSync(script, wrkScript([...pictureIds(sqliteFileIn(dataDir))], cookie));
-  for (const label of ["off", "on"]) await measure(label, dataDir, script);
+  fs.writeFileSync(script, wrkScript([...pictureIds(sqliteFileIn(dataDir))], adminCookie));
+  for (const label of values.cache ?? ["off", "on"]) await measure(label, dataDir, script);
 } finally {
   fs.rmSync(root, { recursive: true, force: true });
 }

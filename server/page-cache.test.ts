@@ -4,6 +4,7 @@ import {
   inlineScriptHashes,
   isKeepable,
   type KeptPage,
+  MAX_PAGES_COMPRESSING,
   PageCache,
   pageCacheKey,
   policyWithHashes,
@@ -135,6 +136,20 @@ describe("PageCache", () => {
       expect(cache.bytes).toBeGreaterThanOrEqual(keyBytes);
       expect(cache.bytes).toBeLessThanOrEqual(64 * 1024);
     }
+  });
+
+  it("compresses only a few pages at once: more new addresses at the same moment are sent as rendered", async () => {
+    const cache = new PageCache({ changeVersion: () => 1 });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => cache.fill(`/?q=${index}`, async () => page(`<p>${index}</p>`))),
+    );
+    expect(results.filter(kept)).toHaveLength(MAX_PAGES_COMPRESSING);
+    expect(cache.size).toBe(MAX_PAGES_COMPRESSING);
+    // Every visitor got the page; the next visitor of one not kept gets it kept.
+    expect(results.map((result) => ("etag" in result ? result.identity : result.body).toString())).toEqual(
+      Array.from({ length: 20 }, (_, index) => `<p>${index}</p>`),
+    );
+    expect(kept(await cache.fill("/?q=19", async () => page("<p>19</p>")))).toBe(true);
   });
 
   it("forgets a page after its maximum age even without a change", async () => {
