@@ -2,6 +2,7 @@
 // `node server.js` runs the production build (building first when it is missing or stale);
 // `node server.js --dev` runs Vite in middleware mode with hot reload.
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compression from "compression";
@@ -10,17 +11,14 @@ import { buildIfStale } from "./scripts/build-if-stale.js";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
+/** How long a connection must stay quiet during a stop before it is closed (see stop). */
+const QUIET_MS = 1000;
 process.env.NODE_ENV ??= dev ? "development" : "production";
 
 async function main() {
   const server = express();
   server.disable("x-powered-by");
   let stopping = false;
-  server.use((_req, res, next) => {
-    // While stopping, keep-alive connections are closed after their response so the exit is not held up.
-    if (stopping) res.setHeader("Connection", "close");
-    next();
-  });
 
   let appModule;
   if (dev) {
@@ -71,12 +69,23 @@ async function main() {
     if (!res.headersSent) res.status(500).type("text/plain").send("Internal server error");
   });
 
+  // Answers not yet sent, and open connections: a stop closes each one cleanly (see stop below).
+  const inFlight = new Set();
+  const connections = new Map();
   // Pages kept for anonymous visitors are sent before Express routes anything (see server/page-cache.ts);
   // every request gets its id and log line first, whoever answers it.
   const httpServer = http.createServer((req, res) => {
     appModule.logRequest(req, res);
-    if (!stopping && appModule.serveKeptPage?.(req, res)) return;
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
+    // While stopping, a connection is closed after its answer so that the client does not send another on it.
+    if (stopping) res.setHeader("Connection", "close");
+    if (appModule.serveKeptPage?.(req, res)) return;
     server(req, res);
+  });
+  httpServer.on("connection", (socket) => {
+    connections.set(socket, { bytesRead: -1, quietSince: 0 });
+    socket.once("close", () => connections.delete(socket));
   });
   httpServer.listen(env.port, env.host, () => {
     const address = httpServer.address();
@@ -102,13 +111,32 @@ async function main() {
       process.exit(1);
     }, 10_000);
     force.unref();
-    httpServer.close(async () => {
+    // Answers still to be written say "Connection: close"; new ones do so from the start (above).
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    // Stop accepting, and exit once every connection has closed. Not http.Server#close(): it also drops at once
+    // every connection between two requests, and a request the client had already sent on one (promised
+    // keep-alive by the answer before) was then reset. net.Server's close only stops listening.
+    net.Server.prototype.close.call(httpServer, async () => {
       await appModule.shutdown().catch((error) => logger.error({ err: error }, "Closing the database failed"));
       process.exit(0);
     });
-    // Connections whose request was in flight become idle when it ends: close them then, too.
-    httpServer.closeIdleConnections();
-    setInterval(() => httpServer.closeIdleConnections(), 100).unref();
+    // A connection is closed once it has been quiet for QUIET_MS: no answer in progress and nothing read across
+    // sweeps (so the socket was read in between, however busy the process). A client that got a keep-alive answer
+    // just before the stop may still send its next request on that connection; it is answered, not cut off.
+    const closeQuietConnections = () => {
+      const busy = new Set([...inFlight].map((res) => res.socket));
+      const now = performance.now();
+      for (const [socket, seen] of connections) {
+        if (busy.has(socket) || socket.bytesRead !== seen.bytesRead) {
+          seen.bytesRead = socket.bytesRead;
+          seen.quietSince = now;
+        } else if (now - seen.quietSince >= QUIET_MS) {
+          socket.destroy();
+        }
+      }
+    };
+    closeQuietConnections();
+    setInterval(closeQuietConnections, 100).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

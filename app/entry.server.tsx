@@ -4,10 +4,11 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
-import { isRouteErrorResponse, ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, RouterContextProvider, ServerRouter } from "react-router";
+import { isDatabaseUnreachable } from "#app/db/database.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { requestIdContext } from "#app/lib/request-context.ts";
+import { databaseUnreachableContext, requestIdContext } from "#app/lib/request-context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -59,14 +60,27 @@ function requestIdOf(context: Readonly<RouterContextProvider> | undefined): stri
 }
 
 /**
- * What React Router reports while answering. A refusal (4xx: a POST to a page without an action, a GET of a
- * write-only address, a non-admin's 403) is the client's mistake, not the server's: the request's own log line
- * already says so, and no stack is logged. A request the visitor abandoned is not logged either.
+ * What React Router reports while answering. A database that cannot be reached is one line, not a stack per
+ * request, and marks the request so that server/app.ts answers it with 503. A refusal (4xx: a POST to a page
+ * without an action, a GET of a write-only address, a non-admin's 403) is the client's mistake, not the
+ * server's: the request's own log line already says so, and no stack is logged. A request the visitor
+ * abandoned is not logged either.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  if (isDatabaseUnreachable(error)) {
+    if (context instanceof RouterContextProvider) context.set(databaseUnreachableContext, true);
+    const reason = error instanceof Error ? error.message : String(error);
+    getLogger().warn(
+      { reqId: requestIdOf(context), method: request.method, path: new URL(request.url).pathname, reason },
+      "Database unreachable",
+    );
+    return;
+  }
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  getLogger().error({ err: error, reqId: requestIdOf(context) }, "Error while answering a request");
+  // A route error response from a thrown Error carries it.
+  const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  getLogger().error({ err: inner ?? error, reqId: requestIdOf(context) }, "Error while answering a request");
 };
 
 export default function handleRequest(

@@ -149,6 +149,16 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       />
     );
   }
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    // The database is away (server/database-unavailable.ts): a client navigation gets the reason, not "went wrong".
+    return (
+      <StatusPage
+        status={503}
+        title={root ? t("error.unavailableTitle") : "Back in a moment"}
+        text={root ? t("error.unavailableText") : ""}
+      />
+    );
+  }
   // On the server, entry.server.tsx's handleError has logged it already (once, with the request's id).
   if (typeof document !== "undefined") console.error(error);
   return (

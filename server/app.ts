@@ -8,9 +8,10 @@ import { getStorage } from "#app/domains/media/storage.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
 import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
-import { clientAddressContext, requestIdContext } from "#app/lib/request-context.ts";
+import { clientAddressContext, databaseUnreachableContext, requestIdContext } from "#app/lib/request-context.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
 import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
+import { databaseUnavailableResponse } from "./database-unavailable.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
 import { healthHandler } from "./health.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
@@ -219,13 +220,21 @@ app.use(async (req, res, next) => {
     const context = new RouterContextProvider();
     context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
     context.set(requestIdContext, (req as { id?: string }).id ?? "");
+    // A request that failed because the database is away is answered 503 with a page saying so, not 500.
+    const render = async () => {
+      const request = toFetchRequest(req, res, publicOrigin);
+      const response = await handleRequest(request, context);
+      if (!context.get(databaseUnreachableContext)) return response;
+      await response.body?.cancel();
+      return databaseUnavailableResponse(request);
+    };
     const key = pageCache && req.method === "GET" ? pageCacheKey(req) : null;
     if (!pageCache || key === null) {
-      await sendFetchResponse(res, await handleRequest(toFetchRequest(req, res, publicOrigin), context));
+      await sendFetchResponse(res, await render());
       return;
     }
     const page = await pageCache.fill(key, async () => {
-      const response = await handleRequest(toFetchRequest(req, res, publicOrigin), context);
+      const response = await render();
       return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
     });
     if ("etag" in page) sendKeptPage(req, res, page, "miss");

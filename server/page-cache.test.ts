@@ -4,6 +4,7 @@ import {
   inlineScriptHashes,
   isKeepable,
   type KeptPage,
+  MAX_PAGES_COMPRESSING,
   PageCache,
   pageCacheKey,
   policyWithHashes,
@@ -121,6 +122,34 @@ describe("PageCache", () => {
     expect(cache.lookup("page-19")).toBeDefined();
     expect(cache.lookup("page-0")).toBeUndefined();
     expect(cache.size).toBeGreaterThan(5);
+  });
+
+  it("counts the address a page is kept under: long, ever new query strings cannot grow it past its budget", async () => {
+    const cache = new PageCache({ changeVersion: () => 1, maxBytes: 64 * 1024 });
+    for (let index = 0; index < 200; index++) {
+      const key = `/?junk=${String(index).padStart(8000, "x")}`;
+      await cache.fill(key, async () => page("<p>small</p>"));
+      // What the keys themselves hold (two bytes a character) is within the budget too.
+      let keyBytes = 0;
+      for (let kept = 0; kept <= index; kept++)
+        if (cache.lookup(`/?junk=${String(kept).padStart(8000, "x")}`)) keyBytes += 2 * 8007;
+      expect(cache.bytes).toBeGreaterThanOrEqual(keyBytes);
+      expect(cache.bytes).toBeLessThanOrEqual(64 * 1024);
+    }
+  });
+
+  it("compresses only a few pages at once: more new addresses at the same moment are sent as rendered", async () => {
+    const cache = new PageCache({ changeVersion: () => 1 });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => cache.fill(`/?q=${index}`, async () => page(`<p>${index}</p>`))),
+    );
+    expect(results.filter(kept)).toHaveLength(MAX_PAGES_COMPRESSING);
+    expect(cache.size).toBe(MAX_PAGES_COMPRESSING);
+    // Every visitor got the page; the next visitor of one not kept gets it kept.
+    expect(results.map((result) => ("etag" in result ? result.identity : result.body).toString())).toEqual(
+      Array.from({ length: 20 }, (_, index) => `<p>${index}</p>`),
+    );
+    expect(kept(await cache.fill("/?q=19", async () => page("<p>19</p>")))).toBe(true);
   });
 
   it("forgets a page after its maximum age even without a change", async () => {

@@ -122,6 +122,14 @@ function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | 
   return null;
 }
 
+/** Pages compressed at the same time, at most: as many as the thread pool that compresses them has threads. */
+export const MAX_PAGES_COMPRESSING = 4;
+
+/** The smallest brotli window that holds the whole page (10 to 24 bits). */
+function brotliWindowBits(length: number): number {
+  return Math.min(24, Math.max(10, Math.ceil(Math.log2(length + 1))));
+}
+
 export class PageCache {
   readonly #pages = new Map<string, KeptPage>();
   readonly #inflight = new Map<string, Promise<KeptPage | null>>();
@@ -131,6 +139,8 @@ export class PageCache {
   readonly #now: () => number;
   #bytes = 0;
   #version = Number.NaN;
+  /** Pages being compressed right now (see fill). */
+  #keeping = 0;
 
   constructor(options: PageCacheOptions) {
     this.#changeVersion = options.changeVersion;
@@ -198,13 +208,20 @@ export class PageCache {
     try {
       const rendered = await render();
       // Kept only if nothing changed while it was rendered: it might show the data from before the change.
-      if (!isKeepable(rendered) || this.#currentVersion() !== version) {
+      // Nor while the most pages are being compressed already: a burst of new addresses (any query string is
+      // one) would otherwise hold an encoder each at once. Such a page is sent as rendered and kept next time.
+      if (!isKeepable(rendered) || this.#currentVersion() !== version || this.#keeping >= MAX_PAGES_COMPRESSING) {
         settle(null);
         return rendered;
       }
-      const page = await this.#keep(key, version, rendered);
-      settle(page);
-      return page;
+      this.#keeping++;
+      try {
+        const page = await this.#keep(key, version, rendered);
+        settle(page);
+        return page;
+      } finally {
+        this.#keeping--;
+      }
     } catch (error) {
       settle(null);
       throw error;
@@ -221,7 +238,14 @@ export class PageCache {
       headers["content-security-policy"] = policyWithHashes(policy, inlineScriptHashes(rendered.body.toString("utf8")));
     }
     const [br, gz] = await Promise.all([
-      brotli(rendered.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+      // Sized to the page: the default 4 MB window (and its hash tables) for a 100 KB page is memory for nothing.
+      brotli(rendered.body, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 9,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: rendered.body.length,
+          [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(rendered.body.length),
+        },
+      }),
       gzip(rendered.body, { level: 9 }),
     ]);
     const etag = `W/"${createHash("sha256").update(rendered.body).digest("base64url").slice(0, 27)}"`;
@@ -234,7 +258,8 @@ export class PageCache {
       identity: rendered.body,
       gzip: gz,
       br,
-      bytes: rendered.body.length + gz.length + br.length + 512,
+      // The key too: an address can be long (a query string of kilobytes), and every new one is a new key.
+      bytes: rendered.body.length + gz.length + br.length + 512 + key.length * 2,
     };
     const previous = this.#pages.get(key);
     if (previous) this.#delete(key, previous);

@@ -75,4 +75,14 @@ describe("failed attempt limiter", () => {
     expect(l.begin("b")).toBe(0);
     expect(l.begin("b")).toBeGreaterThan(0);
   });
+
+  it("keeps at most its limit of addresses, however many fail within one window, forgetting the oldest", () => {
+    const clock = { now: 1_000_000 };
+    const l = new FailedAttemptLimiter(1, 60_000, () => clock.now, 100);
+    for (let index = 0; index < 1000; index++) l.recordFailure(`10.0.${index >> 8}.${index & 255}`);
+    expect(l.size).toBeLessThanOrEqual(100);
+    // The latest are still counted, the first are forgotten.
+    expect(l.retryAfterMs("10.0.3.231")).toBe(60_000);
+    expect(l.retryAfterMs("10.0.0.0")).toBe(0);
+  });
 });

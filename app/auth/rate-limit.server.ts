@@ -9,7 +9,17 @@ export class FailedAttemptLimiter {
     readonly maxFailures: number,
     readonly windowMs: number = 15 * 60 * 1000,
     private readonly now: () => number = Date.now,
+    /**
+     * The most addresses counted at once (about 100 bytes each). Addresses are the visitor's to choose (a
+     * network's worth of IPv6 addresses): beyond this the oldest counts are forgotten, not the memory.
+     */
+    readonly maxAddresses = 50_000,
   ) {}
+
+  /** How many addresses are counted now. */
+  get size(): number {
+    return this.#attempts.size;
+  }
 
   /** Milliseconds until the address may try again, or 0 when it may try now. */
   retryAfterMs(key: string): number {
@@ -21,7 +31,7 @@ export class FailedAttemptLimiter {
     const entry = this.#current(key);
     if (entry) entry.failures += 1;
     else this.#attempts.set(key, { failures: 1, resetAt: this.now() + this.windowMs });
-    if (this.#attempts.size > 10_000) this.#prune();
+    if (this.#attempts.size > this.maxAddresses) this.#prune();
   }
 
   /**
@@ -52,8 +62,15 @@ export class FailedAttemptLimiter {
     return entry;
   }
 
+  /** Drops expired counts, then, if still too many, the oldest (a Map keeps insertion order) down to 90 %. */
   #prune() {
     const now = this.now();
     for (const [key, entry] of this.#attempts) if (entry.resetAt <= now) this.#attempts.delete(key);
+    if (this.#attempts.size <= this.maxAddresses) return;
+    const keep = Math.floor(this.maxAddresses * 0.9);
+    for (const key of this.#attempts.keys()) {
+      if (this.#attempts.size <= keep) break;
+      this.#attempts.delete(key);
+    }
   }
 }

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { beginAccountAttempt, clearAccountFailures } from "#app/auth/account-throttle.server.ts";
 import { ROOT } from "#tests/support/server-process.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { cacheStatements, openDatabase } from "./database.server.ts";
+import { cacheStatements, isDatabaseUnreachable, openDatabase } from "./database.server.ts";
 
 /** Another process (as the CLI or the seed script would be) writing to the same SQLite file. */
 function writeFromAnotherProcess(file: string): { started: Promise<void>; done: Promise<number | null> } {
@@ -225,5 +225,31 @@ describe("the SQLite statement cache", () => {
     } finally {
       await database.close();
     }
+  });
+});
+
+describe("telling an unreachable database from a failed query", () => {
+  const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  it("counts a refused or cut connection, a shutting-down server and pg's own connection messages", () => {
+    expect(isDatabaseUnreachable(withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED"))).toBe(true);
+    expect(isDatabaseUnreachable(withCode("terminating connection due to administrator command", "57P01"))).toBe(true);
+    expect(isDatabaseUnreachable(withCode("the database system is starting up", "57P03"))).toBe(true);
+    expect(isDatabaseUnreachable(withCode("connection failure", "08006"))).toBe(true);
+    expect(isDatabaseUnreachable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    expect(isDatabaseUnreachable(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    // Wrapped by whoever caught it first.
+    const cause = withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED");
+    expect(isDatabaseUnreachable(new Error("Could not load the session", { cause }))).toBe(true);
+  });
+
+  it("does not count what a query or the data did wrong, on either database", () => {
+    expect(isDatabaseUnreachable(withCode('syntax error at or near "selec"', "42601"))).toBe(false);
+    expect(isDatabaseUnreachable(withCode("duplicate key value violates unique constraint", "23505"))).toBe(false);
+    expect(isDatabaseUnreachable(withCode('relation "site_settings" does not exist', "42P01"))).toBe(false);
+    expect(isDatabaseUnreachable(withCode("database is locked", "SQLITE_BUSY"))).toBe(false);
+    expect(isDatabaseUnreachable(new Error("no such table: site_settings"))).toBe(false);
+    expect(isDatabaseUnreachable("ECONNREFUSED")).toBe(false);
+    expect(isDatabaseUnreachable(undefined)).toBe(false);
   });
 });

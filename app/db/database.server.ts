@@ -94,6 +94,47 @@ class WriteObserverPlugin implements KyselyPlugin {
   }
 }
 
+/** Socket errors and PostgreSQL error codes that say the server is away (down, restarting, unreachable). */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01", // admin_shutdown: a fast or immediate stop
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now: starting up or shutting down
+  "53300", // too_many_connections
+]);
+/** What pg says, without a code, about a connection that ended or never came. */
+const UNREACHABLE_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/**
+ * Whether an error means the database cannot be reached right now (it is restarting, stopped, or the
+ * connection was cut), as opposed to a query or the data being wrong. Such a request is answered 503, not 500.
+ * PostgreSQL's class 08 (connection exception) counts too; causes are followed.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (UNREACHABLE_MESSAGES.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * Connection settings for every PostgreSQL client: a connection attempt gives up after 5 s (a vanished host
+ * otherwise holds a request for minutes), and TCP keep-alive notices a connection cut without a goodbye.
+ */
+const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
+
 /** The channel PostgreSQL's change triggers notify (migration 0003), so every server learns of every commit. */
 export const CHANGE_CHANNEL = "vitrine_changes";
 
@@ -109,7 +150,7 @@ function postgresChangeListener(connectionString: string, onChange: () => void) 
   let warned = false;
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, ...CONNECTION_OPTIONS });
     client = next;
     const down = (error?: Error) => {
       if (client !== next) return;
@@ -129,6 +170,7 @@ function postgresChangeListener(connectionString: string, onChange: () => void) 
       await next.query(`LISTEN ${CHANGE_CHANNEL}`);
       if (client !== next) return;
       connected = true;
+      if (warned) getLogger().info("PostgreSQL change listener reconnected.");
       warned = false;
       onChange(); // whatever happened while away
     } catch (error) {
@@ -266,9 +308,14 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
   const observer = new WriteObserverPlugin(noteChange);
   if (databaseKindOf(options.databaseUrl) === "postgres") {
     const connectionString = options.databaseUrl as string;
-    const pool = new pg.Pool({ connectionString, max: 10 });
+    const pool = new pg.Pool({ connectionString, max: 10, ...CONNECTION_OPTIONS });
     // An idle client losing its connection must not crash the process.
     pool.on("error", (error) => getLogger().warn(`PostgreSQL pool error: ${error.message}`));
+    // Nor may a client that is checked out: when its connection ends (a restart, a cut), pg fails the query in
+    // flight and also emits the error on the client, where the pool listens only while the client is idle; an
+    // 'error' event nobody listens to ends the process. The query's caller has the error; the pool drops the
+    // broken client when it is released.
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [observer] });
     // Started on first use, so that scripts and tests that never ask keep no extra connection.
     const listener = postgresChangeListener(connectionString, noteChange);

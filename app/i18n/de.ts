@@ -64,6 +64,10 @@ export const de = {
   "error.refusedTitle": "Die Anfrage wurde abgelehnt",
   "error.refusedText":
     "Die Anfrage war unvollständig oder nicht erlaubt. Bitte gehen Sie zurück und versuchen Sie es erneut.",
+  "error.unavailableTitle": "Gleich wieder da",
+  "error.unavailableText":
+    "Die Website erreicht ihre Datenbank gerade nicht. Bitte versuchen Sie es gleich noch einmal.",
+  "error.tryAgain": "Erneut versuchen",
   "forbidden.title": "Kein Zugriff",
   "forbidden.text": "Sie sind angemeldet, aber dieser Bereich ist nur für die Admins der Website.",
   "auth.title": "Anmelden",

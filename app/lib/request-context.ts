@@ -10,3 +10,9 @@ export const clientAddressContext = createContext<string>("unknown");
 
 /** The request's id (also its `X-Request-Id` answer header and log line), for the lines logged while answering it. */
 export const requestIdContext = createContext<string>("");
+
+/**
+ * Set by the server entry's error handler when a loader or action failed because the database could not be
+ * reached; server/app.ts then answers 503 with the "back in a moment" page instead of the error page.
+ */
+export const databaseUnreachableContext = createContext<boolean>(false);

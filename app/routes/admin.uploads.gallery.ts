@@ -3,7 +3,7 @@ import { requireAdmin } from "#app/auth/session.server.ts";
 import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
 import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
-import { formatMegabytes, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
+import { formatMegabytes, receiveUpload, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
@@ -26,6 +26,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   try {
     upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1 });
   } catch (error) {
+    const full = storageRefusal(error);
+    if (full) return refused(t(full.messageKey), full.status);
     if (!(error instanceof UploadError)) throw error;
     const message =
       error.status === 413 && error.fileName
@@ -42,6 +44,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       const settings = await requestSettings(context);
       await createGalleryEntry(getDb(), admin, file.path, { originalName: name, watermark: watermarkText(settings) });
     } catch (error) {
+      const full = storageRefusal(error);
+      if (full) return refused(t(full.messageKey), full.status);
       if (!(error instanceof ImageError)) throw error;
       const key =
         error.code === "too_large"

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { ImageError } from "#app/domains/media/images.server.ts";
-import { formatMegabytes, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
+import { formatMegabytes, receiveUpload, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
 import { storeSiteImage } from "#app/domains/settings/site-images.server.ts";
 import { isSiteImageKind } from "#app/domains/settings/site-images.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
@@ -34,6 +34,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   try {
     upload = await receiveUpload(request, { maxBytes, maxFiles: 1 });
   } catch (error) {
+    const full = storageRefusal(error);
+    if (full) return refuse(full.status, t(full.messageKey));
     if (!(error instanceof UploadError)) throw error;
     const message =
       error.status === 413
@@ -49,6 +51,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       throw redirect(kind === "share-image" ? "/admin/settings#settings-sharing" : "/admin/settings", 303);
     return Response.json({ ok: true, message: t("admin.settings.upload.done"), url: imageUrl });
   } catch (error) {
+    const full = storageRefusal(error);
+    if (full) return refuse(full.status, t(full.messageKey));
     if (error instanceof ImageError) {
       return refuse(error.code === "too_large" ? 413 : 415, t("admin.settings.upload.notImage"));
     }

@@ -2,7 +2,13 @@ import { requireAdmin } from "#app/auth/session.server.ts";
 import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { refusalMessage } from "#app/domains/content/content-admin.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
-import { formatMegabytes, type ReceivedUpload, receiveUpload, UploadError } from "#app/domains/media/upload.server.ts";
+import {
+  formatMegabytes,
+  type ReceivedUpload,
+  receiveUpload,
+  storageRefusal,
+  UploadError,
+} from "#app/domains/media/upload.server.ts";
 import {
   createVideoFromUpload,
   replaceVideoPoster,
@@ -50,6 +56,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       fields: VIDEO_UPLOAD_FIELDS,
     });
   } catch (error) {
+    const full = storageRefusal(error);
+    if (full) return answer({ ok: false, message: t(full.messageKey) }, full.status);
     if (!(error instanceof UploadError)) throw error;
     const message =
       error.status === 413 ? t("admin.videos.upload.tooLarge", { max: videoMax }) : t("admin.videos.upload.failed");
@@ -60,10 +68,17 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const command = uploadCommandSchema.safeParse(upload.fields);
     if (!command.success) return answer({ ok: false, message: t("admin.content.badRequest") }, 400);
     const { intent } = command.data;
-    const outcome: UploadOutcome =
-      command.data.intent === "create"
-        ? await createVideoFromUpload(getDb(), admin, upload, options)
-        : await replaceVideoPoster(getDb(), admin, command.data.id, upload, options);
+    let outcome: UploadOutcome;
+    try {
+      outcome =
+        command.data.intent === "create"
+          ? await createVideoFromUpload(getDb(), admin, upload, options)
+          : await replaceVideoPoster(getDb(), admin, command.data.id, upload, options);
+    } catch (error) {
+      const full = storageRefusal(error);
+      if (!full) throw error;
+      return answer({ ok: false, message: t(full.messageKey) }, full.status);
+    }
 
     if (outcome.ok) {
       const message =

@@ -29,9 +29,9 @@ export function postMultipart(
   server: ServerProcess,
   pathname: string,
   files: FilePart[],
-  options: { cookie?: string; accept?: string } = {},
+  options: { cookie?: string; accept?: string; fields?: Record<string, string> } = {},
 ): Promise<HttpResponse> {
-  const { body, contentType } = multipartBody(files);
+  const { body, contentType } = multipartBody(files, options.fields);
   const headers: Record<string, string> = {
     "Content-Type": contentType,
     "Content-Length": String(body.length),

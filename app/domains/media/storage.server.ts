@@ -84,6 +84,25 @@ function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === "ENOENT";
 }
 
+/**
+ * `mkdir -p` that reports why it failed: Node's recursive mkdir answers ENOENT where the disk said EROFS
+ * (read-only) or EACCES, which would hide a read-only disk behind "no such file". Missing parents are made
+ * one level at a time, so the error is the one the disk gave.
+ */
+export async function makeDirectory(directory: string): Promise<void> {
+  try {
+    await fsp.mkdir(directory);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || path.dirname(directory) === directory) throw error;
+    await makeDirectory(path.dirname(directory));
+    await fsp.mkdir(directory).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== "EEXIST") throw again;
+    });
+  }
+}
+
 /** Files on the local disk under `root` (DATA_DIR/storage): `root/public/…`, `root/private/…`, temp files in `root/.tmp`. */
 export function createLocalStorage(options: { root: string; secret: string }): FileStorage {
   const root = path.resolve(options.root);
@@ -98,7 +117,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
   };
 
   const tempFile = async () => {
-    await fsp.mkdir(tempDir, { recursive: true });
+    await makeDirectory(tempDir);
     return path.join(tempDir, `${Date.now()}-${randomBytes(8).toString("hex")}.part`);
   };
 
@@ -117,7 +136,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
   /** Puts a finished temp file under its final name: atomically, and without replacing unless asked. */
   const publish = async (temp: string, key: string, overwrite: boolean) => {
     const target = fileOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await makeDirectory(path.dirname(target));
     if (overwrite) {
       await fsp.rename(temp, target);
       return;
@@ -223,7 +242,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
       const overwrite = moveOptions.overwrite === true;
       if (!overwrite && (await statOf(to))) throw exists(to);
       const target = fileOf(to);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await makeDirectory(path.dirname(target));
       if (overwrite) await fsp.rename(source, target);
       else {
         try {

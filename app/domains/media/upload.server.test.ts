@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { detectImageType, detectVideoType, receiveUpload, UploadError } from "./upload.server.ts";
+import { detectImageType, detectVideoType, receiveUpload, storageProblemOf, UploadError } from "./upload.server.ts";
 
 function multipart(parts: { name: string; value: string | Blob; filename?: string }[]): Request {
   const form = new FormData();
@@ -148,5 +148,24 @@ describe("content sniffing", () => {
     expect(await detectVideoType(await make("avif"))).toBeNull();
     expect(await detectVideoType(await make("jpeg"))).toBeNull();
     expect(await detectVideoType(Buffer.from("not a video"))).toBeNull();
+  });
+});
+
+describe("telling a disk that refuses writes from other failures", () => {
+  const failure = (code: string) => Object.assign(new Error(`${code}: refused, write`), { code });
+
+  it("calls a full disk or quota full, and a read-only or unwritable one read-only, also as a cause", () => {
+    expect(storageProblemOf(failure("ENOSPC"))).toBe("full");
+    expect(storageProblemOf(failure("EDQUOT"))).toBe("full");
+    expect(storageProblemOf(failure("EROFS"))).toBe("read-only");
+    expect(storageProblemOf(failure("EACCES"))).toBe("read-only");
+    expect(storageProblemOf(new Error("saving the original failed", { cause: failure("ENOSPC") }))).toBe("full");
+  });
+
+  it("leaves everything else to the caller", () => {
+    expect(storageProblemOf(failure("ENOENT"))).toBeNull();
+    expect(storageProblemOf(new UploadError(413, "too large"))).toBeNull();
+    expect(storageProblemOf("ENOSPC")).toBeNull();
+    expect(storageProblemOf(undefined)).toBeNull();
   });
 });

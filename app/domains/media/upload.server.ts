@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import { removeControlCharacters } from "#app/lib/text-schema.ts";
+import { makeDirectory } from "./storage.server.ts";
 
 export type UploadedFile = {
   /** The form field the file came in. */
@@ -41,6 +43,42 @@ export class UploadError extends Error {
   }
 }
 
+/** Why the disk refused a write: it is full (or the quota is used up), or it takes no writes at all. */
+export type StorageProblem = "full" | "read-only";
+
+const FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
+const READ_ONLY_CODES = new Set(["EROFS", "EACCES", "EPERM"]);
+
+/** The disk problem behind an error from writing a file (its `code`, also on a cause), or null for anything else. */
+export function storageProblemOf(error: unknown): StorageProblem | null {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (code && FULL_CODES.has(code)) return "full";
+    if (code && READ_ONLY_CODES.has(code)) return "read-only";
+    current = current.cause;
+  }
+  return null;
+}
+
+/**
+ * How an upload route answers when the disk refused to take the file: 507 (full) or 503 (read-only) and the
+ * admin dictionary's message, with one line in the log for whoever looks after the server. Null when the error
+ * is something else (the route rethrows it). What was written before the refusal is already removed by then:
+ * receiveUpload removes its temp files, the image pipeline the files it wrote, storage its partial file.
+ */
+export function storageRefusal(
+  error: unknown,
+): { status: 503 | 507; messageKey: "admin.upload.storageFull" | "admin.upload.storageReadOnly" } | null {
+  const problem = storageProblemOf(error);
+  if (!problem) return null;
+  const reason = error instanceof Error ? error.message : String(error);
+  getLogger().error(`Upload refused: the server's storage is ${problem} (${reason})`);
+  return problem === "full"
+    ? { status: 507, messageKey: "admin.upload.storageFull" }
+    : { status: 503, messageKey: "admin.upload.storageReadOnly" };
+}
+
 export function formatMegabytes(bytes: number): string {
   const megabytes = bytes / 1024 / 1024;
   return `${Number.isInteger(megabytes) ? megabytes : megabytes.toFixed(1)} MB`;
@@ -60,6 +98,59 @@ function displayName(name: string | undefined): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
   const clean = removeControlCharacters(base).normalize("NFC").trim();
   return [...(clean || "file")].slice(0, 120).join("");
+}
+
+/**
+ * Writes one file of the form to its temp file. When the disk refuses (full, read-only), the rest of the file
+ * is still read, and dropped, and the refusal reported once it has all arrived: the parser waits for every
+ * file to be read, and a request left half-read would end in a reset connection instead of the answer saying
+ * why. (A pipeline would destroy the part on the write error, which leaves the parser waiting for good.)
+ */
+function writePart(part: Readable, file: string, onBytes: (count: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const output = fs.createWriteStream(file);
+    let failure: Error | null = null;
+    let partDone = false;
+    let outputDone = false;
+    const settle = () => {
+      if (!partDone || !outputDone) return;
+      if (failure) reject(failure);
+      else resolve();
+    };
+    const refuse = (error: Error) => {
+      failure ??= error;
+      output.destroy();
+      part.resume();
+    };
+    part.on("data", (chunk: Buffer) => {
+      onBytes(chunk.length);
+      if (failure || output.write(chunk)) return;
+      part.pause();
+      output.once("drain", () => part.resume());
+    });
+    part.once("end", () => {
+      partDone = true;
+      if (!failure) output.end();
+      settle();
+    });
+    part.once("error", (error) => {
+      partDone = true;
+      refuse(error);
+      settle();
+    });
+    // Destroyed without an error (the request was aborted): what was written is incomplete.
+    part.once("close", () => {
+      if (partDone) return;
+      partDone = true;
+      refuse(new Error("The file ended before it was complete."));
+      settle();
+    });
+    output.once("error", refuse);
+    output.once("close", () => {
+      outputDone = true;
+      settle();
+    });
+  });
 }
 
 /**
@@ -85,7 +176,7 @@ export async function receiveUpload(
   }
 
   const tempDir = options.tempDir ?? uploadTempDir();
-  await fsp.mkdir(tempDir, { recursive: true });
+  await makeDirectory(tempDir);
   const files: UploadedFile[] = [];
   const tempPaths: string[] = [];
   const fields: Record<string, string> = {};
@@ -129,14 +220,10 @@ export async function receiveUpload(
           ),
         );
       });
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          callback(null, chunk);
-        },
-      });
       writes.push(
-        pipeline(stream, counter, fs.createWriteStream(tempPath)).then(
+        writePart(stream, tempPath, (bytes) => {
+          size += bytes;
+        }).then(
           () => {
             if (truncated) return;
             if (size === 0 && !info.filename) return; // an empty file input: no file chosen
@@ -162,15 +249,15 @@ export async function receiveUpload(
   });
 
   const body = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
+  const reading = pipeline(body, parser).catch((error) => {
+    throw error instanceof UploadError ? error : new UploadError(400, "The upload was interrupted.");
+  });
   try {
-    await Promise.all([
-      pipeline(body, parser).catch((error) => {
-        throw error instanceof UploadError ? error : new UploadError(400, "The upload was interrupted.");
-      }),
-      finished,
-    ]);
+    await Promise.all([reading, finished]);
   } catch (error) {
-    body.destroy();
+    // The disk refused a file (see writePart): the rest is read to the end, so the answer reaches the client.
+    if (storageProblemOf(error)) await reading.catch(() => {});
+    else body.destroy();
     await Promise.allSettled(writes);
     await cleanup();
     throw error;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { noteChangeOf } from "#app/db/database.server.ts";
+import { isDatabaseUnreachable, noteChangeOf } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
@@ -29,13 +29,15 @@ async function readSettingRows(db: Kysely<Database>): Promise<SiteSettings> {
  * All settings, defaults filling any gap. Read once per database change version rather than per request (a
  * save moves the version, so the page answering it still shows what was saved); inside a transaction always
  * read afresh. A database failure is logged and the defaults are used; nothing is kept, and it counts as a change
- * so that no page rendered from the defaults is kept either.
+ * so that no page rendered from the defaults is kept either. A database that cannot be reached at all is not
+ * papered over: the request is answered 503 (server/app.ts), rather than the defaults pretending to be the site.
  */
 export async function readSettings(db: Kysely<Database>): Promise<SiteSettings> {
   try {
     // A copy, so that a caller changing its settings object cannot change everyone's.
     return { ...(await cachedUntilChanged(db, "settings", () => readSettingRows(db))) };
   } catch (error) {
+    if (isDatabaseUnreachable(error)) throw error;
     getLogger().error({ err: error }, "Could not read site settings; using defaults.");
     noteChangeOf(db);
     return { ...settingDefaults };

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
 import { insertMissingDefaults, readSettings, settingRows } from "./settings.server.ts";
 import { DEFAULT_DESCRIPTION, DEFAULT_TITLE, localizedSetting, siteDescription, siteTitle } from "./settings.ts";
@@ -154,7 +155,7 @@ describe.each(databaseKinds)("site settings changed by an admin (%s)", (kind) =>
       .set({ value: "Not the default" })
       .where("key", "=", "site_name")
       .execute();
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(getLogger(), "error").mockImplementation(() => {});
     try {
       await database.close();
 
@@ -162,7 +163,7 @@ describe.each(databaseKinds)("site settings changed by an admin (%s)", (kind) =>
 
       expect(settings).toEqual(settingDefaults);
       expect(logged).toHaveBeenCalledTimes(1);
-      expect(String(logged.mock.calls[0]?.[0])).toMatch(/site settings/i);
+      expect(String(logged.mock.calls[0]?.[1])).toMatch(/site settings/i);
     } finally {
       logged.mockRestore();
     }
@@ -272,7 +273,7 @@ describe.each(databaseKinds)("settings kept until the database changes (%s)", (k
       expect((await readSettings(trx)).site_name).toBe("In the write");
     });
 
-    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const error = vi.spyOn(getLogger(), "error").mockImplementation(() => {});
     const failing = vi.spyOn(database.db, "selectFrom").mockImplementationOnce(() => {
       throw new Error("database gone");
     });

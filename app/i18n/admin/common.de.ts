@@ -58,4 +58,8 @@ export const adminCommonDe = {
   "admin.backup.download": "Aktuelle Sicherung herunterladen",
   "admin.backup.downloadHint":
     "Ein Archiv der Datenbank und aller hochgeladenen Dateien, wie sie jetzt sind. Wiederherstellen mit npm run cli -- restore DATEI.",
+  "admin.upload.storageFull":
+    "Der Speicher des Servers ist voll: Die Datei wurde nicht gespeichert. Bitte schaffen Sie Platz auf dem Server und versuchen Sie es erneut.",
+  "admin.upload.storageReadOnly":
+    "Der Server kann nicht in seinen Speicher schreiben (schreibgeschützt): Die Datei wurde nicht gespeichert. Bitte sagen Sie es der Person, die den Server betreibt.",
 } satisfies Record<keyof typeof adminCommonEn, string>;

@@ -56,4 +56,8 @@ export const adminCommonEn = {
   "admin.backup.download": "Download a fresh backup",
   "admin.backup.downloadHint":
     "One archive of the database and every uploaded file, as they are now. It restores with npm run cli -- restore FILE.",
+  "admin.upload.storageFull":
+    "The server's storage is full: the file was not saved. Free some space on the server, then try again.",
+  "admin.upload.storageReadOnly":
+    "The server cannot write to its storage (it is read-only): the file was not saved. Please tell whoever runs the server.",
 } as const;
