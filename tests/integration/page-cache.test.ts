@@ -55,6 +55,13 @@ describe.each(databaseKinds)("anonymous pages kept by the page cache (%s)", (kin
       title: "Quiet harbour",
       published: true,
     });
+    // The writes above came from this test's own connection: on PostgreSQL the server hears of them by NOTIFY,
+    // a moment later, and each notice drops what it kept. Wait until a page stays kept.
+    for (let tries = 0; tries < 50; tries++) {
+      await request(server.url("/?settled"));
+      if ((await request(server.url("/?settled"))).headers["x-vitrine-cache"] === "hit") break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   afterAll(() => stopServerAndDatabase(server, database));
