@@ -34,17 +34,21 @@ function timestamp(date: Date): string {
     .replace(/\.\d{3}Z$/, "Z");
 }
 
-/** A name in `dir` not taken yet, for an archive of this kind made now. */
+/**
+ * A name in `dir` for an archive of this kind made now. Archives of the same second are numbered after the
+ * highest number there, not into the first free one: a gap left by pruning would otherwise give a newer
+ * archive an older-looking name (and the same name as one made before).
+ */
 async function freshArchivePath(dir: string, kind: BackupKind, now = new Date()): Promise<string> {
   const base = `vitrine-${kind}-${timestamp(now)}`;
-  for (let n = 0; ; n++) {
-    const file = path.join(dir, `${base}${n === 0 ? "" : `-${n}`}.tar.gz`);
-    try {
-      await fsp.access(file);
-    } catch {
-      return file;
-    }
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  let next = 0;
+  for (const name of names) {
+    const match = ARCHIVE_NAME.exec(name);
+    if (!match || !name.startsWith(base)) continue;
+    next = Math.max(next, (match[3] ? Number(match[3].slice(1)) : 0) + 1);
   }
+  return path.join(dir, `${base}${next === 0 ? "" : `-${next}`}.tar.gz`);
 }
 
 /** The archives in `dir`, newest first (by the time in their name). */
