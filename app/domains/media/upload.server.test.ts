@@ -5,13 +5,23 @@ import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { detectImageType, detectVideoType, receiveUpload, storageProblemOf, UploadError } from "./upload.server.ts";
 
-function multipart(parts: { name: string; value: string | Blob; filename?: string }[]): Request {
+/**
+ * A multipart request whose body is already encoded, as a server receives it. (With the FormData itself as the
+ * body, undici encodes it while it is read; when receiveUpload stops reading early, undici's encoder then
+ * writes into the cancelled stream and throws an unhandled rejection.)
+ */
+async function multipart(parts: { name: string; value: string | Blob; filename?: string }[]): Promise<Request> {
   const form = new FormData();
   for (const part of parts) {
     if (typeof part.value === "string") form.append(part.name, part.value);
     else form.append(part.name, part.value, part.filename);
   }
-  return new Request("http://localhost/admin/uploads/test", { method: "POST", body: form });
+  const encoded = new Response(form);
+  return new Request("http://localhost/admin/uploads/test", {
+    method: "POST",
+    body: await encoded.arrayBuffer(),
+    headers: { "Content-Type": encoded.headers.get("Content-Type") ?? "" },
+  });
 }
 
 describe("receiveUpload", () => {
@@ -23,7 +33,7 @@ describe("receiveUpload", () => {
 
   it("streams files into temp files and keeps only the named text fields", async () => {
     const bytes = Buffer.alloc(300_000, 7);
-    const request = multipart([
+    const request = await multipart([
       { name: "title", value: "Sunset" },
       { name: "ignored", value: "x" },
       { name: "file", value: new Blob([bytes], { type: "image/jpeg" }), filename: "../../holiday.jpg" },
@@ -46,7 +56,7 @@ describe("receiveUpload", () => {
       [`${"ä".repeat(200)}.jpg`, "ä".repeat(120)],
     ];
     for (const [sent, shown] of names) {
-      const request = multipart([{ name: "file", value: new Blob([Buffer.alloc(10, 1)]), filename: sent }]);
+      const request = await multipart([{ name: "file", value: new Blob([Buffer.alloc(10, 1)]), filename: sent }]);
       const upload = await receiveUpload(request, { maxBytes: 1024, tempDir });
       expect(upload.files[0]?.originalName).toBe(shown);
       await upload.cleanup();
@@ -54,7 +64,7 @@ describe("receiveUpload", () => {
   });
 
   it("refuses a file over the limit with a 413 naming it, and leaves no temp file", async () => {
-    const request = multipart([
+    const request = await multipart([
       { name: "file", value: new Blob([Buffer.alloc(2 * 1024 * 1024 + 10)]), filename: "big.jpg" },
     ]);
     // The declared length passes the early check (two files allowed); the per-file limit stops the stream.
@@ -65,13 +75,15 @@ describe("receiveUpload", () => {
   });
 
   it("refuses a body far larger than allowed before reading it", async () => {
-    const request = multipart([{ name: "file", value: new Blob([Buffer.alloc(5 * 1024 * 1024)]), filename: "a.jpg" }]);
+    const request = await multipart([
+      { name: "file", value: new Blob([Buffer.alloc(5 * 1024 * 1024)]), filename: "a.jpg" },
+    ]);
     await expect(receiveUpload(request, { maxBytes: 1024 * 1024, tempDir })).rejects.toMatchObject({ status: 413 });
     expect(fs.readdirSync(tempDir)).toEqual([]);
   });
 
   it("refuses more files than allowed, and removes the ones already written", async () => {
-    const request = multipart([
+    const request = await multipart([
       { name: "file", value: new Blob(["one"]), filename: "1.jpg" },
       { name: "file", value: new Blob(["two"]), filename: "2.jpg" },
     ]);
