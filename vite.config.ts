@@ -20,10 +20,11 @@ export default defineConfig({
                   test: /node_modules[\\/](react|react-dom|scheduler|react-router|turbo-stream|cookie|set-cookie-parser)[\\/]/,
                 },
                 // What the root layout needs on every page (header, footer, shared helpers), in one file rather
-                // than a dozen of a few hundred bytes each, each a request of its own.
+                // than a dozen of a few hundred bytes each, each a request of its own. Not the form-validation
+                // helpers: they bring zod, which only admin screens load.
                 {
                   name: "site",
-                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles)\.tsx)/,
+                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles)\.tsx)/,
                 },
               ],
             },
