@@ -4,6 +4,8 @@
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# npm ci's preinstall runs the Node version check.
+COPY scripts/check-node.cjs scripts/
 RUN npm ci
 COPY . .
 RUN npm run build

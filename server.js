@@ -1,13 +1,14 @@
 // The one process that serves Vitrine: pages, API and static files.
 // `node server.js` runs the production build (building first when it is missing or stale);
 // `node server.js --dev` runs Vite in middleware mode with hot reload.
+// First, before anything else is even loaded: on a Node.js older than 24 it prints one line and exits (the SQLite
+// driver would otherwise end the process with a bare "Segmentation fault"). Imports are evaluated in order, and
+// everything beyond Node's own modules is imported dynamically below, once the check has passed.
+import "./scripts/check-node.cjs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import compression from "compression";
-import express from "express";
-import { buildIfStale } from "./scripts/build-if-stale.js";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dev = process.argv.includes("--dev");
@@ -16,6 +17,8 @@ const QUIET_MS = 1000;
 process.env.NODE_ENV ??= dev ? "development" : "production";
 
 async function main() {
+  const { default: express } = await import("express");
+  const { default: compression } = await import("compression");
   const server = express();
   server.disable("x-powered-by");
   let stopping = false;
@@ -37,6 +40,7 @@ async function main() {
       }
     });
   } else {
+    const { buildIfStale } = await import("./scripts/build-if-stale.js");
     appModule = await import(buildIfStale());
     server.use(appModule.securityHeaders);
     server.use(compression());
@@ -94,8 +98,10 @@ async function main() {
       { port, mode: dev ? "development" : "production" },
       `Vitrine is running on http://${env.host ?? "localhost"}:${port} (${dev ? "development" : "production"})`,
     );
-    // A plain line on purpose (see README): the person installing the site copies the code from it.
-    if (adminSetupCode) process.stdout.write(`Admin setup code: ${adminSetupCode}\n`);
+    // A plain line on purpose (see README): the person installing the site copies the code from it. Written once
+    // the log lines before it are written, so that the address and then the code are the last lines of the start.
+    if (adminSetupCode)
+      appModule.whenLogWritten(logger, () => process.stdout.write(`Admin setup code: ${adminSetupCode}\n`));
   });
   httpServer.on("error", (error) => {
     logger.fatal(`Could not listen on port ${env.port}: ${error.message}`);

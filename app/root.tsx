@@ -12,6 +12,8 @@ import { getSessionUser } from "#app/auth/session.server.ts";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
+import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
+import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting, siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
 import { dictionaryFor } from "#app/i18n/i18n.server.ts";
 import { keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
@@ -19,7 +21,7 @@ import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { languageOf, themeOf } from "#app/lib/preferences.ts";
 import { type RootData, useRootData, useTranslate } from "#app/lib/root-data.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings, siteMiddleware } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
@@ -40,15 +42,19 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
   const settings = await requestSettings(context);
   const user = getSessionUser(context);
   const l = (key: Parameters<typeof localizedSetting>[1]) => localizedSetting(settings, key, lang);
+  // Empty brand texts follow the site name (brand.ts); the German one falls back to the English first.
+  const brand = (key: "footer_copyright" | "footer_site_name") =>
+    l(key).trim() || brandDefault(key, settings.site_name);
   return {
     lang,
     theme: themeOf(request),
     dictionary: dictionaryFor(lang),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
+    menu: await readMenuSections(getDb(), settings),
     footer: {
-      copyright: l("footer_copyright"),
-      siteName: l("footer_site_name"),
+      copyright: brand("footer_copyright"),
+      siteName: brand("footer_site_name"),
       description: l("footer_description"),
       imprintTitle: l("footer_imprint_title"),
       imprintHtml: renderMarkdown(l("footer_imprint_content")),
@@ -61,7 +67,6 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
       siteTitle: siteTitle(settings),
       description: siteDescription(settings),
       ogImage: settings.meta_og_image,
-      ogUrl: settings.meta_og_url,
       faviconUrl: settings.site_favicon_url,
     },
   };

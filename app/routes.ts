@@ -1,6 +1,6 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
-// The spec's route table (§2), plus three resource routes without UI.
+// The spec's route table (§2), plus four resource routes without UI.
 export default [
   index("routes/gallery.tsx"),
   route("home", "routes/home.tsx"),
@@ -8,6 +8,9 @@ export default [
   route("faq", "routes/faq.tsx"),
   route("videos", "routes/videos.tsx"),
   route("auth", "routes/auth.tsx"),
+  route("auth/two-factor", "routes/auth.two-factor.tsx"),
+  route("auth/forgot", "routes/auth.forgot.tsx"),
+  route("auth/reset", "routes/auth.reset.tsx"),
   // The admin area: the layout's middleware refuses visitors and non-admins before any nested loader or action runs.
   route("admin", "routes/admin.tsx", [
     index("routes/admin._index.tsx"),
@@ -22,15 +25,29 @@ export default [
     route("invites", "routes/admin.invites.tsx"),
     route("users", "routes/admin.users.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("outbox", "routes/admin.outbox.tsx"),
+    route("outbox/:id", "routes/admin.outbox.$id.tsx"),
     route("backup", "routes/admin.backup.ts"),
     route("uploads/site/:kind", "routes/admin.uploads.site.ts"),
   ]),
+  // The signed-in user's own account: the layout's loader sends visitors to sign in.
+  route("account", "routes/account.tsx", [
+    index("routes/account._index.tsx"),
+    route("email", "routes/account.email.tsx"),
+    route("sessions", "routes/account.sessions.tsx"),
+    route("two-factor", "routes/account.two-factor.tsx"),
+  ]),
+  // An e-mail change's link: outside the layout, because it needs no session (see the module).
+  route("account/confirm-email", "routes/account.confirm-email.tsx"),
+  // After deleting one's own account: signed out, so outside the account layout.
+  route("account-deleted", "routes/account-deleted.tsx"),
   route("legal-notice", "routes/legal-notice.tsx"),
   route("privacy", "routes/privacy.tsx"),
 
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("api/settings", "routes/api.settings.ts"),
   route("api/preferences", "routes/api.preferences.ts"),
+  route("favicon.ico", "routes/favicon.ico.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

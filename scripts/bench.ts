@@ -162,9 +162,11 @@ const pictureCount = (html: string) => (html.match(/<picture/g) ?? []).length;
 
 /** One upload as the admin screen sends it; resolves with the status once the answer is complete. */
 function upload(server: ServerProcess, cookie: string, photo: Buffer): Promise<number> {
-  const { body, contentType } = multipartBody([
-    { field: "file", filename: "photo-12mp.jpg", type: "image/jpeg", data: photo },
-  ]);
+  // Published at once, as the owner chooses in the uploader (new pictures are hidden otherwise).
+  const { body, contentType } = multipartBody(
+    [{ field: "file", filename: "photo-12mp.jpg", type: "image/jpeg", data: photo }],
+    { publish: "now" },
+  );
   return new Promise((resolve, reject) => {
     const outgoing = http.request(
       server.url("/admin/uploads/gallery"),

@@ -1,6 +1,6 @@
 // The production build is current when build/server/index.js is newer than every source file.
 // Used by server.js (npm start) and by the integration tests' global setup.
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,16 +37,50 @@ export function buildIsCurrent() {
   return Boolean(built && built.mtimeMs >= sourceTime);
 }
 
+/**
+ * Runs the build command. `progress` (npm start): one line before and one with the seconds after, the build's own
+ * listing (some 60 lines) kept back so that the address and the admin setup code are what the owner reads last;
+ * `quiet` (the tests' global setup): no lines of its own. Either way a failing build's whole output goes to stderr,
+ * so that its cause is visible, and an error is thrown.
+ */
+export function runBuild(command, args, { output = "progress", env = process.env, cwd = ROOT, say = defaultSay } = {}) {
+  const started = performance.now();
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    // Interleaved as the build wrote them would be nicer; two buffers are enough to show why it failed.
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error || result.status !== 0) {
+    process.stderr.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    const reason = result.error?.message ?? (result.signal ? `signal ${result.signal}` : `exit code ${result.status}`);
+    throw new Error(`The build failed (${reason}); its output is above.`);
+  }
+  if (output === "progress") say(`Built in ${Math.round((performance.now() - started) / 1000)} s.\n`);
+}
+
+function defaultSay(text) {
+  process.stdout.write(text);
+}
+
 /** Builds when the build is missing or older than its sources; returns the server build's path. */
-export function buildIfStale({ quiet = false } = {}) {
+export function buildIfStale({ quiet = false, say = defaultSay } = {}) {
   if (buildIsCurrent()) return BUILD_ENTRY;
   const built = fs.statSync(BUILD_ENTRY, { throwIfNoEntry: false });
-  if (!quiet) console.log(built ? "Sources changed since the last build; building…" : "No build yet; building…");
-  execFileSync(process.execPath, [path.join(ROOT, "node_modules/@react-router/dev/dist/cli/index.js"), "build"], {
-    cwd: ROOT,
+  if (!quiet) {
+    say(
+      built
+        ? "The sources changed since the last build; building the site again (about a minute)…\n"
+        : "Building the site (first start only, about a minute)…\n",
+    );
+  }
+  runBuild(process.execPath, [path.join(ROOT, "node_modules/@react-router/dev/dist/cli/index.js"), "build"], {
+    output: quiet ? "quiet" : "progress",
     // Always a production bundle: a test runner's NODE_ENV=test would otherwise ship React's development build.
     env: { ...process.env, NODE_ENV: "production" },
-    stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"],
+    say,
   });
   return BUILD_ENTRY;
 }

@@ -1,12 +1,16 @@
 // Command line for the site's owner: `npm run cli -- <command>`, with the same environment as the server.
 import path from "node:path";
 import { openDatabase } from "#app/db/database.server.ts";
+import { CLI_ACTOR } from "#app/domains/audit/audit.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { RestoreError, restoreBackup } from "#app/domains/backup/restore.server.ts";
 import { defaultBackupDir, migrateWithBackup, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/domains/users/password-policy.ts";
+import { createResetLink, UnknownAccountError } from "#app/domains/users/password-recovery.server.ts";
+import { resetTwoFactor } from "#app/domains/users/two-factor.server.ts";
+import { formatAccountTable, listAccounts } from "#app/domains/users/user-list.server.ts";
 import { grantAdmin, RoleChangeError, revokeAdmin, setPassword } from "#app/domains/users/users.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { EnvError, parseEnv } from "#app/lib/env.server.ts";
@@ -20,7 +24,12 @@ const USAGE = `Usage:
                                               without --out into BACKUP_DIR (or DATA_DIR/backups); prints its path
   npm run cli -- restore FILE                 restore an archive into an empty DATA_DIR / DATABASE_URL
   npm run cli -- users set-password <email>   set a new password, read from the first line of stdin;
-                                              ends all of the user's sessions`;
+                                              ends all of the user's sessions
+  npm run cli -- users reset-2fa <email>      turn the user's two-factor sign-in off and remove its secret and
+                                              recovery codes (a lost phone); recorded in the audit log
+  npm run cli -- users list                   every account: e-mail, admin or not, created, last sign-in
+  npm run cli -- users reset-link <email>     print a one-time password reset link (from BASE_URL; valid one
+                                              hour, replaces older links)`;
 
 const passwordProblemText: Record<string, string> = {
   notFound: "No account with that e-mail address.",
@@ -134,6 +143,37 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`The password of ${email} is changed; ${result.sessionsEnded} sessions ended.\n`);
       return 0;
     }
+    if (group === "users" && command === "reset-2fa") {
+      const email = rest[0];
+      if (!email || rest.length > 1) throw new UsageError("users reset-2fa takes exactly one e-mail address");
+      const result = await resetTwoFactor(database.db, CLI_ACTOR, email);
+      if (result === "notFound") {
+        process.stderr.write("No account with that e-mail address.\n");
+        return 1;
+      }
+      process.stderr.write(
+        result === "reset"
+          ? `Two-factor sign-in of ${email} is off; its secret and recovery codes are removed.\n`
+          : `${email} did not use two-factor sign-in.\n`,
+      );
+      return 0;
+    }
+    if (group === "users" && command === "list") {
+      if (rest.length > 0) throw new UsageError("users list takes no arguments");
+      process.stdout.write(`${formatAccountTable(await listAccounts(database.db))}\n`);
+      return 0;
+    }
+    if (group === "users" && command === "reset-link") {
+      const email = rest[0];
+      if (!email || rest.length > 1) throw new UsageError("users reset-link takes exactly one e-mail address");
+      const link = await createResetLink(database.db, { email, baseUrl: env.baseUrl, actor: CLI_ACTOR });
+      // The link alone on stdout (for a script); what it is on stderr.
+      process.stdout.write(`${link.url}\n`);
+      process.stderr.write(
+        `A password reset link for ${email}: it works once, until ${link.expiresAt.toISOString()}, and replaces older links.\n`,
+      );
+      return 0;
+    }
     throw new UsageError(`Unknown command: ${[group, command].filter(Boolean).join(" ")}`);
   } finally {
     await database.close();
@@ -146,7 +186,12 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-    else if (error instanceof EnvError || error instanceof RoleChangeError || error instanceof RestoreError)
+    else if (
+      error instanceof EnvError ||
+      error instanceof RoleChangeError ||
+      error instanceof RestoreError ||
+      error instanceof UnknownAccountError
+    )
       process.stderr.write(`${error.message}\n`);
     else process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

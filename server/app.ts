@@ -5,6 +5,8 @@ import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
 import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { getStorage } from "#app/domains/media/storage.server.ts";
+import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
 import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
@@ -18,6 +20,7 @@ import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
 import { startRequestLog } from "./request-log.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
+export { whenLogWritten } from "#app/lib/logger.server.ts";
 
 /**
  * Uploads are posted to these resource routes, which stream the body and enforce the exact limit per kind of
@@ -31,6 +34,9 @@ export function bodyLimitFor(pathname: string, env: Pick<Env, "uploadMaxBytes" |
   return MAX_BODY_BYTES;
 }
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The largest body of a refused write that is read before the answer (larger ones: answered, connection closed). */
+const REFUSED_BODY_READ_BYTES = 8 * 1024 * 1024;
+const REFUSED_BODY_QUIET_MS = 1000;
 
 /**
  * The process's logger, made once by server.js before the start (the composition root) at the LOG_LEVEL asked
@@ -71,6 +77,11 @@ export async function startup(source: Record<string, string | undefined> = proce
   void sweepStorage(runtime.database.db, env);
   // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
   void finishPendingImages(runtime.database.db);
+  // Pictures whose drawn watermark is not the one the settings ask for (a refresh cut short by a stop, or a text
+  // that follows the site name after an upgrade emptied it) are redrawn; the rest are left alone.
+  void readSettings(runtime.database.db)
+    .then((settings) => startWatermarkRefresh(runtime.database.db, settings))
+    .catch((error: unknown) => getLogger().error({ err: error }, "Could not check the gallery's watermarks"));
   stopBackups?.();
   stopBackups = env.backup.dir
     ? startBackupSchedule(
@@ -172,6 +183,32 @@ app.use(securityHeaders);
 // Before everything else (and never through React Router, so never kept by the page cache).
 app.use(healthHandler(() => getRuntime()));
 
+/**
+ * Refuses a write before reading its body. A body up to REFUSED_BODY_READ_BYTES is read (and dropped) first:
+ * answered mid-body, the client meets a closed socket while still sending (EPIPE, a reset in a browser) instead of
+ * reading the answer. A larger one is not worth reading: answered at once, and the connection closed.
+ */
+function refuseWrite(req: express.Request, res: express.Response, status: number, text: string) {
+  let answered = false;
+  const refuse = () => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(quiet);
+    res.status(status).type("text/plain").send(text);
+  };
+  // A client that announced a body and sends none (or stalls) is answered after a second of quiet.
+  const quiet = setTimeout(refuse, REFUSED_BODY_QUIET_MS);
+  if (Number(req.headers["content-length"] ?? 0) > REFUSED_BODY_READ_BYTES) {
+    res.setHeader("Connection", "close");
+    refuse();
+    return;
+  }
+  req.on("data", () => quiet.refresh());
+  req.once("end", refuse);
+  req.once("close", () => clearTimeout(quiet));
+  req.resume();
+}
+
 app.use((req, res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
 
@@ -185,14 +222,14 @@ app.use((req, res, next) => {
   const rawPath = req.originalUrl.split("?")[0] ?? "/";
   const pathname = new URL(rawPath, "http://localhost").pathname;
   if (pathname !== rawPath) {
-    res.status(400).type("text/plain").send("The request path is not in its plain form.");
+    refuseWrite(req, res, 400, "The request path is not in its plain form.");
     return;
   }
   const env = getRuntime().env;
   const limit = bodyLimitFor(pathname, env);
   if (Number(length ?? 0) > limit) {
     const megabytes = Math.round(limit / 1024 / 1024);
-    res.status(413).type("text/plain").send(`The request body is too large (at most ${megabytes} MB).`);
+    refuseWrite(req, res, 413, `The request body is too large (at most ${megabytes} MB).`);
     return;
   }
 

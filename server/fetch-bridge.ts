@@ -1,5 +1,6 @@
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type express from "express";
+import { CLIENT_ADDRESS_HEADER } from "#app/lib/client-address.ts";
 import type { RenderedPage } from "./page-cache.ts";
 
 /**
@@ -23,10 +24,13 @@ export function toFetchRequest(req: express.Request, res: express.Response, publ
   const url = new URL(`${requestOrigin(req, publicOrigin)}${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
+    if (value === undefined || name === CLIENT_ADDRESS_HEADER) continue;
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
+  // The client's address as Express resolved it (see client-address.ts); one a client sent itself was dropped above.
+  const address = req.ip ?? req.socket.remoteAddress;
+  if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
   const controller = new AbortController();
   // A visitor who goes away before the answer is complete aborts the render.
   res.on("close", () => {

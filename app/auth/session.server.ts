@@ -1,4 +1,8 @@
+import type { Kysely } from "kysely";
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import type { Database } from "#app/db/schema.ts";
+import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { hasTwoFactor, isTwoFactorRequiredForAdmins } from "#app/domains/users/two-factor.server.ts";
 import { isAdmin } from "#app/domains/users/users.server.ts";
 import { type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
@@ -11,6 +15,23 @@ export const SESSION_ABSOLUTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 export function isPastAbsoluteLifetime(createdAt: Date | string, now: Date): boolean {
   return now.getTime() - new Date(createdAt).getTime() >= SESSION_ABSOLUTE_LIFETIME_MS;
+}
+
+/**
+ * How stale a session's "last active" may get. better-auth writes `updatedAt` only when it extends a session (once a
+ * day, auth.server.ts), which would make the sessions list say "yesterday" for a device in use now; writing on every
+ * request would cost a write per page. Every five minutes is exact enough to tell devices apart.
+ */
+export const SESSION_ACTIVITY_STEP_MS = 5 * 60 * 1000;
+
+/** Notes that a session was used now, unless it was noted less than SESSION_ACTIVITY_STEP_MS ago. */
+export async function recordSessionActivity(
+  db: Kysely<Database>,
+  session: { id: string; updatedAt: Date | string },
+  now: Date,
+): Promise<void> {
+  if (now.getTime() - new Date(session.updatedAt).getTime() < SESSION_ACTIVITY_STEP_MS) return;
+  await db.updateTable("session").set({ updatedAt: now }).where("id", "=", session.id).execute();
 }
 
 /**
@@ -30,10 +51,12 @@ export async function loadSessionUser(
     const ended = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
     return { user: null, headers: ended.headers };
   }
+  await recordSessionActivity(database.db, response.session, now);
   const user = {
     id: response.user.id,
     email: response.user.email,
     isAdmin: await isAdmin(database.db, response.user.id),
+    sessionId: response.session.id,
   };
   return { user, headers };
 }
@@ -43,16 +66,25 @@ export function getSessionUser(context: Readonly<RouterContextProvider>): Sessio
 }
 
 /**
- * Visitors go to sign-in and come back; signed-in non-admins get 403. Use in every admin loader and action.
- * Pass the loader's normalized `url`, not `request.url`: on a client-side navigation the raw request is the
- * single-fetch data request (`/admin.data`), which is no place to send a visitor back to.
+ * Any signed-in user; visitors go to sign-in and come back. Use in every loader and action of the account pages.
+ * Pass the loader's normalized `url` (see `requireAdmin`).
  */
-export function requireAdmin(url: URL, context: Readonly<RouterContextProvider>): SessionUser {
+export function requireUser(url: URL, context: Readonly<RouterContextProvider>): SessionUser {
   const user = getSessionUser(context);
   if (!user) {
     const back = `${url.pathname}${url.search}`;
     throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
   }
+  return user;
+}
+
+/**
+ * Visitors go to sign-in and come back; signed-in non-admins get 403. Use in every admin loader and action.
+ * Pass the loader's normalized `url`, not `request.url`: on a client-side navigation the raw request is the
+ * single-fetch data request (`/admin.data`), which is no place to send a visitor back to.
+ */
+export function requireAdmin(url: URL, context: Readonly<RouterContextProvider>): SessionUser {
+  const user = requireUser(url, context);
   if (!user.isAdmin) throw data({ reason: "forbidden" }, { status: 403 });
   return user;
 }
@@ -64,9 +96,24 @@ export function requireAdmin(url: URL, context: Readonly<RouterContextProvider>)
  * footer (a throw here would skip the root loader): the admin layout's loader refuses them, and every admin
  * loader calls `requireAdmin` too. Actions still call `requireAdmin` to learn who acts (for the audit log).
  */
-export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ request, url, context }, next) => {
+export const requireAdminMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
   const user = getSessionUser(context);
   const isRead = request.method === "GET" || request.method === "HEAD";
   if (!user || (!user.isAdmin && !isRead)) requireAdmin(url, context);
+  if (user?.isAdmin) await requireAdminTwoFactor(user);
   return next();
 };
+
+/** Where an admin without two-factor sign-in is sent while the site requires it (the page explains why). */
+export const ADMIN_TWO_FACTOR_SETUP_PATH = "/account/two-factor?required=admin";
+
+/**
+ * The site setting "Admins must use two-factor sign-in": while it is on, an admin who has not turned it on is sent
+ * to set it up before any admin loader or action runs (reads and writes alike, so nothing is changed either).
+ */
+async function requireAdminTwoFactor(user: SessionUser): Promise<void> {
+  const db = getRuntime().database.db;
+  if (!isTwoFactorRequiredForAdmins(await readSettings(db))) return;
+  if (await hasTwoFactor(db, user.id)) return;
+  throw redirect(ADMIN_TWO_FACTOR_SETUP_PATH);
+}

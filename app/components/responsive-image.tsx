@@ -1,5 +1,5 @@
 import type { ImgHTMLAttributes } from "react";
-import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
+import { type ImageDisplay, type ImageSelection, imageSources } from "#app/domains/media/image-display.ts";
 
 /**
  * A stored image as `<picture>`: AVIF, then WebP, then JPEG, each with every width, so the browser picks
@@ -16,8 +16,11 @@ export function ResponsiveImage({
   ...props
 }: {
   image: ImageDisplay;
-  /** `full`: only the large variants (which carry the watermark when it is on), e.g. in the lightbox. */
-  only?: "all" | "full";
+  /**
+   * `full`: only the large variants (which carry the watermark when it is on), e.g. in the lightbox;
+   * `clean`: only those that never carry it, under the watermark badge (see `thumbnailWatermark`).
+   */
+  only?: ImageSelection;
   alt: string;
   /** The rendered width per breakpoint, e.g. "(min-width: 1024px) 33vw, 100vw". */
   sizes: string;

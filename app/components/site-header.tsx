@@ -1,16 +1,18 @@
 import { Menu, X } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
+import { type MenuItem, menuItemsFor } from "#app/domains/content/menu-sections.ts";
 import type { MessageKey } from "#app/i18n/i18n.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import { LanguageSwitch, ThemeToggle } from "./preference-toggles.tsx";
 
-const navItems: { to: string; label: MessageKey }[] = [
+// The content pages leave the menu while they have nothing published (root loader, menu-sections.server.ts).
+const navItems: MenuItem<MessageKey>[] = [
   { to: "/", label: "nav.gallery" },
   { to: "/home", label: "nav.home" },
-  { to: "/links", label: "nav.links" },
-  { to: "/faq", label: "nav.faq" },
-  { to: "/videos", label: "nav.videos" },
+  { to: "/links", label: "nav.links", section: "links" },
+  { to: "/faq", label: "nav.faq", section: "faq" },
+  { to: "/videos", label: "nav.videos", section: "videos" },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -25,7 +27,7 @@ function NavItems() {
   const root = useRootData();
   return (
     <>
-      {navItems.map((item) => (
+      {(root ? menuItemsFor(navItems, root.menu) : navItems).map((item) => (
         <li key={item.to}>
           <NavLink to={item.to} end className={linkClass} prefetch="intent">
             {t(item.label)}
@@ -36,6 +38,13 @@ function NavItems() {
         <li>
           <NavLink to="/admin" className={linkClass}>
             {t("nav.admin")}
+          </NavLink>
+        </li>
+      ) : null}
+      {root?.user ? (
+        <li>
+          <NavLink to="/account" className={linkClass}>
+            {t("nav.account")}
           </NavLink>
         </li>
       ) : null}
@@ -60,10 +69,12 @@ function AccountAction() {
     );
   }
   const back = location.pathname === "/auth" ? "" : `?redirectTo=${encodeURIComponent(location.pathname)}`;
+  // A quiet text link like the navigation, not a filled button: registration is by invitation, and the visitors
+  // of a personal site are readers, not people the page should urge to sign in.
   return (
     <Link
       to={`/auth${back}`}
-      className="rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+      className="block rounded-md px-3 py-2 text-sm font-medium text-zinc-700 underline-offset-4 hover:text-zinc-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-300 dark:hover:text-white"
     >
       {t("nav.signIn")}
     </Link>
@@ -89,14 +100,19 @@ export function SiteHeader() {
       <div className="mx-auto flex max-w-5xl items-center gap-4 px-4 py-3 sm:px-6">
         <Link
           to="/"
-          className="mr-auto flex items-center gap-2 rounded-md text-lg font-bold tracking-tight focus-visible:outline-2 focus-visible:outline-indigo-500"
+          className="mr-auto flex min-w-0 items-center gap-2 rounded-md text-lg font-bold tracking-tight focus-visible:outline-2 focus-visible:outline-indigo-500"
           aria-label={t("nav.homeLink", { site: siteName })}
         >
+          {/* The logo sits beside the name, as tall as its line: a square one is a mark, a wide one is capped so
+              that the name and the header's buttons still fit on a phone. */}
           {root.site.logoUrl ? (
-            <img src={root.site.logoUrl} alt="" className="h-8 w-auto" />
-          ) : (
-            <span>{root.site.logoText || siteName}</span>
-          )}
+            <img
+              src={root.site.logoUrl}
+              alt=""
+              className="h-8 w-auto max-w-20 shrink-0 object-contain object-left sm:max-w-40"
+            />
+          ) : null}
+          <span className="min-w-0 truncate">{root.site.logoText || siteName}</span>
         </Link>
         <nav aria-label={t("nav.main")} className="hidden md:block">
           <ul className="flex items-center gap-1">

@@ -26,8 +26,11 @@ export type VideoData = {
 
 const HOST_NAMES = { youtube: "YouTube", vimeo: "Vimeo" } as const;
 
-/** `first`: the first video of the page, likely its largest picture on screen, so it is fetched at once and first. */
-function Poster({ image, first = false }: { image: ImageDisplay | null; first?: boolean }) {
+/**
+ * `first`: the first video of the page, likely its largest picture on screen, so it is fetched at once and first.
+ * Without an image the plain box shows the video's title, so that videos without a poster still differ.
+ */
+function Poster({ image, title, first = false }: { image: ImageDisplay | null; title: string; first?: boolean }) {
   // The site's own poster image, or a neutral placeholder: never the video host's thumbnail.
   if (image) {
     return (
@@ -42,8 +45,15 @@ function Poster({ image, first = false }: { image: ImageDisplay | null; first?: 
     );
   }
   return (
-    <div className="absolute inset-0 bg-gradient-to-br from-zinc-300 via-zinc-200 to-zinc-400 dark:from-zinc-700 dark:via-zinc-800 dark:to-zinc-950">
-      <Video aria-hidden="true" className="absolute bottom-3 left-3 size-6 text-zinc-600 dark:text-zinc-400" />
+    // The title repeats the heading below and the play button's name: hidden from screen readers.
+    <div
+      aria-hidden="true"
+      className="absolute inset-0 bg-gradient-to-br from-zinc-300 via-zinc-200 to-zinc-400 dark:from-zinc-700 dark:via-zinc-800 dark:to-zinc-950"
+    >
+      <p className="absolute inset-x-4 top-4 line-clamp-2 text-lg font-semibold text-zinc-900 sm:text-2xl dark:text-zinc-50">
+        {title}
+      </p>
+      <Video className="absolute bottom-3 left-3 size-6 text-zinc-700 dark:text-zinc-300" />
     </div>
   );
 }
@@ -80,7 +90,7 @@ function EmbedPlayer({
   return (
     <div>
       <div className="relative aspect-video w-full overflow-hidden rounded-xl">
-        <Poster image={video.poster} first={first} />
+        <Poster image={video.poster} title={video.title} first={first} />
         <button
           type="button"
           onClick={() => setPlaying(true)}

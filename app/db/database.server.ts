@@ -46,7 +46,7 @@ export type AppDatabase = {
  * Tables whose writes never change a page a visitor sees: sessions come and go with every sign-in, failed sign-ins
  * are counted per account (a password guesser must not empty the page cache with every try).
  */
-const UNSHOWN_TABLES = new Set(["session", "verification", "sign_in_failures"]);
+const UNSHOWN_TABLES = new Set(["session", "verification", "sign_in_failures", "account_tokens"]);
 
 function tableNameOf(node: unknown, depth = 0): string | undefined {
   if (!node || typeof node !== "object" || depth > 4) return undefined;

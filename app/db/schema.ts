@@ -15,6 +15,11 @@ export interface UserTable {
   image: string | null;
   createdAt: DbDate;
   updatedAt: DbDate;
+  /** The language of the account's mails: `en` or `de`. */
+  language: Generated<string>;
+  lastSignInAt: DbDate | null;
+  /** better-auth's two-factor plugin: true once a first code confirmed the authenticator. */
+  twoFactorEnabled: Generated<DbBoolean | null>;
 }
 
 export interface SessionTable {
@@ -73,6 +78,8 @@ export interface InviteCodesTable {
   grants_role: string | null;
   note: string | null;
   created_at: DbDate;
+  /** The address the code was mailed to, when it was (the last one, if mailed more than once). */
+  sent_to: string | null;
 }
 
 /** A stored image: the private original and the public variants made from it (see domains/media). */
@@ -108,6 +115,9 @@ export interface GalleryImagesTable {
   description_de: string;
   category: string;
   category_de: string;
+  /** The image's text alternative; empty: the title stands in. */
+  alt: Generated<string>;
+  alt_de: Generated<string>;
   sort_order: number;
   published: DbBoolean;
   created_at: DbDate;
@@ -181,6 +191,45 @@ export interface SignInFailuresTable {
   locked_until: DbDate | null;
 }
 
+/** A mail that could not be delivered, shown on the admin dashboard until dismissed (kept 30 days). */
+export interface MailFailuresTable {
+  id: Generated<number>;
+  recipient: string;
+  /** The MailMessage's kind, e.g. "password-reset". */
+  kind: string;
+  subject: string;
+  /** The mail server's or file system's reason; never holds SMTP credentials. */
+  reason: string;
+  created_at: DbDate;
+  dismissed_at: DbDate | null;
+}
+
+/** better-auth's two-factor plugin (schema.mjs there): one row per user who started or finished enrolment. */
+export interface TwoFactorTable {
+  id: string;
+  /** The TOTP secret, encrypted by better-auth with the auth secret. */
+  secret: string;
+  /** A JSON list of the SHA-256 hashes of the unused recovery codes (app/auth/recovery-codes.server.ts). */
+  backupCodes: string;
+  userId: string;
+  /** False between "turn on" and the first code that confirms the authenticator. */
+  verified: Generated<DbBoolean | null>;
+  failedVerificationCount: Generated<number | null>;
+  lockedUntil: DbDate | null;
+}
+
+/** One-time links of an account (app/domains/users/account-tokens.server.ts); only the token's SHA-256 is kept. */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: "password-reset" | "email-change";
+  /** The address an e-mail change goes to; null for a password reset. */
+  new_email: string | null;
+  expires_at: DbDate;
+  created_at: DbDate;
+  used_at: DbDate | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -196,4 +245,7 @@ export interface Database {
   videos: VideosTable;
   audit_log: AuditLogTable;
   sign_in_failures: SignInFailuresTable;
+  mail_failures: MailFailuresTable;
+  twoFactor: TwoFactorTable;
+  account_tokens: AccountTokensTable;
 }

@@ -1,9 +1,15 @@
+import { adminAuditDe } from "./admin/audit.de.ts";
+import { adminAuditEn } from "./admin/audit.en.ts";
+import { adminChecklistDe } from "./admin/checklist.de.ts";
+import { adminChecklistEn } from "./admin/checklist.en.ts";
 import { adminCommonDe } from "./admin/common.de.ts";
 import { adminCommonEn } from "./admin/common.en.ts";
 import { adminContentDe } from "./admin/content.de.ts";
 import { adminContentEn } from "./admin/content.en.ts";
 import { adminGalleryDe } from "./admin/gallery.de.ts";
 import { adminGalleryEn } from "./admin/gallery.en.ts";
+import { adminMailDe } from "./admin/mail.de.ts";
+import { adminMailEn } from "./admin/mail.en.ts";
 import { adminSiteDe } from "./admin/site.de.ts";
 import { adminSiteEn } from "./admin/site.en.ts";
 import { createTranslator, type Language, type TranslateWith } from "./i18n.ts";
@@ -13,7 +19,15 @@ import { createTranslator, type Language, type TranslateWith } from "./i18n.ts";
  * Only the server and tests import this module (for values); the browser gets one language through the
  * admin layout's loader.
  */
-export const adminEn = { ...adminCommonEn, ...adminGalleryEn, ...adminContentEn, ...adminSiteEn };
+export const adminEn = {
+  ...adminCommonEn,
+  ...adminGalleryEn,
+  ...adminContentEn,
+  ...adminSiteEn,
+  ...adminMailEn,
+  ...adminAuditEn,
+  ...adminChecklistEn,
+};
 export type AdminMessageKey = keyof typeof adminEn;
 export type AdminDictionary = Record<AdminMessageKey, string>;
 export const adminDe = {
@@ -21,6 +35,9 @@ export const adminDe = {
   ...adminGalleryDe,
   ...adminContentDe,
   ...adminSiteDe,
+  ...adminMailDe,
+  ...adminAuditDe,
+  ...adminChecklistDe,
 } satisfies AdminDictionary;
 
 export function adminDictionaryFor(lang: Language): AdminDictionary {

@@ -11,6 +11,7 @@ export const de = {
   "nav.faq": "FAQ",
   "nav.videos": "Videos",
   "nav.admin": "Admin",
+  "nav.account": "Konto",
   "nav.signIn": "Anmelden",
   "nav.signOut": "Abmelden",
   "nav.openMenu": "Menü öffnen",
@@ -110,4 +111,5 @@ export const de = {
   "auth.error.unknown": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
   "auth.error.incompleteForm":
     "Das Formular war unvollständig. Bitte laden Sie die Seite neu und versuchen Sie es erneut.",
+  "auth.forgotLink": "Passwort vergessen?",
 } satisfies Dictionary;

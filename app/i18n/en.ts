@@ -10,6 +10,7 @@ export const en = {
   "nav.faq": "FAQ",
   "nav.videos": "Videos",
   "nav.admin": "Admin",
+  "nav.account": "Account",
   "nav.signIn": "Sign in",
   "nav.signOut": "Sign out",
   "nav.openMenu": "Open menu",
@@ -105,6 +106,7 @@ export const en = {
   "auth.error.emailTaken": "An account with this e-mail address already exists.",
   "auth.error.unknown": "Something went wrong. Please try again.",
   "auth.error.incompleteForm": "The form was incomplete. Please reload the page and try again.",
+  "auth.forgotLink": "Forgot password?",
 } as const;
 
 export type MessageKey = keyof typeof en;

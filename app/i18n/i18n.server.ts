@@ -1,6 +1,6 @@
 import { de } from "./de.ts";
 import { en } from "./en.ts";
-import { createTranslator, type Dictionary, type Language } from "./i18n.ts";
+import { createTranslator, type Dictionary, type Language, type MessageKey } from "./i18n.ts";
 
 // Dictionaries reach the browser only through the root loader, one language at a time.
 export function dictionaryFor(lang: Language): Dictionary {
@@ -9,4 +9,9 @@ export function dictionaryFor(lang: Language): Dictionary {
 
 export function translatorFor(lang: Language) {
   return createTranslator(dictionaryFor(lang));
+}
+
+/** A translator over the root dictionary and a route's own (the account and recovery pages send theirs). */
+export function translatorWith<Key extends string>(lang: Language, own: Record<Key, string>) {
+  return createTranslator<MessageKey | Key>({ ...dictionaryFor(lang), ...own });
 }

@@ -29,7 +29,36 @@ describe("environment", () => {
       uploadMaxBytes: 25 * 1024 * 1024,
       videoUploadMaxBytes: 1024 * 1024 * 1024,
       backup: { dir: undefined, keep: 14, intervalMs: 24 * 3_600_000 },
+      mail: { smtpUrl: undefined, from: "vitrine@localhost", fromIsDefault: true },
     });
+  });
+
+  it("takes SMTP_URL and MAIL_FROM, and defaults the sender to the host of BASE_URL", () => {
+    expect(
+      parseEnv({ SMTP_URL: "smtps://me:secret@mail.example.com:465", MAIL_FROM: "site@example.com" }).mail,
+    ).toEqual({ smtpUrl: "smtps://me:secret@mail.example.com:465", from: "site@example.com", fromIsDefault: false });
+    expect(parseEnv({ SMTP_URL: "smtp://mail.example.com", BASE_URL: "https://www.example.org/" }).mail).toEqual({
+      smtpUrl: "smtp://mail.example.com",
+      from: "vitrine@www.example.org",
+      fromIsDefault: true,
+    });
+  });
+
+  it("refuses a bad SMTP_URL without showing its password", () => {
+    const wrongScheme = envError({ SMTP_URL: "https://me:hunter2hunter2@mail.example.com" });
+    expect(wrongScheme.message).toMatch(/^Invalid environment variable SMTP_URL: must be an smtp:\/\/ or smtps:\/\//);
+    expect(wrongScheme.message).toContain("me:***@mail.example.com");
+    expect(wrongScheme.message).not.toContain("hunter2hunter2");
+    const noUrl = envError({ SMTP_URL: "me:hunter2hunter2 at mail.example.com" });
+    expect(noUrl.message).toMatch(/SMTP_URL/);
+    expect(noUrl.message).not.toContain("hunter2hunter2");
+    expect(noUrl.message).not.toContain("\n");
+  });
+
+  it("refuses a MAIL_FROM that is not a plain address", () => {
+    expect(envError({ MAIL_FROM: "Vitrine <site@example.com>" }).message).toMatch(
+      /^Invalid environment variable MAIL_FROM: must be a plain e-mail address/,
+    );
   });
 
   it("schedules backups only with BACKUP_DIR, and refuses a bad count or interval", () => {

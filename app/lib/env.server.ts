@@ -12,6 +12,31 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
 
 const emptyAsUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An SMTP URL as it may be shown (logs, the admin screens): scheme, user and host, the password as `***`.
+ * Anything else (a path, or a value that is no URL with a host) could hold a password written without the URL's
+ * escapes, and is left out.
+ */
+export function maskSmtpUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (!url.host) return "(not a URL)";
+    const user = url.username ? `${url.username}${url.password ? ":***" : ""}@` : "";
+    return `${url.protocol}//${user}${url.host}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
@@ -72,6 +97,23 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(1, "must be a whole number of at least 1").default(10),
   ),
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine(isSmtpUrl, {
+        message: "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465",
+      })
+      .optional(),
+  ),
+  MAIL_FROM: z.preprocess(
+    emptyAsUndefined,
+    z
+      .email({
+        message: "must be a plain e-mail address such as vitrine@example.com (the site name is the sender's name)",
+      })
+      .optional(),
+  ),
   BACKUP_DIR: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
   BACKUP_KEEP: z.preprocess(
     emptyAsUndefined,
@@ -111,6 +153,11 @@ export type Env = {
   pageCache: boolean;
   /** Scheduled backups: where they go (unset: none are taken), how many are kept, how often. */
   backup: { dir: string | undefined; keep: number; intervalMs: number };
+  /**
+   * Outgoing mail: through `smtpUrl` (credentials in it; show it only through `maskSmtpUrl`), or, when unset, into
+   * the outbox under DATA_DIR. `from` is the sender's address (the site name from settings is the sender's name).
+   */
+  mail: { smtpUrl: string | undefined; from: string; fromIsDefault: boolean };
   /** How much the server logs (pino's levels; `info` logs one line per request). */
   logLevel: (typeof LOG_LEVELS)[number];
 };
@@ -122,6 +169,10 @@ export class EnvError extends Error {
 /** The refused value for the message; secrets and passwords in URLs stay out of the logs. */
 function shown(name: string, raw: string | undefined): string {
   if (raw === undefined || name === "AUTH_SECRET") return "";
+  if (name === "SMTP_URL") {
+    const masked = maskSmtpUrl(raw);
+    return masked.startsWith("(") ? "" : ` (got "${masked}")`;
+  }
   return ` (got "${raw.replace(/(\/\/[^/:@]*:)[^@/]*@/, "$1***@")}")`;
 }
 
@@ -151,10 +202,20 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     logLevel: value.LOG_LEVEL,
     uploadMaxBytes: value.UPLOAD_MAX_MB * 1024 * 1024,
     videoUploadMaxBytes: value.VIDEO_UPLOAD_MAX_MB * 1024 * 1024,
+    mail: {
+      smtpUrl: value.SMTP_URL,
+      from: value.MAIL_FROM ?? defaultMailFrom(baseUrl),
+      fromIsDefault: value.MAIL_FROM === undefined,
+    },
     backup: {
       dir: value.BACKUP_DIR === undefined ? undefined : path.resolve(value.BACKUP_DIR),
       keep: value.BACKUP_KEEP,
       intervalMs: Math.round(value.BACKUP_INTERVAL_HOURS * 3_600_000),
     },
   };
+}
+
+/** MAIL_FROM when unset: `vitrine@` the host of BASE_URL (a mail server may want an address of its own domain). */
+function defaultMailFrom(baseUrl: string): string {
+  return `vitrine@${new URL(baseUrl).hostname}`;
 }

@@ -7,7 +7,6 @@ const seo = (faviconUrl: string): SeoData => ({
   siteTitle: "Vitrine",
   description: "Description",
   ogImage: "",
-  ogUrl: "",
   faviconUrl,
 });
 

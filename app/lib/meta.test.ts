@@ -11,7 +11,6 @@ function seo(overrides: Partial<SeoData> = {}): SeoData {
     siteTitle: "Vitrine",
     description: "Explore the latest in technology, innovation, and design",
     ogImage: "",
-    ogUrl: "",
     faviconUrl: "",
     ...overrides,
   };
@@ -108,12 +107,24 @@ describe("page metadata", () => {
     expect(head.link("apple-touch-icon")).toEqual(["https://cdn.jo.example/icon.png"]);
   });
 
-  it("shares the configured image and URL as absolute addresses", () => {
-    const head = read(pageMeta(seo({ ogImage: "/uploads/share.jpg", ogUrl: "https://jo.example/start" }), "/"));
+  it("shares the configured image as an absolute address", () => {
+    const head = read(pageMeta(seo({ ogImage: "/uploads/share.jpg" }), "/"));
 
     expect(head.property("og:image")).toBe(`${BASE}/uploads/share.jpg`);
     expect(head.named("twitter:image")).toBe(`${BASE}/uploads/share.jpg`);
-    expect(head.property("og:url")).toBe("https://jo.example/start");
+  });
+
+  it.each([
+    ["/", "en", {}, `${BASE}/`],
+    ["/", "de", {}, `${BASE}/?lang=de`],
+    ["/links", "en", {}, `${BASE}/links`],
+    ["/links", "de", {}, `${BASE}/links?lang=de`],
+    ["/", "en", { image: "abc_1" }, `${BASE}/?image=abc_1`],
+    ["/", "de", { image: "abc_1" }, `${BASE}/?image=abc_1&lang=de`],
+  ] as const)("gives %s (%s, %o) one address on BASE_URL: canonical and og:url agree", (path, lang, query, url) => {
+    const head = read(pageMeta(seo({ lang }), path, { query }));
+    expect(head.link("canonical")).toEqual([url]);
+    expect(head.property("og:url")).toBe(url);
   });
 
   it("shares the default card image, and no tag with empty content, when no share image is configured", () => {

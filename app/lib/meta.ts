@@ -10,7 +10,6 @@ export type SeoData = {
   siteTitle: string;
   description: string;
   ogImage: string;
-  ogUrl: string;
   faviconUrl: string;
 };
 
@@ -23,26 +22,31 @@ export function absolute(url: string, baseUrl: string): string {
   }
 }
 
-function urlFor(baseUrl: string, pathname: string, lang?: Language): string {
+/** The page's address on BASE_URL: the path, the query that names what the page shows (a shared picture), the language. */
+function urlFor(baseUrl: string, pathname: string, query: Record<string, string>, lang?: Language): string {
   const url = new URL(pathname, `${baseUrl}/`);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   if (lang) url.searchParams.set("lang", lang);
   return url.href;
 }
 
 /**
  * The head of every page: title, description, Open Graph and Twitter cards, icons,
- * canonical and hreflang alternates. A sub-page passes its own name to prefix the title.
+ * canonical and hreflang alternates. A sub-page passes its own name to prefix the title, and the query
+ * parameters that make it a page of its own (`image` of a shared picture; not `page` or `lang`).
  */
 export function pageMeta(
   seo: SeoData | undefined,
   pathname: string,
-  page: { title?: string; description?: string } = {},
+  page: { title?: string; description?: string; query?: Record<string, string> } = {},
 ): MetaDescriptor[] {
   if (!seo) return [{ title: page.title ?? "Tech Blog" }];
   const title = page.title ? `${page.title} · ${seo.siteTitle}` : seo.siteTitle;
   const description = page.description?.trim() || seo.description;
-  const canonical = urlFor(seo.baseUrl, pathname, seo.lang === "de" ? "de" : undefined);
-  const ogUrl = pathname === "/" && seo.ogUrl ? absolute(seo.ogUrl, seo.baseUrl) : canonical;
+  const query = page.query ?? {};
+  // One address per page, on BASE_URL, for search engines (canonical) and link previews (og:url) alike: two
+  // different ones split what a shared link and a search result count for.
+  const canonical = urlFor(seo.baseUrl, pathname, query, seo.lang === "de" ? "de" : undefined);
   const icon = seo.faviconUrl || "/favicon.svg";
   const touchIcon = seo.faviconUrl || "/apple-touch-icon.png";
   const tags: MetaDescriptor[] = [
@@ -51,15 +55,15 @@ export function pageMeta(
     { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:type", content: "website" },
-    { property: "og:url", content: ogUrl },
+    { property: "og:url", content: canonical },
     { property: "og:locale", content: seo.lang === "de" ? "de_DE" : "en_US" },
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     { tagName: "link", rel: "canonical", href: canonical },
-    { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathname, "en") },
-    { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathname, "de") },
-    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathname) },
+    { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathname, query, "en") },
+    { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathname, query, "de") },
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathname, query) },
   ];
   // An uploaded favicon comes in the sizes browsers and phones ask for; a typed address serves for all.
   const uploadedIcons = seo.faviconUrl ? faviconUrls(seo.faviconUrl) : null;

@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 
-export type SessionUser = { id: string; email: string; isAdmin: boolean };
+/** `sessionId` is the row of the session this request came with (never its token): "this device" on /account/sessions. */
+export type SessionUser = { id: string; email: string; isAdmin: boolean; sessionId: string };
 
 /** The signed-in user, resolved once per request by the root middleware. */
 export const sessionUserContext = createContext<SessionUser | null>(null);

@@ -1,6 +1,14 @@
 import { useMemo } from "react";
 import { useRouteLoaderData } from "react-router";
-import { createTranslator, type Dictionary, type Language, type Translate } from "#app/i18n/i18n.ts";
+import type { MenuSections } from "#app/domains/content/menu-sections.ts";
+import {
+  createTranslator,
+  type Dictionary,
+  type Language,
+  type MessageKey,
+  type Translate,
+  type TranslateWith,
+} from "#app/i18n/i18n.ts";
 import type { SeoData } from "./meta.ts";
 import type { Theme } from "./preferences.ts";
 
@@ -10,6 +18,8 @@ export type RootData = {
   dictionary: Dictionary;
   user: { email: string; isAdmin: boolean } | null;
   site: { name: string; logoText: string; logoUrl: string };
+  /** The content pages the main menu offers (an empty one leaves it unless the settings keep it). */
+  menu: MenuSections;
   footer: {
     copyright: string;
     siteName: string;
@@ -30,4 +40,13 @@ export function useRootData(): RootData | undefined {
 export function useTranslate(): Translate {
   const dictionary = useRootData()?.dictionary;
   return useMemo(() => createTranslator(dictionary ?? ({} as Dictionary)), [dictionary]);
+}
+
+/** The root dictionary's strings and a route's own, as its loader sent them (kept off every other page). */
+export function useTranslateWith<Key extends string>(own: Record<Key, string>): TranslateWith<MessageKey | Key> {
+  const dictionary = useRootData()?.dictionary;
+  return useMemo(
+    () => createTranslator<MessageKey | Key>({ ...(dictionary ?? ({} as Dictionary)), ...own }),
+    [dictionary, own],
+  );
 }

@@ -6,10 +6,12 @@ import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
+import { type AppMailService, createMailService, startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
+import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
-import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
+import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "./data-files.server.ts";
-import type { Env } from "./env.server.ts";
+import { type Env, maskSmtpUrl } from "./env.server.ts";
 import { getLogger } from "./logger.server.ts";
 
 export type Runtime = {
@@ -19,7 +21,12 @@ export type Runtime = {
   authLimiter: FailedAttemptLimiter;
   /** Uploaded and generated files, under DATA_DIR/storage. */
   storage: FileStorage;
+  /** Outgoing mail (SMTP_URL, or the outbox under DATA_DIR/outbox). */
+  mail: AppMailService;
 };
+
+// Kept beside the runtime: stopped with it.
+const housekeeping = globalThis as typeof globalThis & { __vitrineStopMailHousekeeping?: () => void };
 
 // Kept on globalThis so that the development server's module reloads reuse one connection.
 const holder = globalThis as typeof globalThis & { __vitrineRuntime?: Runtime };
@@ -72,7 +79,36 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       auth,
       authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
       storage,
+      mail: createMailService({
+        smtpUrl: env.mail.smtpUrl,
+        from: env.mail.from,
+        outboxDir: outboxDirIn(env.dataDir),
+        baseUrl: env.baseUrl,
+        readSiteName: async () => (await readSettings(database.db)).site_name,
+        db: database.db,
+        logger: getLogger(),
+      }),
     };
+    getLogger().info(
+      env.mail.smtpUrl
+        ? { mail: "smtp", smtp: maskSmtpUrl(env.mail.smtpUrl), from: env.mail.from }
+        : { mail: "outbox", outbox: outboxDirIn(env.dataDir), from: env.mail.from },
+      env.mail.smtpUrl ? "Mail is sent through SMTP" : "Mail goes to the outbox (SMTP_URL is not set)",
+    );
+    if (env.mail.smtpUrl && env.mail.fromIsDefault) {
+      // Many mail servers refuse a sender outside their own domains (and every one refuses vitrine@127.0.0.1).
+      getLogger().warn(
+        { from: env.mail.from },
+        "MAIL_FROM is not set: mail goes out from this made-up address, which your mail server may refuse; set MAIL_FROM to an address it accepts",
+      );
+    }
+    // Outbox files and failure records older than 30 days go: now and once a day.
+    housekeeping.__vitrineStopMailHousekeeping?.();
+    housekeeping.__vitrineStopMailHousekeeping = startMailHousekeeping({
+      outboxDir: outboxDirIn(env.dataDir),
+      db: database.db,
+      logger: getLogger(),
+    });
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };
   } catch (error) {
@@ -94,5 +130,9 @@ export function getDb() {
 export async function stopRuntime(): Promise<void> {
   const runtime = holder.__vitrineRuntime;
   holder.__vitrineRuntime = undefined;
+  housekeeping.__vitrineStopMailHousekeeping?.();
+  housekeeping.__vitrineStopMailHousekeeping = undefined;
+  // Mails under way are given a moment to go out (or be recorded as failed) before the database closes.
+  await runtime?.mail.close();
   await runtime?.database.close();
 }

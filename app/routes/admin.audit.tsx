@@ -1,10 +1,12 @@
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { AuditDiff } from "#app/components/admin/audit-diff.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { inputClass } from "#app/components/ui/field.tsx";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { AUDIT_AREAS } from "#app/domains/audit/audit-areas.ts";
+import { describeAuditEntry } from "#app/domains/audit/audit-sentence.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
@@ -44,11 +46,6 @@ function pageLink(page: number, area: string | null): string {
   if (page > 1) params.set("page", String(page));
   const query = params.toString();
   return query ? `/admin/audit?${query}` : "/admin/audit";
-}
-
-function Value({ value }: { value: string | null }) {
-  if (value === null || value === "") return <span className="text-zinc-600 dark:text-zinc-300">–</span>;
-  return <span className="whitespace-pre-wrap break-words">{value}</span>;
 }
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
@@ -93,57 +90,44 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       {records.length === 0 ? (
         <p className="text-zinc-600 dark:text-zinc-300">{t("admin.audit.empty")}</p>
       ) : (
-        // A wide table scrolls sideways on small screens: focusable, so the keyboard can scroll it too.
-        <section
-          aria-label={t("admin.audit.caption", { page, pages })}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-          tabIndex={0}
-          className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500"
-        >
-          <table className="w-full min-w-[48rem] border-collapse text-sm">
-            <caption className="sr-only">{t("admin.audit.caption", { page, pages })}</caption>
-            <thead>
-              <tr className="text-left text-zinc-600 dark:text-zinc-300">
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  {t("admin.audit.column.when")}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  {t("admin.audit.column.who")}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  {t("admin.audit.column.action")}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  {t("admin.audit.column.target")}
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  {t("admin.audit.column.old")}
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  {t("admin.audit.column.new")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {records.map((record) => (
-                <tr key={record.id} className="border-t border-zinc-200 align-top dark:border-zinc-800">
-                  <td className="whitespace-nowrap py-2 pr-4">
+        // A table at desktop widths; on a phone each entry is a card (when, sentence, changes), never side-scrolled.
+        <table className="w-full table-fixed border-collapse text-sm max-md:block">
+          <caption className="sr-only">{t("admin.audit.caption", { page, pages })}</caption>
+          <thead className="max-md:sr-only">
+            <tr className="text-left text-zinc-600 dark:text-zinc-300">
+              <th scope="col" className="w-44 py-2 pr-4 font-medium">
+                {t("admin.audit.column.when")}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.audit.column.what")}
+              </th>
+              <th scope="col" className="w-[40%] py-2 font-medium">
+                {t("admin.audit.column.changes")}
+              </th>
+            </tr>
+          </thead>
+          <tbody className="max-md:block max-md:space-y-3">
+            {records.map((record) => {
+              const { sentence, diff } = describeAuditEntry(record, t);
+              return (
+                <tr
+                  key={record.id}
+                  className="border-t border-zinc-200 align-top dark:border-zinc-800 max-md:block max-md:rounded-lg max-md:border max-md:p-3"
+                >
+                  <td className="py-2 pr-4 text-zinc-600 dark:text-zinc-300 max-md:block max-md:p-0 max-md:text-xs">
                     <time dateTime={record.createdAt}>{format.format(new Date(record.createdAt))} UTC</time>
                   </td>
-                  <td className="py-2 pr-4">{record.actorEmail}</td>
-                  <td className="py-2 pr-4 font-mono">{record.action}</td>
-                  <td className="py-2 pr-4 font-mono break-all">{record.target}</td>
-                  <td className="max-w-xs py-2 pr-4">
-                    <Value value={record.oldValue} />
+                  <td className="break-words py-2 pr-4 [overflow-wrap:anywhere] max-md:block max-md:py-1 max-md:pr-0">
+                    {sentence}
                   </td>
-                  <td className="max-w-xs py-2">
-                    <Value value={record.newValue} />
+                  <td className="py-2 max-md:block max-md:py-1">
+                    <AuditDiff rows={diff} t={t} />
                   </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+              );
+            })}
+          </tbody>
+        </table>
       )}
 
       <nav aria-label={t("admin.audit.pagination")} className="mt-6 flex items-center gap-4">

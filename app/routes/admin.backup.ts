@@ -2,6 +2,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { recordAudit } from "#app/domains/audit/audit.server.ts";
 import { createDownloadBackup } from "#app/domains/backup/schedule.server.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
@@ -34,4 +35,9 @@ export async function action({ url, context }: Route.ActionArgs) {
       "Cache-Control": "no-store",
     },
   });
+}
+
+/** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin), never a 400 from the router. */
+export function loader({ url, context }: Route.LoaderArgs) {
+  refuseAdminRead(url, context);
 }

@@ -1,5 +1,5 @@
-import { Eye, EyeOff } from "lucide-react";
-import { useEffect, useState } from "react";
+import { Eye, EyeOff, Tag, Trash2 } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
 import { data, useFetcher, useRevalidator } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { GalleryUploader } from "#app/components/admin/gallery-uploader.tsx";
@@ -8,18 +8,26 @@ import { SortableList } from "#app/components/admin/sortable-list.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { ReorderError } from "#app/db/ordering.server.ts";
 import {
+  applyGalleryBulkAction,
   deleteGalleryEntry,
   GalleryNotFoundError,
   listAdminGallery,
+  listGalleryCategories,
   reorderGallery,
   setGalleryPublished,
   updateGalleryTexts,
 } from "#app/domains/gallery/gallery.server.ts";
 import type { AdminGalleryItem } from "#app/domains/gallery/gallery.ts";
-import { galleryIdSchema, galleryReorderSchema, galleryTextsSchema } from "#app/domains/gallery/gallery-schemas.ts";
+import {
+  galleryBulkSchema,
+  galleryIdSchema,
+  galleryReorderSchema,
+  galleryTextsSchema,
+} from "#app/domains/gallery/gallery-schemas.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
@@ -33,7 +41,12 @@ const GALLERY_UPLOAD_URL = "/admin/uploads/gallery";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  return { items: await listAdminGallery(getDb()), maxBytes: getRuntime().env.uploadMaxBytes };
+  const db = getDb();
+  return {
+    items: await listAdminGallery(db),
+    categories: await listGalleryCategories(db),
+    maxBytes: getRuntime().env.uploadMaxBytes,
+  };
 }
 
 const refuse = (message: string, status = 400, fieldErrors?: Record<string, string>) =>
@@ -76,6 +89,25 @@ export async function action({ request, url, context }: Route.ActionArgs) {
         await deleteGalleryEntry(db, admin, id.data);
         return data<ActionResult>({ ok: true, message: t("admin.gallery.deleted", { name: displayName(form.name) }) });
       }
+      case "bulk": {
+        const bulk = galleryBulkSchema.safeParse(form);
+        if (!bulk.success) return refuse(t("admin.gallery.invalid"));
+        const { bulk: action, ids, category } = bulk.data;
+        const names = (await applyGalleryBulkAction(db, admin, { action, ids, category }))
+          .map((name) => `“${name}”`)
+          .join(", ");
+        const message =
+          action === "publish"
+            ? t("admin.gallery.bulk.published", { names })
+            : action === "hide"
+              ? t("admin.gallery.bulk.hidden", { names })
+              : action === "delete"
+                ? t("admin.gallery.bulk.deleted", { names })
+                : category === ""
+                  ? t("admin.gallery.bulk.categoryCleared", { names })
+                  : t("admin.gallery.bulk.categorySet", { category, names });
+        return data<ActionResult>({ ok: true, message });
+      }
       case "reorder": {
         const ids = galleryReorderSchema.safeParse((form.ids ?? "").split(",").filter(Boolean));
         if (!ids.success) return refuse(t("admin.common.error"));
@@ -96,12 +128,35 @@ function nameOf(item: AdminGalleryItem, fallback: string) {
   return item.title.trim() || fallback;
 }
 
-function GalleryEditor({ item, onClose }: { item: AdminGalleryItem; onClose: () => void }) {
+type Category = { en: string; de: string };
+
+/** The categories in use, offered by the category fields (a typed new one is added by saving it). */
+function CategoryOptions({ id, categories, lang }: { id: string; categories: Category[]; lang: "en" | "de" }) {
+  const values = [...new Set(categories.map((category) => (lang === "de" ? category.de : category.en)))];
+  return (
+    <datalist id={id}>
+      {values.filter(Boolean).map((value) => (
+        <option key={value} value={value} />
+      ))}
+    </datalist>
+  );
+}
+
+function GalleryEditor({
+  item,
+  categories,
+  onClose,
+}: {
+  item: AdminGalleryItem;
+  categories: Category[];
+  onClose: () => void;
+}) {
   const t = useAdminTranslate();
   const fetcher = useFetcher<ActionResult>();
   const result = useResultToast(fetcher.data, t("admin.common.error"));
   const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   const name = nameOf(item, t("admin.common.untitled"));
+  const listId = useId();
 
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
@@ -123,6 +178,14 @@ function GalleryEditor({ item, onClose }: { item: AdminGalleryItem; onClose: () 
           hint={hint}
           error={errors[`title${suffix}`]}
         />
+        <TextField
+          label={t("admin.gallery.field.alt")}
+          name={`alt${suffix}`}
+          defaultValue={lang === "de" ? item.altDe : item.alt}
+          maxLength={300}
+          hint={lang === "de" ? hint : t("admin.gallery.field.altHint")}
+          error={errors[`alt${suffix}`]}
+        />
         <TextAreaField
           label={t("admin.gallery.field.description")}
           name={`description${suffix}`}
@@ -134,11 +197,26 @@ function GalleryEditor({ item, onClose }: { item: AdminGalleryItem; onClose: () 
         <TextField
           label={t("admin.gallery.field.category")}
           name={`category${suffix}`}
+          list={`${listId}-${lang}`}
+          autoComplete="off"
           defaultValue={lang === "de" ? item.categoryDe : item.category}
           maxLength={80}
-          hint={lang === "en" ? t("admin.gallery.field.categoryHint") : hint}
+          hint={
+            lang === "en" ? `${t("admin.gallery.field.categoryPick")} ${t("admin.gallery.field.categoryHint")}` : hint
+          }
           error={errors[`category${suffix}`]}
+          onChange={
+            lang === "en"
+              ? (event) => {
+                  // An existing category brings its German name along when none is written yet.
+                  const known = categories.find((category) => category.en === event.currentTarget.value);
+                  const german = event.currentTarget.form?.elements.namedItem("category_de");
+                  if (known && german instanceof HTMLInputElement && german.value === "") german.value = known.de;
+                }
+              : undefined
+          }
         />
+        <CategoryOptions id={`${listId}-${lang}`} categories={categories} lang={lang} />
       </fieldset>
     );
   };
@@ -167,7 +245,17 @@ function GalleryEditor({ item, onClose }: { item: AdminGalleryItem; onClose: () 
   );
 }
 
-function GalleryRow({ item }: { item: AdminGalleryItem }) {
+function GalleryRow({
+  item,
+  categories,
+  selected,
+  onSelect,
+}: {
+  item: AdminGalleryItem;
+  categories: Category[];
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+}) {
   const t = useAdminTranslate();
   const fetcher = useFetcher<ActionResult>();
   useResultToast(fetcher.data, t("admin.common.error"));
@@ -179,6 +267,13 @@ function GalleryRow({ item }: { item: AdminGalleryItem }) {
   return (
     <div>
       <div className="flex flex-wrap items-center gap-3">
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={(event) => onSelect(event.currentTarget.checked)}
+          aria-label={t("admin.gallery.bulk.select", { name })}
+          className="size-5 shrink-0 accent-indigo-700"
+        />
         <div className="size-16 shrink-0 overflow-hidden rounded-md bg-zinc-100 dark:bg-zinc-800">
           <ResponsiveImage image={item.image} alt="" sizes="64px" className="size-16 object-cover" />
         </div>
@@ -228,8 +323,103 @@ function GalleryRow({ item }: { item: AdminGalleryItem }) {
           />
         </div>
       </div>
-      {editing ? <GalleryEditor item={item} onClose={() => setEditing(false)} /> : null}
+      {editing ? <GalleryEditor item={item} categories={categories} onClose={() => setEditing(false)} /> : null}
     </div>
+  );
+}
+
+/** Select all, and what to do with the selected pictures: publish, hide, set the category, delete. */
+function BulkActions({
+  items,
+  selected,
+  categories,
+  onSelectAll,
+  onDone,
+}: {
+  items: AdminGalleryItem[];
+  selected: string[];
+  categories: Category[];
+  onSelectAll: (all: boolean) => void;
+  onDone: () => void;
+}) {
+  const t = useAdminTranslate();
+  const fetcher = useFetcher<ActionResult>();
+  useResultToast(fetcher.data, t("admin.common.error"));
+  const selectAll = useRef<HTMLInputElement>(null);
+  const fieldId = useId();
+  const [category, setCategory] = useState("");
+  const count = selected.length;
+  const none = count === 0 || fetcher.state !== "idle";
+
+  useEffect(() => {
+    if (selectAll.current) selectAll.current.indeterminate = count > 0 && count < items.length;
+  }, [count, items.length]);
+
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
+  }, [fetcher.state, fetcher.data, onDone]);
+
+  const submit = (bulk: string) =>
+    fetcher.submit({ intent: "bulk", bulk, ids: selected.join(","), category }, { method: "post" });
+
+  return (
+    <section
+      aria-label={t("admin.gallery.bulk.label")}
+      className="mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
+    >
+      <label className="flex items-center gap-2 self-center text-sm font-medium">
+        <input
+          ref={selectAll}
+          type="checkbox"
+          checked={count > 0 && count === items.length}
+          onChange={(event) => onSelectAll(event.currentTarget.checked)}
+          className="size-5 accent-indigo-700"
+        />
+        {t("admin.gallery.bulk.selectAll")}
+      </label>
+      <p aria-live="polite" className="self-center text-sm text-zinc-600 dark:text-zinc-300">
+        {t("admin.gallery.bulk.selected", { count })}
+      </p>
+      <div className="flex flex-wrap gap-1">
+        <Button size="sm" variant="secondary" disabled={none} onClick={() => submit("publish")}>
+          <Eye aria-hidden="true" className="size-4" />
+          {t("admin.gallery.publish")}
+        </Button>
+        <Button size="sm" variant="secondary" disabled={none} onClick={() => submit("hide")}>
+          <EyeOff aria-hidden="true" className="size-4" />
+          {t("admin.gallery.unpublish")}
+        </Button>
+      </div>
+      <div className="flex flex-wrap items-end gap-1">
+        <TextField
+          label={t("admin.gallery.bulk.category")}
+          value={category}
+          onChange={(event) => setCategory(event.currentTarget.value)}
+          list={fieldId}
+          autoComplete="off"
+          maxLength={80}
+          className="w-56"
+        />
+        <CategoryOptions id={fieldId} categories={categories} lang="en" />
+        <Button size="sm" variant="secondary" disabled={none} onClick={() => submit("category")}>
+          <Tag aria-hidden="true" className="size-4" />
+          {t("admin.gallery.bulk.setCategory")}
+        </Button>
+      </div>
+      <ConfirmDialog
+        trigger={
+          <Button size="sm" variant="dangerOutline" disabled={none}>
+            <Trash2 aria-hidden="true" className="size-4" />
+            {t("admin.common.delete")}
+          </Button>
+        }
+        title={t("admin.gallery.bulk.deleteTitle", { count })}
+        description={t("admin.gallery.bulk.deleteText")}
+        confirmLabel={t("admin.common.delete")}
+        cancelLabel={t("admin.common.cancel")}
+        onConfirm={() => submit("delete")}
+      />
+    </section>
   );
 }
 
@@ -238,7 +428,19 @@ export default function AdminGallery({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const reorder = useFetcher<ActionResult>();
   useResultToast(reorder.data, t("admin.common.error"));
-  const { items, maxBytes } = loaderData;
+  const { items, categories, maxBytes } = loaderData;
+  const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
+  // Only pictures still in the list count (one deleted meanwhile drops out).
+  const selected = items.filter((item) => selection.has(item.id)).map((item) => item.id);
+  const clearSelection = useRef(() => setSelection(new Set())).current;
+
+  const select = (id: string, on: boolean) =>
+    setSelection((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   return (
     <div>
@@ -260,13 +462,29 @@ export default function AdminGallery({ loaderData }: Route.ComponentProps) {
             {t("admin.gallery.empty")}
           </p>
         ) : (
-          <SortableList
-            items={items}
-            label={t("admin.gallery.list.label")}
-            nameOf={(item) => nameOf(item, t("admin.common.untitled"))}
-            renderItem={(item) => <GalleryRow item={item} />}
-            onReorder={(ids) => reorder.submit({ intent: "reorder", ids: ids.join(",") }, { method: "post" })}
-          />
+          <>
+            <BulkActions
+              items={items}
+              selected={selected}
+              categories={categories}
+              onSelectAll={(all) => setSelection(new Set(all ? items.map((item) => item.id) : []))}
+              onDone={clearSelection}
+            />
+            <SortableList
+              items={items}
+              label={t("admin.gallery.list.label")}
+              nameOf={(item) => nameOf(item, t("admin.common.untitled"))}
+              renderItem={(item) => (
+                <GalleryRow
+                  item={item}
+                  categories={categories}
+                  selected={selection.has(item.id)}
+                  onSelect={(on) => select(item.id, on)}
+                />
+              )}
+              onReorder={(ids) => reorder.submit({ intent: "reorder", ids: ids.join(",") }, { method: "post" })}
+            />
+          </>
         )}
       </section>
     </div>

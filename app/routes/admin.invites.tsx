@@ -8,7 +8,7 @@ import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
-import { TextField } from "#app/components/ui/field.tsx";
+import { inputClass, TextField } from "#app/components/ui/field.tsx";
 import {
   createInvitesAsAdmin,
   deleteUnusedInvite,
@@ -16,7 +16,10 @@ import {
   listInvites,
 } from "#app/domains/invites/invite-admin.server.ts";
 import { MAX_CODES_AT_ONCE, MAX_NOTE_LENGTH } from "#app/domains/invites/invite-limits.ts";
+import { inviteAddress, sendInviteByMail } from "#app/domains/invites/invite-mail.server.ts";
+import { readSettings } from "#app/domains/settings/settings.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { languages } from "#app/i18n/i18n.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
@@ -29,7 +32,8 @@ import type { Route } from "./+types/admin.invites";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  return { invites: await listInvites(getDb()), baseUrl: getRuntime().env.baseUrl };
+  const { env, mail } = getRuntime();
+  return { invites: await listInvites(getDb()), baseUrl: env.baseUrl, mailMode: mail.mode };
 }
 
 const inviteForm = z.discriminatedUnion("intent", [
@@ -49,6 +53,11 @@ const inviteForm = z.discriminatedUnion("intent", [
     intent: z.literal("delete"),
     code: textSchema({ max: 100, required: true }),
   }),
+  z.object({
+    intent: z.literal("send"),
+    email: inviteAddress,
+    language: z.enum(languages, { error: "admin.invites.error.mailLanguage" }),
+  }),
 ]);
 
 type InviteActionResult = ActionResult & { codes?: string[] };
@@ -58,14 +67,24 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const t = adminTranslatorFor(languageOf(request).lang);
   const parsed = inviteForm.safeParse(await readForm(request));
   if (!parsed.success) {
-    const { count, note } = fieldErrorsOf(parsed.error);
-    // Any problem with the count is the same one: not a whole number in range.
-    const problems = { ...(count ? { count: "admin.invites.error.count" } : {}), ...(note ? { note } : {}) };
+    const { count, note, email, language } = fieldErrorsOf(parsed.error);
+    // Any problem with the count is the same one: not a whole number in range; likewise the address.
+    const problems = {
+      ...(count ? { count: "admin.invites.error.count" } : {}),
+      ...(note ? { note } : {}),
+      ...(email ? { email: "admin.invites.error.email" } : {}),
+      ...(language ? { language: "admin.invites.error.mailLanguage" } : {}),
+    };
     const fieldErrors = translateFieldErrors(t, problems, {
       count: { max: MAX_CODES_AT_ONCE },
       note: { max: MAX_NOTE_LENGTH },
     });
-    const message = fieldErrors.count ?? fieldErrors.note ?? t("admin.invites.error.form");
+    const message =
+      fieldErrors.count ??
+      fieldErrors.note ??
+      fieldErrors.email ??
+      fieldErrors.language ??
+      t("admin.invites.error.form");
     return data({ ok: false, message, fieldErrors } satisfies InviteActionResult, { status: 400 });
   }
   const form = parsed.data;
@@ -75,6 +94,21 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       ok: true,
       message: t("admin.invites.created", { count: codes.length }),
       codes,
+    } satisfies InviteActionResult;
+  }
+  if (form.intent === "send") {
+    const { env, mail } = getRuntime();
+    const siteName = (await readSettings(getDb())).site_name;
+    const { code, email } = await sendInviteByMail(getDb(), mail, admin, {
+      email: form.email,
+      language: form.language,
+      siteName,
+      baseUrl: env.baseUrl,
+    });
+    return {
+      ok: true,
+      message: t(mail.mode === "smtp" ? "admin.invites.sent" : "admin.invites.filed", { code, email }),
+      codes: [code],
     } satisfies InviteActionResult;
   }
   const result = await deleteUnusedInvite(getDb(), admin, form.code);
@@ -162,7 +196,15 @@ function InviteRow({
           <span className="ml-2 font-sans text-xs text-indigo-800 dark:text-indigo-200">{t("admin.invites.new")}</span>
         ) : null}
       </th>
-      <td className="py-3 pr-4 text-sm">{invite.note}</td>
+      <td className="py-3 pr-4 text-sm">
+        {/* A mailed code's note is its address: said once, as "sent to …". */}
+        {invite.sentTo && invite.note === invite.sentTo ? null : invite.note}
+        {invite.sentTo ? (
+          <span className="block text-xs text-zinc-600 dark:text-zinc-300">
+            {t("admin.invites.sentTo", { email: invite.sentTo })}
+          </span>
+        ) : null}
+      </td>
       <td className="py-3 pr-4 text-sm">
         {invite.isUsed ? (
           <span>
@@ -197,7 +239,11 @@ function InviteRow({
               />
               <ConfirmDialog
                 trigger={
-                  <Button variant="danger" size="sm" aria-label={t("admin.invites.delete", { code: invite.code })}>
+                  <Button
+                    variant="dangerOutline"
+                    size="sm"
+                    aria-label={t("admin.invites.delete", { code: invite.code })}
+                  >
                     <Trash2 aria-hidden="true" className="size-4" />
                     <span aria-hidden="true">{t("admin.common.delete")}</span>
                   </Button>
@@ -221,8 +267,15 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
   const fetcher = useFetcher<InviteActionResult>();
   const result = useResultToast(fetcher.data, t("admin.common.error"));
   const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
-  const fresh = new Set(fetcher.data?.codes ?? []);
+  const sender = useFetcher<InviteActionResult>();
+  const sendResult = useResultToast(sender.data, t("admin.common.error"));
+  const sendErrors = sendResult && !sendResult.ok ? (sendResult.fieldErrors ?? {}) : {};
+  const fresh = new Set([...(fetcher.data?.codes ?? []), ...(sender.data?.codes ?? [])]);
   const createForm = useRef<HTMLFormElement>(null);
+  const sendForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (sendResult?.ok) sendForm.current?.reset();
+  }, [sendResult]);
   // After codes were made, the form starts over for the next batch.
   useEffect(() => {
     if (result?.ok) createForm.current?.reset();
@@ -231,7 +284,8 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
   const deleter = useFetcher<InviteActionResult>();
   useResultToast(deleter.data, t("admin.common.error"));
   const onDelete = (code: string) => deleter.submit({ intent: "delete", code }, { method: "post" });
-  const { invites, baseUrl } = loaderData;
+  const { invites, baseUrl, mailMode } = loaderData;
+  const lang = useAdminData()?.lang ?? "en";
   return (
     <div>
       <header className="mb-6">
@@ -272,6 +326,58 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
             {fetcher.state !== "idle" ? t("admin.common.saving") : t("admin.invites.createButton")}
           </Button>
         </fetcher.Form>
+      </section>
+
+      <section
+        aria-labelledby="invites-send-title"
+        className="mb-8 rounded-xl border border-zinc-200 p-5 dark:border-zinc-800"
+      >
+        <h2 id="invites-send-title" className="text-xl font-semibold">
+          {t("admin.invites.sendTitle")}
+        </h2>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">{t("admin.invites.sendText")}</p>
+        {mailMode === "outbox" ? (
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">{t("admin.invites.sendOutboxHint")}</p>
+        ) : null}
+        <sender.Form ref={sendForm} method="post" className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
+          <input type="hidden" name="intent" value="send" />
+          <TextField
+            label={t("admin.invites.email")}
+            name="email"
+            type="email"
+            autoComplete="off"
+            maxLength={254}
+            required
+            error={sendErrors.email}
+            className="flex-1"
+          />
+          <div className="sm:w-48">
+            <label htmlFor="invite-mail-language" className="block text-sm font-medium">
+              {t("admin.invites.mailLanguage")}
+            </label>
+            <select
+              id="invite-mail-language"
+              name="language"
+              defaultValue={lang}
+              aria-invalid={sendErrors.language ? true : undefined}
+              aria-describedby={sendErrors.language ? "invite-mail-language-error" : undefined}
+              className={inputClass}
+            >
+              <option value="en">English</option>
+              <option value="de" lang="de">
+                Deutsch
+              </option>
+            </select>
+            {sendErrors.language ? (
+              <p id="invite-mail-language-error" className="mt-1 text-sm text-red-700 dark:text-red-300">
+                {sendErrors.language}
+              </p>
+            ) : null}
+          </div>
+          <Button type="submit" className="sm:mt-6" disabled={sender.state !== "idle"}>
+            {sender.state !== "idle" ? t("admin.invites.sending") : t("admin.invites.sendButton")}
+          </Button>
+        </sender.Form>
       </section>
 
       <section aria-labelledby="invites-list-title">

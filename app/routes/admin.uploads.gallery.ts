@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
+import { galleryUploadSchema } from "#app/domains/gallery/gallery-schemas.ts";
 import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
 import { formatMegabytes, receiveUpload, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
@@ -11,11 +12,14 @@ import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/admin.uploads.gallery";
 
+const UPLOAD_FIELDS = ["publish", "placement", "after"];
+
 const refused = (message: string, status: number) => data<ActionResult>({ ok: false, message }, { status });
 
 /**
  * One picture per request (the admin screen sends each file on its own, for per-file progress and errors):
- * the body is streamed to a temp file, checked by content, processed, and added at the end of the gallery.
+ * the body is streamed to a temp file, checked by content, processed, and added to the gallery as the uploader's
+ * choices say (published or hidden, at the top or the bottom; a file sent without them: hidden, at the bottom).
  */
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
@@ -24,7 +28,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
   let upload: Awaited<ReturnType<typeof receiveUpload>>;
   try {
-    upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1 });
+    upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1, fields: UPLOAD_FIELDS });
   } catch (error) {
     const full = storageRefusal(error);
     if (full) return refused(t(full.messageKey), full.status);
@@ -40,9 +44,18 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const file = upload.files[0];
     if (!file) return refused(t("admin.gallery.error.noFile"), 400);
     const name = file.originalName;
+    const choices = galleryUploadSchema.safeParse(upload.fields);
+    if (!choices.success) return refused(t("admin.common.error"), 400);
+    let id: string;
     try {
       const settings = await requestSettings(context);
-      await createGalleryEntry(getDb(), admin, file.path, { originalName: name, watermark: watermarkText(settings) });
+      id = await createGalleryEntry(getDb(), admin, file.path, {
+        originalName: name,
+        watermark: watermarkText(settings),
+        published: choices.data.publish === "now",
+        placement: choices.data.placement,
+        after: choices.data.after,
+      });
     } catch (error) {
       const full = storageRefusal(error);
       if (full) return refused(t(full.messageKey), full.status);
@@ -55,7 +68,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
             : "admin.gallery.error.notImage";
       return refused(t(key, { name }), error.code === "too_large" ? 413 : 415);
     }
-    return data<ActionResult>({ ok: true, message: t("admin.gallery.uploaded", { name }) });
+    return data<ActionResult>({ ok: true, message: t("admin.gallery.uploaded", { name }), id });
   } finally {
     await upload.cleanup();
   }

@@ -47,8 +47,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     const file = upload.files[0];
     if (!file) return refuse(400, t("admin.settings.upload.noFile"));
     const { url: imageUrl } = await storeSiteImage(getDb(), admin, kind, file.path);
-    if (!wantsJson)
-      throw redirect(kind === "share-image" ? "/admin/settings#settings-sharing" : "/admin/settings", 303);
+    if (!wantsJson) throw redirect(kind === "share-image" ? "/admin/settings?section=sharing" : "/admin/settings", 303);
     return Response.json({ ok: true, message: t("admin.settings.upload.done"), url: imageUrl });
   } catch (error) {
     const full = storageRefusal(error);

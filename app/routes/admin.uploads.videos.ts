@@ -10,8 +10,7 @@ import {
   UploadError,
 } from "#app/domains/media/upload.server.ts";
 import {
-  createVideoFromUpload,
-  replaceVideoPoster,
+  runUploadCommand,
   type UploadOutcome,
   uploadCommandSchema,
   VIDEO_UPLOAD_FIELDS,
@@ -31,8 +30,14 @@ function refused(field: "video" | "poster", message: string, status: number): Re
   return answer({ ok: false, message, fieldErrors: { [field]: message } }, status);
 }
 
+const SUCCESS_MESSAGES = {
+  create: "admin.content.created",
+  poster: "admin.videos.poster.saved",
+  removePoster: "admin.videos.poster.removed",
+} as const;
+
 /**
- * Video uploads (a new video with its file and poster, or a new poster for a video): a resource route under
+ * Video uploads (a new video with its file and poster, a new poster for a video, or a poster's removal): a resource route under
  * /admin/uploads/, so the body is streamed to disk instead of being held in memory. Answers an ActionResult
  * as JSON; a refusal stores nothing.
  */
@@ -70,10 +75,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const { intent } = command.data;
     let outcome: UploadOutcome;
     try {
-      outcome =
-        command.data.intent === "create"
-          ? await createVideoFromUpload(getDb(), admin, upload, options)
-          : await replaceVideoPoster(getDb(), admin, command.data.id, upload, options);
+      outcome = await runUploadCommand(getDb(), admin, command.data, upload, options);
     } catch (error) {
       const full = storageRefusal(error);
       if (!full) throw error;
@@ -81,10 +83,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     }
 
     if (outcome.ok) {
-      const message =
-        intent === "create"
-          ? t("admin.content.created", { name: outcome.target })
-          : t("admin.videos.poster.saved", { name: outcome.target });
+      const message = t(SUCCESS_MESSAGES[intent], { name: outcome.target });
       return answer({ ok: true, message, id: outcome.id });
     }
     switch (outcome.reason) {
@@ -106,6 +105,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
         return refused("video", t("admin.videos.upload.tooLarge", { max: videoMax }), 413);
       case "poster-too-large":
         return refused("poster", t("admin.videos.upload.posterTooLarge", { max: posterMax }), 413);
+      case "no-poster":
+        return answer({ ok: false, message: t("admin.videos.poster.nothingToRemove", { name: outcome.target }) }, 400);
     }
   } finally {
     await upload.cleanup();

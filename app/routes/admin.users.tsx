@@ -91,7 +91,7 @@ type RowButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
 /** A small button of a user's row: on screen an icon and a short word, read out as the full label. */
 function RowButton({ icon: Icon, label, short, danger = false, ...props }: RowButtonProps) {
   return (
-    <Button variant={danger ? "danger" : "secondary"} size="sm" aria-label={label} {...props}>
+    <Button variant={danger ? "dangerOutline" : "secondary"} size="sm" aria-label={label} {...props}>
       <Icon aria-hidden="true" className="size-4" />
       <span aria-hidden="true">{short}</span>
     </Button>
@@ -104,6 +104,7 @@ function ConfirmRowButton({
   title,
   description,
   confirmLabel,
+  confirmVariant,
   onConfirm,
   ...button
 }: Omit<RowButtonProps, "disabled" | "onClick"> & {
@@ -111,6 +112,7 @@ function ConfirmRowButton({
   title: string;
   description: string;
   confirmLabel: string;
+  confirmVariant?: "danger" | "primary";
   onConfirm: () => void;
 }) {
   const t = useAdminTranslate();
@@ -120,6 +122,7 @@ function ConfirmRowButton({
       title={title}
       description={description}
       confirmLabel={confirmLabel}
+      confirmVariant={confirmVariant}
       cancelLabel={t("admin.common.cancel")}
       onConfirm={onConfirm}
     />
@@ -160,12 +163,18 @@ function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: bool
               onConfirm={() => submit("revokeAdmin")}
             />
           ) : (
-            <RowButton
+            // Asked first like every other change of a row: the role opens the whole admin area to someone.
+            // Nothing is destroyed, so the confirming button is not red.
+            <ConfirmRowButton
               icon={ShieldPlus}
               label={t("admin.users.grant", { email: user.email })}
               short={t("admin.users.grantShort")}
-              disabled={busy}
-              onClick={() => submit("grantAdmin")}
+              busy={busy}
+              title={t("admin.users.grantTitle", { email: user.email })}
+              description={t("admin.users.grantText")}
+              confirmLabel={t("admin.users.grantShort")}
+              confirmVariant="primary"
+              onConfirm={() => submit("grantAdmin")}
             />
           )}
           <ConfirmRowButton

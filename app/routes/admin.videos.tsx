@@ -64,6 +64,8 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
     [loaderData.videos, t],
   );
 
+  const videosById = useMemo(() => new Map(loaderData.videos.map((video) => [video.id, video])), [loaderData.videos]);
+
   const renderFields: RenderFields = (values, errors) => (
     <>
       <BilingualField name="title" label={t("admin.videos.title")} values={values} errors={errors} required />
@@ -100,7 +102,17 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
       items={items}
       renderFields={renderFields}
       extraAdd={<VideoUploadForm videoMax={loaderData.videoMax} posterMax={posterMax} />}
-      renderExtra={(item) => <PosterUploadForm id={item.id} posterMax={posterMax} />}
+      renderExtra={(item) => {
+        const video = videosById.get(item.id);
+        return (
+          <PosterUploadForm
+            id={item.id}
+            title={video?.title ?? item.name}
+            posterSrc={video?.posterSrc ?? null}
+            posterMax={posterMax}
+          />
+        );
+      }}
     />
   );
 }

@@ -10,12 +10,14 @@ import {
 } from "#app/domains/users/auth-actions.server.ts";
 import { authForm } from "#app/domains/users/auth-forms.ts";
 import { normalizeEmail } from "#app/domains/users/email.ts";
+import { twoFactorStepPath } from "#app/domains/users/two-factor-step.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
+import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth";
@@ -61,12 +63,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   if (form.intent === "sign-up") {
-    const result = await signUp(runtime, t, client, form);
+    const result = await signUp(runtime, t, client, { ...form, language: languageOf(request).lang });
     return data(result, { status: result.ok ? 200 : 400 });
   }
   const result = await signIn(runtime, t, client, request, form);
   if (result.ok) {
-    throw redirect(safeRedirectPath(form.redirectTo, "/"), { headers: result.headers });
+    const target = safeRedirectPath(form.redirectTo, "/");
+    // Two-factor sign-in on: the second step, carrying better-auth's pending-sign-in cookie.
+    if (result.twoFactor) throw redirect(twoFactorStepPath(target), { headers: result.headers });
+    throw redirect(target, { headers: result.headers });
   }
   const { retryAfterMs: accountWait, ...answer } = result;
   if (accountWait) {
@@ -75,13 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data(answer, { status: 400 });
 }
 
-/** A document response takes only cookies from the action on its own: pass on the 429's Retry-After too. */
-export function headers({ actionHeaders, parentHeaders }: Route.HeadersArgs) {
-  const headers = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-}
+export const headers = passRetryAfter;
 
 export function meta({ matches, location }: Route.MetaArgs) {
   const root = rootSeo(matches);
@@ -212,6 +211,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
             <Field label={t("auth.password")} name="password" type="password" autoComplete="current-password" />
             <SubmitButton busy={busy} label={t("auth.submitSignIn")} busyLabel={t("auth.working")} />
           </Form>
+          <p className="mt-4 text-sm">
+            <a href="/auth/forgot" className="font-medium text-indigo-700 underline dark:text-indigo-300">
+              {t("auth.forgotLink")}
+            </a>
+          </p>
         </section>
       ) : (
         <section id="panel-sign-up" role="tabpanel" aria-labelledby="tab-sign-up">

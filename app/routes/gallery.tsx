@@ -1,13 +1,13 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
+import { justifiedSizes } from "#app/components/gallery/justified-rows.ts";
 import { inPlace, Lightbox } from "#app/components/gallery/lightbox.tsx";
-import { type Watermark, WatermarkBadge } from "#app/components/gallery/watermark-badge.tsx";
+import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
-import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { listPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
 import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
-import { imageSources, largeImage } from "#app/domains/media/image-display.ts";
-import { watermarkText } from "#app/domains/media/images.server.ts";
+import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
+import { imageSources, largeImage, thumbnailWatermark } from "#app/domains/media/image-display.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
@@ -17,15 +17,6 @@ import { getDb } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import { isSingleLine, rowIdOrNull } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/gallery";
-
-function httpUrl(value: string): string | null {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The address's parameters by the shared rule: one that could not be valid counts as absent (the gallery
@@ -49,24 +40,22 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]),
     listPublishedGallery(getDb(), { lang, category, page, imageId }),
   ]);
-  const text = watermarkText(settings);
-  const watermark: Watermark | null = text ? { text, url: httpUrl(settings.watermark_url) } : null;
-  return { ...texts, gallery, watermark };
+  return { ...texts, gallery, watermark: publicWatermark(settings) };
 }
 
 // Opening, moving and closing the lightbox changes the address only; the pictures are already here.
 export const shouldRevalidate = keepDataForLightboxSteps;
 
-/** The grid's `sizes`: a third of the page on wide screens, half on phones. */
-const GRID_SIZES = "(min-width: 1024px) 320px, (min-width: 640px) 33vw, 50vw";
-
 /**
  * The first picture of the grid is the page's largest paint: the browser is told to fetch it (the AVIF set,
- * which every browser that can preload by srcset also shows) before it has read the body.
+ * which every browser that can preload by srcset also shows; the same widths and sizes as the picture's own)
+ * before it has read the body.
  */
-function firstPicturePreload(items: GalleryItem[] | undefined) {
-  const first = items?.[0];
-  const srcset = first ? imageSources(first.image).sources.avif : "";
+function firstPicturePreload(data: { gallery: { items: GalleryItem[] }; watermark: unknown } | undefined) {
+  const first = data?.gallery.items[0];
+  if (!first) return [];
+  const { only } = thumbnailWatermark(first.image, Boolean(data?.watermark));
+  const srcset = imageSources(first.image, only).sources.avif;
   if (!srcset) return [];
   return [
     {
@@ -75,7 +64,7 @@ function firstPicturePreload(items: GalleryItem[] | undefined) {
       as: "image",
       type: "image/avif",
       imageSrcSet: srcset,
-      imageSizes: GRID_SIZES,
+      imageSizes: justifiedSizes(first.image.width, first.image.height),
       fetchPriority: "high",
     },
   ];
@@ -86,20 +75,19 @@ export function meta({ matches, location, loaderData }: Route.MetaArgs) {
   const openId = new URLSearchParams(location.search).get("image");
   const shared = loaderData?.gallery.items.find((item) => item.id === openId);
   // With a shared picture open, the lightbox's picture is what shows first: no preload of the grid's.
-  if (!seo || !shared) return [...pageMeta(seo, location.pathname), ...firstPicturePreload(loaderData?.gallery.items)];
+  if (!seo || !shared) return [...pageMeta(seo, location.pathname), ...firstPicturePreload(loaderData)];
   // A shared picture's link previews that picture, with its caption.
+  // The picture's own address is the page's (canonical and og:url alike).
   const tags = pageMeta(seo, location.pathname, {
     title: shared.title || undefined,
     description: shared.description || undefined,
+    query: { image: shared.id },
   });
   const large = largeImage(shared.image);
   const image = new URL(large.src, `${seo.baseUrl}/`).href;
-  const pageUrl = new URL(`/?image=${encodeURIComponent(shared.id)}`, `${seo.baseUrl}/`).href;
   return [
     ...tags.map((tag) => {
-      if ("property" in tag && (tag.property === "og:image" || tag.property === "og:url")) {
-        return { ...tag, content: tag.property === "og:image" ? image : pageUrl };
-      }
+      if ("property" in tag && tag.property === "og:image") return { ...tag, content: image };
       if ("name" in tag && tag.name === "twitter:image") return { ...tag, content: image };
       return tag;
     }),
@@ -247,30 +235,21 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
           {items.length === 0 ? (
             <EmptyState>{t("gallery.emptyCategory")}</EmptyState>
           ) : (
-            <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-              {items.map((item, index) => (
-                <li key={item.id} className="relative overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900">
-                  <a
-                    id={`thumb-${item.id}`}
-                    href={galleryHref({ category: gallery.category, image: item.id })}
-                    onClick={inPlace(() => open(item.id))}
-                    className="block focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
-                  >
-                    <ResponsiveImage
-                      image={item.image}
-                      alt={labelFor(item, index)}
-                      sizes={GRID_SIZES}
-                      // The first row is on screen at once; the rest loads as it scrolls into view.
-                      loading={index < 3 ? "eager" : "lazy"}
-                      // The first picture is the largest paint: fetched before the others.
-                      fetchPriority={index === 0 ? "high" : undefined}
-                      className="aspect-[4/3] h-auto w-full object-cover transition-transform duration-300 hover:scale-[1.02]"
-                    />
-                  </a>
-                  {watermark ? <WatermarkBadge watermark={watermark} inGrid /> : null}
-                </li>
-              ))}
-            </ul>
+            <PictureRows
+              items={items}
+              watermark={watermark}
+              altFor={(item, index) => item.alt || labelFor(item, index)}
+              link={(item, _index, picture) => (
+                <a
+                  id={`thumb-${item.id}`}
+                  href={galleryHref({ category: gallery.category, image: item.id })}
+                  onClick={inPlace(() => open(item.id))}
+                  className="block focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
+                >
+                  {picture}
+                </a>
+              )}
+            />
           )}
           <div className="mt-8 flex flex-col items-center gap-2">
             {hasMore ? (

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
+import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
 import { MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
-import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
+import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { latestGalleryImages } from "#app/domains/home/home.server.ts";
 import { publicLinks } from "#app/domains/links/links.server.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
@@ -13,18 +14,20 @@ import { pageTexts } from "#app/lib/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/home";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const db = getDb();
-  const [texts, images, links, video] = await Promise.all([
+  const [settings, texts, images, links, video] = await Promise.all([
+    requestSettings(context),
     pageTexts(request, context, ["home_title", "home_subtitle"], ["home_content"]),
     latestGalleryImages(db, lang),
     publicLinks(db, lang),
     latestVideo(db, lang),
   ]);
-  return { ...texts, images, links: withIconMarkup(links), video };
+  return { ...texts, images, links: withIconMarkup(links), video, watermark: publicWatermark(settings) };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
@@ -52,7 +55,7 @@ function Highlight(props: { id: string; title: string; more: string; to: string;
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
   const t = useTranslate();
-  const { images, links, video } = loaderData;
+  const { images, links, video, watermark } = loaderData;
   return (
     <>
       <article className="max-w-3xl">
@@ -63,26 +66,20 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <div className="mt-14 space-y-14">
           {images.length > 0 ? (
             <Highlight id="home-images" title={t("home.latestImages")} more={t("home.allImages")} to="/">
-              <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-                {images.map((item, index) => (
-                  <li key={item.id}>
-                    <Link
-                      to={galleryHref({ image: item.id })}
-                      className="block overflow-hidden rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
-                    >
-                      <ResponsiveImage
-                        image={item.image}
-                        alt={item.title || t("home.image", { number: index + 1 })}
-                        sizes="(min-width: 640px) 33vw, 50vw"
-                        // The first row may be the largest thing on screen: fetched at once, the first one first.
-                        loading={index < 3 ? "eager" : "lazy"}
-                        fetchPriority={index === 0 ? "high" : undefined}
-                        className="aspect-square w-full object-cover transition-transform hover:scale-105"
-                      />
-                    </Link>
-                  </li>
-                ))}
-              </ul>
+              {/* The gallery's rows: each picture whole, the watermark seen once. */}
+              <PictureRows
+                items={images}
+                watermark={watermark}
+                altFor={(item, index) => item.alt || t("home.image", { number: index + 1 })}
+                link={(item, _index, picture) => (
+                  <Link
+                    to={galleryHref({ image: item.id })}
+                    className="block focus-visible:outline-3 focus-visible:-outline-offset-3 focus-visible:outline-indigo-500"
+                  >
+                    {picture}
+                  </Link>
+                )}
+              />
             </Highlight>
           ) : null}
           {video ? (

@@ -1,4 +1,5 @@
 import { expectNoViolations } from "./axe.ts";
+import { publishInEveryMenuSection } from "./content-helpers.ts";
 import { expect, PUBLIC_PAGES, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 for (const theme of ["light", "dark"] as const) {
@@ -51,7 +52,8 @@ for (const theme of ["light", "dark"] as const) {
       await expectNoViolations(page, `/auth with a success toast (${theme})`);
     });
 
-    test("the open mobile menu has no violations", async ({ page }) => {
+    test("the open mobile menu has no violations", async ({ page, database }) => {
+      await publishInEveryMenuSection(database.db);
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto("/faq");
       await page.getByLabel("Open menu").click();
@@ -77,7 +79,9 @@ test.describe("keyboard", () => {
 
   test("tabbing reaches the nav links, the toggles and sign-in; the toggles work from the keyboard", async ({
     page,
+    database,
   }) => {
+    await publishInEveryMenuSection(database.db);
     await page.goto("/");
     const reached: string[] = [];
     for (let i = 0; i < 14; i++) {
@@ -122,6 +126,37 @@ test.describe("keyboard", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page.getByRole("heading", { level: 1, name: "Häufige Fragen" })).toBeVisible();
   });
+
+  for (const theme of ["light", "dark"] as const) {
+    test(`for visitors, "Sign in" is a quiet text link with a visible focus ring (${theme} theme)`, async ({
+      page,
+    }) => {
+      // Registration is invite-only and a personal site's visitors are readers: no filled button calling for them.
+      await setPreferences(page, { theme });
+      await page.goto("/links");
+      const signIn = page.getByRole("banner").getByRole("link", { name: "Sign in" });
+      await expect(signIn).toBeVisible();
+      const style = () =>
+        signIn.evaluate((element) => {
+          const computed = getComputedStyle(element);
+          return {
+            background: computed.backgroundColor,
+            outlineStyle: computed.outlineStyle,
+            outlineWidth: Number.parseFloat(computed.outlineWidth),
+          };
+        });
+      expect((await style()).background).toBe("rgba(0, 0, 0, 0)");
+      // Reached with the keyboard, as the other header links are.
+      for (let i = 0; i < 16 && !(await signIn.evaluate((element) => element === document.activeElement)); i++) {
+        await page.keyboard.press("Tab");
+      }
+      await expect(signIn).toBeFocused();
+      const focused = await style();
+      expect(focused.outlineStyle).not.toBe("none");
+      expect(focused.outlineWidth).toBeGreaterThanOrEqual(2);
+      expect(focused.background).toBe("rgba(0, 0, 0, 0)");
+    });
+  }
 
   test("the auth tabs follow the tab pattern with the arrow keys", async ({ page }) => {
     await page.goto("/auth");

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { expectToastAfter, openAsNewAdmin, toast } from "./admin-site-helpers.ts";
+import { expectToastAfter, openAsNewAdmin, openSettingsSection, toast } from "./admin-site-helpers.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // Site-wide changes: this spec runs after all others (project "site-wide" in playwright.config.ts), in order.
@@ -23,11 +23,11 @@ test("an admin edits the site name, a German footer text and the meta descriptio
   await identity.getByLabel("Site name", { exact: true }).fill(SITE_NAME);
   await expectToastAfter(page, SAVED_ONE, () => identity.getByRole("button", { name: "Save Site identity" }).click());
 
-  const footer = page.getByRole("region", { name: "Footer" });
+  const footer = await openSettingsSection(page, "Footer");
   await footer.getByLabel("Footer description (German)").fill(FOOTER_DE);
   await expectToastAfter(page, SAVED_ONE, () => footer.getByRole("button", { name: "Save Footer" }).click());
 
-  const sharing = page.getByRole("region", { name: "Search and social sharing" });
+  const sharing = await openSettingsSection(page, "Search and social sharing");
   await sharing.getByLabel("Description for search and sharing").fill(DESCRIPTION);
   await expect(page.getByTestId("share-preview")).toContainText(DESCRIPTION);
   await expectToastAfter(page, SAVED_ONE, () =>
@@ -56,13 +56,13 @@ test("the audit log shows the settings change with its old and new value", async
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/\/admin\/audit\?area=settings$/);
 
-  const row = page.getByRole("row").filter({ hasText: "site_name" });
+  const row = page.getByRole("row").filter({ hasText: "changed the setting “Site name”" });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("settings.update");
-  await expect(row).toContainText("Vitrine");
-  await expect(row).toContainText(SITE_NAME);
-  await expect(page.getByRole("row").filter({ hasText: "footer_description_de" })).toContainText(FOOTER_DE);
-  await expect(page.getByRole("row").filter({ hasText: "invites.create" })).toHaveCount(0);
+  await expect(row.getByRole("deletion")).toContainText("Vitrine");
+  await expect(row.getByRole("insertion")).toContainText(SITE_NAME);
+  const footer = page.getByRole("row").filter({ hasText: "changed the setting “Footer description (German)”" });
+  await expect(footer.getByRole("insertion")).toContainText(FOOTER_DE);
+  await expect(page.getByRole("row").filter({ hasText: "created the invite code" })).toHaveCount(0);
 });
 
 test("the last admin can be neither demoted nor deleted", async ({ page, database, makeUser, signInAs }) => {
@@ -110,6 +110,10 @@ test("an admin uploads a favicon; every page's head links its sizes", async ({ p
   const field = identity.getByLabel("Favicon address");
   await expect(field).toHaveValue(/^\/media\/site\/favicon-[0-9a-f]{16}-32\.png$/);
   const url = await field.inputValue();
+  // Shown as a thumbnail (its 192 px size), with the address folded away.
+  const thumbnail = identity.getByRole("img", { name: "Current favicon" });
+  await expect(thumbnail).toHaveAttribute("src", url.replace("-32.png", "-192.png"));
+  await expect(field).toBeHidden();
 
   const context = await browser.newContext();
   const visitor = await context.newPage();
@@ -127,7 +131,119 @@ test("an admin uploads a favicon; every page's head links its sizes", async ({ p
   const icon = await visitor.request.get(url);
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toBe("image/png");
+  // Clients that ask for /favicon.ico unprompted (feed readers, bookmarks) get the uploaded icon too.
+  const ico = await visitor.request.get("/favicon.ico");
+  expect(ico.status()).toBe(200);
+  expect(ico.headers()["content-type"]).toBe("image/png");
+  expect(Buffer.compare(await ico.body(), await icon.body())).toBe(0);
   await context.close();
+});
+
+test("a logo sits beside the site name in the header; settings show it as a thumbnail to replace or remove", async ({
+  page,
+  browser,
+  makeUser,
+  signInAs,
+}) => {
+  // Two uploads and four visits at two widths.
+  test.slow();
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings");
+  const identity = page.getByRole("region", { name: "Site identity" });
+  await expect(identity.getByText("No logo yet: the header shows the site name alone.")).toBeVisible();
+  const upload = async (width: number, height: number, colour: string) => {
+    const png = await sharp({ create: { width, height, channels: 4, background: colour } })
+      .png()
+      .toBuffer();
+    await identity
+      .getByLabel("Logo image file")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png });
+    await expectToastAfter(page, "Uploaded and saved.", () =>
+      identity.getByRole("button", { name: "Upload and save" }).first().click(),
+    );
+  };
+  const thumbnail = identity.getByRole("img", { name: "Current logo" });
+  const loaded = (image: typeof thumbnail) =>
+    expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  /** The header's home link at a width: the logo beside the name, as tall as the name's line, nothing cut off. */
+  const expectBesideName = async (width: number) => {
+    await visitor.setViewportSize({ width, height: 800 });
+    await visitor.goto("/links");
+    const home = visitor.getByRole("banner").getByRole("link", { name: `${SITE_NAME}, home` });
+    const logo = home.locator("img");
+    const name = home.getByText(SITE_NAME, { exact: true });
+    await expect(logo).toBeVisible();
+    await expect(name).toBeVisible();
+    await loaded(logo);
+    const [logoBox, nameBox] = [await logo.boundingBox(), await name.boundingBox()];
+    if (!logoBox || !nameBox) throw new Error("no layout");
+    expect(logoBox.x + logoBox.width).toBeLessThanOrEqual(nameBox.x);
+    expect(logoBox.height).toBeLessThanOrEqual(nameBox.height + 8);
+    expect(Math.abs(logoBox.y + logoBox.height / 2 - (nameBox.y + nameBox.height / 2))).toBeLessThan(4);
+    expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    return logoBox;
+  };
+
+  // A square logo: a mark beside the name, not a lone tile instead of it.
+  await upload(256, 256, "#0ea5e9");
+  await expect(thumbnail).toBeVisible();
+  await loaded(thumbnail);
+  const squareSrc = await thumbnail.getAttribute("src");
+  expect(squareSrc).toMatch(/^\/media\/site\/logo-/);
+  // The thumbnail, not its file path, is what the screen shows.
+  await expect(identity.getByText(squareSrc ?? "")).toHaveCount(0);
+  for (const width of [1280, 390]) {
+    const box = await expectBesideName(width);
+    expect(Math.round(box.width)).toBe(Math.round(box.height));
+  }
+
+  // Replaced by a wide one: as tall, capped in width on a phone so that the name and buttons still fit.
+  await upload(1200, 300, "#f97316");
+  await expect(thumbnail).not.toHaveAttribute("src", squareSrc ?? "");
+  await loaded(thumbnail);
+  expect((await expectBesideName(1280)).width).toBeGreaterThan(100);
+  expect((await expectBesideName(390)).width).toBeLessThanOrEqual(80);
+
+  // Removed, after asking: the name stands alone again.
+  await identity.getByRole("button", { name: "Remove logo" }).click();
+  await expectToastAfter(page, SAVED_ONE, () =>
+    page.getByRole("alertdialog", { name: "Remove this image?" }).getByRole("button", { name: "Remove logo" }).click(),
+  );
+  await expect(identity.getByText("No logo yet: the header shows the site name alone.")).toBeVisible();
+  await visitor.goto("/links");
+  const home = visitor.getByRole("banner").getByRole("link", { name: `${SITE_NAME}, home` });
+  await expect(home).toHaveText(SITE_NAME);
+  await expect(home.locator("img")).toHaveCount(0);
+  await context.close();
+});
+
+test("the share image shows as a thumbnail in its section", async ({ page, makeUser, signInAs }) => {
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings?section=sharing");
+  const sharing = page.getByRole("region", { name: "Search and social sharing" });
+  await expect(sharing.getByText("No share image yet")).toBeVisible();
+  const png = await sharp({ create: { width: 1200, height: 630, channels: 4, background: "#16a34a" } })
+    .png()
+    .toBuffer();
+  await sharing.getByLabel("Share image file").setInputFiles({ name: "card.png", mimeType: "image/png", buffer: png });
+  await expectToastAfter(page, "Uploaded and saved.", () =>
+    sharing.getByRole("button", { name: "Upload and save" }).click(),
+  );
+  const thumbnail = sharing.getByRole("img", { name: "Current share image" });
+  await expect(thumbnail).toHaveAttribute("src", /^\/media\/site\/share-/);
+  await expect
+    .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
+  // Removed again: the share cards of the tests after this one show the shipped picture.
+  await sharing.getByRole("button", { name: "Remove share image" }).click();
+  await expectToastAfter(page, SAVED_ONE, () =>
+    page
+      .getByRole("alertdialog", { name: "Remove this image?" })
+      .getByRole("button", { name: "Remove share image" })
+      .click(),
+  );
+  await expect(sharing.getByText("No share image yet")).toBeVisible();
 });
 
 test.describe("without JavaScript", () => {
@@ -139,7 +255,7 @@ test.describe("without JavaScript", () => {
     signInAs,
   }) => {
     await signInAs(page, await makeUser({ admin: true }));
-    await page.goto("/admin/settings");
+    await page.goto("/admin/settings?section=watermark");
     const watermark = () => page.getByRole("region", { name: "Watermark" });
     const box = () => watermark().getByRole("checkbox", { name: "Draw a watermark on gallery images" });
     await expect(box()).toBeChecked();
@@ -147,13 +263,13 @@ test.describe("without JavaScript", () => {
     await box().uncheck();
     await watermark().getByRole("button", { name: "Save Watermark" }).click();
     await expect(page.getByText("Saved. Settings changed: 1.")).toBeVisible();
-    await page.goto("/admin/settings");
+    await page.goto("/admin/settings?section=watermark");
     await expect(box()).not.toBeChecked();
 
     await box().check();
     await watermark().getByRole("button", { name: "Save Watermark" }).click();
     await expect(page.getByText("Saved. Settings changed: 1.")).toBeVisible();
-    await page.goto("/admin/settings");
+    await page.goto("/admin/settings?section=watermark");
     await expect(box()).toBeChecked();
   });
 });

@@ -49,3 +49,11 @@ export async function signUpInFreshContext(
   await panel.getByRole("button", { name: "Sign up" }).click();
   return { page, close: () => context.close() };
 }
+
+/** Opens a section of the settings screen from its section list (a wide screen) and returns its region. */
+export async function openSettingsSection(page: Page, name: string) {
+  await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name, exact: true }).click();
+  const region = page.getByRole("region", { name });
+  await expect(region).toBeVisible();
+  return region;
+}

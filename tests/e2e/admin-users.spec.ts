@@ -1,20 +1,33 @@
 import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
 
-test("an admin makes a user an admin, who can then open the admin area", async ({
+test("an admin makes a user an admin after confirming, who can then open the admin area", async ({
   page,
   browser,
   makeUser,
   signInAs,
+  database,
 }) => {
   const user = await makeUser();
   await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/users");
   const row = page.getByRole("row").filter({ hasText: user.email });
   await expect(row).toContainText("User");
+  const roles = () => database.db.selectFrom("user_roles").select("role").where("user_id", "=", user.id).execute();
+
+  // The role opens the whole admin area to someone: asked first, like removing it, and cancelling changes nothing.
+  await row.getByRole("button", { name: `Make admin: ${user.email}` }).click();
+  const dialog = page.getByRole("alertdialog", { name: `Make ${user.email} an admin?` });
+  await expect(dialog).toContainText("settings, invite codes and every account");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(row.getByRole("cell").nth(1)).toHaveText("User");
+  expect(await roles()).toEqual([]);
 
   await row.getByRole("button", { name: `Make admin: ${user.email}` }).click();
+  await dialog.getByRole("button", { name: "Make admin" }).click();
 
   await expect(toast(page, `${user.email} is now an admin.`)).toBeVisible();
+  expect(await roles()).toEqual([{ role: "admin" }]);
   await expect(row.getByRole("cell").nth(1)).toHaveText("Admin");
   await expect(row.getByRole("button", { name: `Remove admin: ${user.email}` })).toBeVisible();
 

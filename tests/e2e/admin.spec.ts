@@ -61,7 +61,17 @@ test("an admin sees the dashboard and an Admin link in the header", async ({ pag
   await expect(page).toHaveURL("/admin");
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   const dashboard = page.getByRole("main");
-  for (const section of ["Gallery", "Links", "FAQ", "Videos", "Site settings", "Invite codes", "Users", "Audit log"]) {
+  for (const section of [
+    "Gallery",
+    "Links",
+    "FAQ",
+    "Videos",
+    "Site settings",
+    "Invite codes",
+    "Users",
+    "Outbox",
+    "Audit log",
+  ]) {
     await expect(dashboard.getByRole("navigation").getByRole("link", { name: section, exact: true })).toBeVisible();
     await expect(
       dashboard

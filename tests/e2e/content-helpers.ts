@@ -1,4 +1,10 @@
 import type { Page } from "@playwright/test";
+import type { Kysely } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import { faqService } from "#app/domains/faq/faq.server.ts";
+import { linksService } from "#app/domains/links/links.server.ts";
+import { videosService } from "#app/domains/videos/videos.server.ts";
+import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { expect, waitForHydration } from "./fixtures.ts";
 
 /** A name no other test uses, so tests sharing the server's database can find their own items. */
@@ -27,7 +33,9 @@ export async function hideInAdmin(page: Page, adminPath: string, name: string) {
   await page.goto(adminPath);
   await waitForHydration(page);
   await page.getByRole("button", { name: `Hide “${name}”` }).click();
-  await expect(page.getByText(`“${name}” is now hidden from visitors.`)).toBeVisible();
+  await expect(page.getByText(`“${name}” is now hidden.`)).toBeVisible();
+  // The row says so in the gallery's words, and its button now publishes it again.
+  await expect(page.getByRole("button", { name: `Publish “${name}”` })).toBeVisible();
 }
 
 /**
@@ -66,4 +74,48 @@ export async function recordWebm(page: Page): Promise<Buffer> {
     return Array.from(new Uint8Array(await new Blob(chunks).arrayBuffer()));
   });
   return Buffer.from(bytes);
+}
+
+/**
+ * Makes sure the links, FAQ and videos pages each have a published entry, so that the main menu offers all
+ * five pages (an empty content page leaves the menu): for the tests that walk the menu in the shared database.
+ */
+export async function publishInEveryMenuSection(db: Kysely<Database>) {
+  const published = async (table: "links" | "faq_entries" | "videos") =>
+    (await db.selectFrom(table).select("id").where("active", "=", true).limit(1).executeTakeFirst()) !== undefined;
+  const name = uniqueName("Menu entry");
+  if (!(await published("links"))) {
+    idOfAccepted(
+      await linksService.create(db, testAdmin, {
+        title: name,
+        title_de: name,
+        url: "https://example.com/",
+        icon: "globe",
+        active: "true",
+      }),
+    );
+  }
+  if (!(await published("faq_entries"))) {
+    idOfAccepted(
+      await faqService.create(db, testAdmin, {
+        question: `${name}?`,
+        question_de: `${name}?`,
+        answer: "An answer.",
+        answer_de: "Eine Antwort.",
+        active: "true",
+      }),
+    );
+  }
+  if (!(await published("videos"))) {
+    idOfAccepted(
+      await videosService.create(db, testAdmin, {
+        title: name,
+        title_de: name,
+        description: "",
+        description_de: "",
+        embed_url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
+        active: "true",
+      }),
+    );
+  }
 }

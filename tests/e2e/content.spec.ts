@@ -1,8 +1,10 @@
+import type { Page } from "@playwright/test";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
+import { pngPicture } from "#tests/support/media-fixtures.ts";
 import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { addInAdmin, expectInPageOrder, hideInAdmin, recordWebm, uniqueName } from "./content-helpers.ts";
@@ -10,31 +12,6 @@ import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./
 
 // One admin edits what the public pages show; the steps of a test depend on each other's order.
 test.describe.configure({ mode: "serial" });
-
-// First in this serial file, and only here: the other tests fill these tables in the server's one database.
-test("with nothing added, the links, FAQ and video pages say so, in English and German", async ({ page, database }) => {
-  for (const table of ["links", "faq_entries", "videos"] as const) await database.db.deleteFrom(table).execute();
-  const emptyStates = [
-    { path: "/links", en: "No links yet. Check back soon.", de: "Noch keine Links. Schauen Sie bald wieder vorbei." },
-    {
-      path: "/faq",
-      en: "No questions answered yet. Check back soon.",
-      de: "Noch keine Fragen beantwortet. Schauen Sie bald wieder vorbei.",
-    },
-    {
-      path: "/videos",
-      en: "No videos yet. Check back soon.",
-      de: "Noch keine Videos. Schauen Sie bald wieder vorbei.",
-    },
-  ];
-  for (const { path, en, de } of emptyStates) {
-    await page.goto(path);
-    await expect(page.getByRole("main").getByText(en)).toBeVisible();
-    await page.goto(`${path}?lang=de`);
-    await expect(page.getByRole("main").getByText(de)).toBeVisible();
-    await page.goto(`${path}?lang=en`);
-  }
-});
 
 test("links added in the admin screen appear in order, move by keyboard and disappear when hidden", async ({
   page,
@@ -102,6 +79,47 @@ test("links added in the admin screen appear in order, move by keyboard and disa
   await expect(page.getByRole("list", { name: "Links in display order" }).getByText(second)).toHaveCount(0);
   await page.goto("/links");
   await expect(page.getByText(second)).toHaveCount(0);
+});
+
+test("a mail link added in the admin screen opens the visitor's mail program from /links, not a new tab", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  const name = uniqueName("Write to me");
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
+  await addInAdmin(
+    page,
+    "Add a link",
+    { "Title (English)": name, "Address (URL)": "mailto:lena@example.com", Icon: "mail" },
+    name,
+  );
+
+  await page.goto("/links");
+  await waitForHydration(page);
+  const link = page.getByRole("link", { name });
+  await expect(link).toHaveAttribute("href", "mailto:lena@example.com");
+  await expect(link).not.toHaveAttribute("target", /.*/);
+  await expect(link).not.toHaveAttribute("rel", /.*/);
+  // The icon drawn on the server is the mail icon (lucide's class names it).
+  await expect(link.locator("svg").first()).toHaveClass(/lucide-mail/);
+
+  // A click hands the address to the mail program: the browser stays on this page, nothing is fetched.
+  const requests: string[] = [];
+  page.on("request", (request) => requests.push(request.url()));
+  const handedOver = page.evaluate(
+    () =>
+      new Promise<string>((resolve) =>
+        document.addEventListener("click", (event) => {
+          const anchor = (event.target as Element).closest("a");
+          resolve(anchor && !event.defaultPrevented ? anchor.href : "");
+        }),
+      ),
+  );
+  await link.click();
+  expect(await handedOver).toBe("mailto:lena@example.com");
+  expect(new URL(page.url()).pathname).toBe("/links");
+  expect(requests.filter((url) => url.startsWith(E2E_BASE_URL))).toEqual([]);
 });
 
 test("FAQ entries added in the admin screen appear in order, open by keyboard and disappear when hidden", async ({
@@ -288,6 +306,184 @@ test("an uploaded video plays in the page, fetched with range requests, and a no
   expect(mediaResponses.some((response) => response.status === 206 && response.range?.startsWith("bytes="))).toBe(true);
 });
 
+/**
+ * Slows the page's uploads (Chromium's own network throttling, through one DevTools session kept for the page),
+ * so that a progress bar can be watched and an upload cancelled halfway on a machine where a local upload
+ * takes no time.
+ */
+async function uploadThrottle(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  return (bytesPerSecond: number) =>
+    cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: bytesPerSecond,
+    });
+}
+
+/** Records every value the page's upload progress bar takes, as the owner sees it. */
+async function recordProgress(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const bar = document.querySelector('[role="progressbar"]');
+      const value = bar?.getAttribute("aria-valuenow");
+      if (value && seen.at(-1) !== value) seen.push(value);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen.map(Number));
+}
+
+test("a video upload shows its progress in per cent up to 100 %, and Cancel stops one halfway, saving nothing", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  // Uploads slowed down on purpose, on a shared two-core machine.
+  test.slow();
+  const title = uniqueName("Progress clip");
+  const cancelled = uniqueName("Cancelled clip");
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/videos");
+  const webm = await recordWebm(page);
+  const form = page.getByRole("region", { name: "Upload a video file" });
+  const bar = form.getByRole("progressbar", { name: "Upload of the video" });
+  const throttleUploads = await uploadThrottle(page);
+  await throttleUploads(512 * 1024);
+
+  // Two megabytes at 512 kB/s: the bar climbs in steps, says its percentage, and ends at 100 %.
+  const progress = await recordProgress(page);
+  await form.getByLabel("Title (English)").fill(title);
+  await form.getByLabel("Video file (MP4 or WebM)").setInputFiles({
+    name: "clip.webm",
+    mimeType: "video/webm",
+    buffer: Buffer.concat([webm, Buffer.alloc(2 * 1024 * 1024)]),
+  });
+  await form.getByRole("button", { name: "Upload" }).click();
+  await expect(bar).toBeVisible();
+  await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow"))).toBeGreaterThan(0);
+  // The percentage written beside the bar is the bar's value (read together, while it moves).
+  const [value, written] = await bar.evaluate((element) => [
+    element.getAttribute("aria-valuenow"),
+    element.nextElementSibling?.textContent,
+  ]);
+  expect(written).toBe(`${value} %`);
+  await expect(page.getByText(`“${title}” was added.`)).toBeVisible();
+  // The finished upload keeps its full bar until the next one.
+  await expect(bar).toHaveAttribute("aria-valuenow", "100");
+  await expect(form.getByText("100 %", { exact: true })).toBeVisible();
+  await expect(form.getByText("Upload complete.")).toBeVisible();
+  const values = await progress();
+  expect(values.at(-1)).toBe(100);
+  expect(values.some((value) => value > 0 && value < 100)).toBe(true);
+  expect(values).toEqual([...values].sort((a, b) => a - b));
+  const list = page.getByRole("list", { name: "Videos in display order" });
+  await expect(list.getByText(title)).toBeVisible();
+
+  // A larger one, cancelled while it is sent: the owner is told, and the list stays as it was.
+  const rowsBefore = await list.getByRole("listitem").count();
+  await throttleUploads(32 * 1024);
+  await form.getByLabel("Title (English)").fill(cancelled);
+  await form.getByLabel("Video file (MP4 or WebM)").setInputFiles({
+    name: "long.webm",
+    mimeType: "video/webm",
+    buffer: Buffer.concat([webm, Buffer.alloc(3 * 1024 * 1024)]),
+  });
+  await form.getByRole("button", { name: "Upload" }).click();
+  await expect(form.getByText("Upload complete.")).toHaveCount(0);
+  await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow"))).toBeGreaterThan(0);
+  expect(Number(await bar.getAttribute("aria-valuenow"))).toBeLessThan(100);
+  await expectNoViolations(page, "/admin/videos during an upload");
+  await form.getByRole("button", { name: "Cancel upload" }).click();
+  await expect(toast(page, "The upload was cancelled. Nothing was saved.")).toBeVisible();
+  await expect(bar).toHaveCount(0);
+  await expect(form.getByRole("button", { name: "Upload" })).toBeEnabled();
+  await expect(form.getByRole("button", { name: "Cancel upload" })).toHaveCount(0);
+  await page.reload();
+  await expect(list.getByRole("listitem")).toHaveCount(rowsBefore);
+  await expect(page.getByText(cancelled)).toHaveCount(0);
+  const rows = await database.db.selectFrom("videos").select("title").where("title", "=", cancelled).execute();
+  expect(rows).toEqual([]);
+});
+
+test("a YouTube entry takes an uploaded poster, shown on /videos without contacting YouTube, and loses it again", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  // Four full axe runs on a shared two-core machine.
+  test.slow();
+  const admin = await makeUser({ admin: true });
+  const title = uniqueName("Poster video");
+  await videosService.create(database.db, admin, {
+    title,
+    embed_url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    active: "on",
+  });
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).origin !== E2E_BASE_URL) foreign.push(request.url());
+  });
+  const card = page.locator("article", { has: page.getByRole("heading", { name: title }) });
+
+  // Without a poster, the box shows the video's title, so entries differ.
+  await page.goto("/videos");
+  await expect(card.locator(".aspect-video").getByText(title, { exact: true })).toBeVisible();
+  await expect(card.locator("img")).toHaveCount(0);
+
+  await signInAs(page, admin);
+  await page.goto("/admin/videos");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Edit “${title}”` }).click();
+  await expect(page.getByText("No poster yet")).toBeVisible();
+  await page.getByLabel("New poster image").setInputFiles({
+    name: "poster.png",
+    mimeType: "image/png",
+    buffer: await pngPicture(1280, 720),
+  });
+  await page.getByRole("button", { name: "Upload poster" }).click();
+  await expect(toast(page, `The poster of “${title}” was saved.`)).toBeVisible();
+  await expect(page.getByRole("img", { name: `Poster of “${title}”` }).first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Replace poster" })).toBeVisible();
+
+  await page.goto("/videos");
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  const poster = card.locator("img");
+  await expect(poster).toHaveAttribute("src", /^\/media\/images\//);
+  await expect(poster).toHaveAttribute("width", "1280");
+  await expect(poster).toHaveAttribute("height", "720");
+  await expect(poster).toHaveAttribute("srcset", /\d+w/);
+  await expect.poll(() => poster.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  await expect(card.locator(".aspect-video").getByText(title, { exact: true })).toHaveCount(0);
+  await expect(card.locator("iframe")).toHaveCount(0);
+  expect(foreign).toEqual([]);
+  for (const theme of ["light", "dark"] as const) {
+    await setPreferences(page, { theme });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/videos");
+      await expect(page.locator("html")).toHaveClass(theme);
+      await expect(poster).toBeVisible();
+      await expectNoViolations(page, `/videos with a poster at ${width} px (${theme})`);
+    }
+  }
+
+  await page.goto("/admin/videos");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: `Edit “${title}”` }).click();
+  await page.getByRole("button", { name: "Remove poster" }).click();
+  await expect(toast(page, `The poster of “${title}” was removed.`)).toBeVisible();
+  await expect(page.getByText("No poster yet")).toBeVisible();
+  await page.goto("/videos");
+  await expect(card.locator("img")).toHaveCount(0);
+  await expect(card.locator(".aspect-video").getByText(title, { exact: true })).toBeVisible();
+});
+
 /** One link, one question and one video, so every page and screen has content. */
 async function seedContent(db: Kysely<Database>, actor: { id: string; email: string }) {
   await linksService.create(db, actor, {
@@ -326,6 +522,12 @@ for (const theme of ["light", "dark"] as const) {
         await expect(page.getByRole("main").locator("li, article").first()).toBeVisible();
         await expectNoViolations(page, `${path} (${theme})`);
       }
+      // The video boxes with the title in them, also on a phone.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto("/videos");
+      await expect(page.getByRole("main").locator("article").first()).toBeVisible();
+      await expectNoViolations(page, `/videos at 390 px (${theme})`);
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // The start page's highlights (pictures are checked in the integration test: the gallery's own browser
       // tests expect an empty gallery in this shared database).
@@ -345,7 +547,13 @@ for (const theme of ["light", "dark"] as const) {
       const admin = await makeUser({ admin: true });
       await signInAs(page, admin);
       await seedContent(database.db, admin);
-      for (const path of ["/admin/links", "/admin/faq", "/admin/videos"]) {
+      for (const [path, width] of [
+        ["/admin/links", 1280],
+        ["/admin/faq", 1280],
+        ["/admin/videos", 1280],
+        ["/admin/videos", 390],
+      ] as const) {
+        await page.setViewportSize({ width, height: 900 });
         await page.goto(path);
         await waitForHydration(page);
         await expect(page.getByRole("button", { name: /^Move “.*” down$/ }).first()).toBeVisible();
@@ -353,7 +561,7 @@ for (const theme of ["light", "dark"] as const) {
           .getByRole("button", { name: /^Edit “/ })
           .first()
           .click();
-        await expectNoViolations(page, `${path} with an open editor (${theme})`);
+        await expectNoViolations(page, `${path} at ${width} px with an open editor (${theme})`);
       }
     });
   });

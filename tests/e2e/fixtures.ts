@@ -49,6 +49,13 @@ export const PUBLIC_PAGES = [
   { path: "/legal-notice", heading: "Legal notice", headingDe: "Impressum" },
   { path: "/privacy", heading: "Privacy policy", headingDe: "Datenschutzerklärung" },
   { path: "/auth", heading: "Welcome back", headingDe: "Willkommen zurück" },
+  { path: "/auth/forgot", heading: "Reset your password", headingDe: "Passwort zurücksetzen" },
+  {
+    path: "/auth/reset?token=no-such-token",
+    heading: "This link does not work",
+    headingDe: "Dieser Link funktioniert nicht",
+  },
+  { path: "/account-deleted", heading: "Your account has been deleted", headingDe: "Ihr Konto wurde gelöscht" },
   { path: "/no-such-page", heading: "Page not found", headingDe: "Seite nicht gefunden" },
 ] as const;
 
@@ -81,7 +88,7 @@ export async function waitForHydration(page: Page) {
  */
 export async function openLightbox(page: Page, index = 0) {
   await waitForHydration(page);
-  await page.locator("main ul.grid a[id^='thumb-']").nth(index).click();
+  await page.locator("main ul.picture-rows a[id^='thumb-']").nth(index).click();
   await page.waitForFunction(() => document.querySelector("dialog:modal") !== null);
 }
 

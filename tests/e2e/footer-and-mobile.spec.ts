@@ -1,3 +1,4 @@
+import { publishInEveryMenuSection } from "./content-helpers.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
 
 test.describe("footer", () => {
@@ -6,7 +7,7 @@ test.describe("footer", () => {
     const footer = page.getByRole("contentinfo");
     await expect(footer.getByText("Vitrine", { exact: true })).toBeVisible();
     await expect(footer.getByText("A personal site with a gallery, links, questions and videos.")).toBeVisible();
-    await expect(footer.getByText("© 2025 Vitrine")).toBeVisible();
+    await expect(footer.getByText(`© ${new Date().getUTCFullYear()} Vitrine`)).toBeVisible();
   });
 
   test("the imprint entry opens a dialog with its text and a link to the full page; Escape closes it", async ({
@@ -67,7 +68,8 @@ test.describe("footer", () => {
 test.describe("mobile", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the menu button opens the navigation, and its links work", async ({ page }) => {
+  test("the menu button opens the navigation, and its links work", async ({ page, database }) => {
+    await publishInEveryMenuSection(database.db);
     await page.goto("/");
     const menuButton = page.getByLabel("Open menu");
     await expect(menuButton).toBeVisible();

@@ -3,7 +3,7 @@ import { createGalleryPicture, storageIn, testPhoto } from "#tests/support/galle
 import { openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { E2E_DATA_DIR } from "./e2e-env.ts";
-import { expect, openLightbox, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { E2E_BASE_URL, expect, openLightbox, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // One story, in order: the admin's uploads are what the visitor then sees.
 test.describe.configure({ mode: "serial" });
@@ -33,7 +33,7 @@ const PICTURES = [
 /** The pictures of the grid, as their alternative texts, in the order shown. */
 function gridAlts(page: Page) {
   return page
-    .locator("main ul.grid img")
+    .locator("main ul.picture-rows img")
     .evaluateAll((images) => images.map((image) => (image as HTMLImageElement).alt));
 }
 
@@ -62,6 +62,7 @@ test("an admin uploads three pictures (and a refused SVG) and writes their capti
     mimeType: "image/svg+xml",
     buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"/></svg>'),
   };
+  await page.getByLabel("Publish at once").check();
   await page.getByLabel("choose files").setInputFiles([...files, svg]);
 
   const uploads = page.getByRole("list", { name: "Uploads" });
@@ -112,7 +113,7 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
     expect(tag).toContain('height="800"');
     expect(tag).toMatch(/style="background-image:url\(&quot;data:image\/webp;base64,/);
   }
-  const images = page.locator("main ul.grid img");
+  const images = page.locator("main ul.picture-rows img");
   await expect(images.first()).toHaveAttribute("loading", "eager");
 
   const filters = page.getByRole("navigation", { name: "Categories" });
@@ -131,13 +132,21 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
   await expect(kategorien.getByRole("link")).toHaveText(["Alle", "Natur", "Stadt"]);
 
   // The lightbox: opened from the grid, moved with the arrow keys, closed with Escape.
-  const thumbnails = page.locator("main ul.grid a[id^='thumb-']");
+  const thumbnails = page.locator("main ul.picture-rows a[id^='thumb-']");
   await openLightbox(page);
   await expect(lightbox(page)).toBeVisible();
   await expect(lightbox(page).getByRole("heading", { name: "Roter Hafen" })).toBeVisible();
   await expect(lightbox(page).getByText("Boote im Morgengrauen")).toBeVisible();
   await expect(lightbox(page).getByText("Bild 1 von 3")).toBeVisible();
-  await expect(lightbox(page).getByText("© Vitrine")).toBeVisible();
+  // The watermark is the text drawn into the large picture shown (1200 wide, the widest); no badge lies over it.
+  await expect
+    .poll(() =>
+      lightbox(page)
+        .locator("img")
+        .evaluate((image) => (image as HTMLImageElement).currentSrc),
+    )
+    .toMatch(/\/1200-[0-9a-f]{16}\.(avif|webp|jpg)$/);
+  await expect(lightbox(page).getByText("© Vitrine")).toHaveCount(0);
   await page.keyboard.press("ArrowRight");
   await expect(lightbox(page).getByRole("heading", { name: "Grüner Wald" })).toBeVisible();
   await page.keyboard.press("ArrowRight");
@@ -169,6 +178,9 @@ test("a visitor sees them in order, filters, reads German, and browses in the li
   const response = await other.goto(shared);
   const sharedHtml = (await response?.text()) ?? "";
   expect(sharedHtml).toMatch(/<meta property="og:image" content="http:\/\/[^"]+\/media\/images\/[^"]+\.jpg"/);
+  // The picture's own address, on BASE_URL, for search engines and link previews alike.
+  expect(sharedHtml).toContain(`<link rel="canonical" href="${E2E_BASE_URL}/?image=${forestId}"/>`);
+  expect(sharedHtml).toContain(`<meta property="og:url" content="${E2E_BASE_URL}/?image=${forestId}"/>`);
   await expect(other.getByRole("dialog").getByRole("heading", { name: "Green forest" })).toBeVisible();
   await other.close();
 });
@@ -268,7 +280,7 @@ for (const theme of ["light", "dark"] as const) {
     await setPreferences(page, { theme });
     await page.goto("/");
     await expect(page.locator("html")).toHaveClass(theme);
-    await expect(page.locator("main ul.grid img")).toHaveCount(3);
+    await expect(page.locator("main ul.picture-rows img")).toHaveCount(3);
     await expectNoViolations(page, `/ with pictures (${theme})`);
 
     await openLightbox(page);
@@ -317,25 +329,25 @@ test("many pictures come a page at a time: Load more with JavaScript, next-page 
     await createGalleryPicture(database.db, storage, { title: `Bulk ${index + 1}`, category: "Bulk", photo });
   }
   await page.goto("/");
-  await expect(page.locator("main ul.grid img")).toHaveCount(24);
+  await expect(page.locator("main ul.picture-rows img")).toHaveCount(24);
   // Below the first row, pictures load lazily.
-  await expect(page.locator("main ul.grid img").nth(3)).toHaveAttribute("loading", "lazy");
+  await expect(page.locator("main ul.picture-rows img").nth(3)).toHaveAttribute("loading", "lazy");
   await waitForHydration(page);
   await page.getByRole("button", { name: "Load more pictures" }).click();
-  await expect(page.locator("main ul.grid img")).toHaveCount(27);
+  await expect(page.locator("main ul.picture-rows img")).toHaveCount(27);
   await expect(page.getByRole("button", { name: "Load more pictures" })).toHaveCount(0);
   expect((await gridAlts(page)).slice(-3)).toEqual(["Bulk 22", "Bulk 23", "Bulk 24"]);
 
   const noScript = await browser.newContext({ javaScriptEnabled: false });
   const plain = await noScript.newPage();
   await plain.goto(page.url());
-  await expect(plain.locator("main ul.grid img")).toHaveCount(24);
+  await expect(plain.locator("main ul.picture-rows img")).toHaveCount(24);
   await plain.getByRole("link", { name: "Next page" }).click();
   await expect(plain).toHaveURL(/\/\?page=2$/);
   await expect.poll(() => gridAlts(plain)).toEqual(["Bulk 22", "Bulk 23", "Bulk 24"]);
   await expect(plain.getByText("Page 2 of 2")).toBeVisible();
   await plain.getByRole("link", { name: "Previous page" }).click();
-  await expect(plain.locator("main ul.grid img")).toHaveCount(24);
+  await expect(plain.locator("main ul.picture-rows img")).toHaveCount(24);
   await noScript.close();
 
   // The lightbox goes on past the last loaded picture: the next page comes, and its first picture.
@@ -348,7 +360,7 @@ test("many pictures come a page at a time: Load more with JavaScript, next-page 
   await lightbox(page).getByRole("link", { name: "Next picture" }).click();
   await expect(lightbox(page).getByRole("heading", { name: "Bulk 23" })).toBeVisible();
   await page.keyboard.press("Escape");
-  await expect(page.locator("main ul.grid img")).toHaveCount(27);
+  await expect(page.locator("main ul.picture-rows img")).toHaveCount(27);
 
   // Forward to a picture of the second page after a reload, when only the first page is loaded: its page comes.
   await openLightbox(page, 25);
@@ -356,7 +368,7 @@ test("many pictures come a page at a time: Load more with JavaScript, next-page 
   await page.keyboard.press("Escape");
   await expect(page).toHaveURL("/");
   await page.reload();
-  await expect(page.locator("main ul.grid img")).toHaveCount(24);
+  await expect(page.locator("main ul.picture-rows img")).toHaveCount(24);
   await waitForHydration(page);
   await page.goForward();
   await expect(lightbox(page).getByRole("heading", { name: "Bulk 23" })).toBeVisible();
@@ -381,6 +393,7 @@ test("the admin drops a file, moves it up, hides it and deletes it with its file
     transfer.items.add(new File([new Uint8Array(data)], "dropped.jpg", { type: "image/jpeg" }));
     return transfer;
   }, bytes);
+  await page.getByLabel("Publish at once").check();
   const zone = page.getByText("Drag pictures here, or");
   await zone.dispatchEvent("dragover", { dataTransfer });
   await zone.dispatchEvent("drop", { dataTransfer });
@@ -389,9 +402,10 @@ test("the admin drops a file, moves it up, hides it and deletes it with its file
   });
   await expect(list.getByRole("listitem")).toHaveCount(before + 1);
 
+  // Titled after its file name.
   const row = list.getByRole("listitem").last();
-  await row.getByRole("button", { name: "Edit “Untitled”" }).click();
-  await row.getByRole("group", { name: "English" }).getByLabel("Title").fill("Dropped");
+  await row.getByRole("button", { name: "Edit “Dropped”" }).click();
+  await expect(row.getByRole("group", { name: "English" }).getByLabel("Title")).toHaveValue("Dropped");
   await row.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("“Dropped” was saved.")).toBeVisible();
 

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { publishInEveryMenuSection } from "./content-helpers.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 const DELAY_MS = 1_500;
@@ -24,7 +25,9 @@ async function expectPulsingPlaceholder(page: Page, text: string) {
 
 test("a navigation waiting for slow data shows the pulsing 'Loading...' placeholder, then the page", async ({
   page,
+  database,
 }) => {
+  await publishInEveryMenuSection(database.db);
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Gallery" })).toBeVisible();
   await waitForHydration(page);
@@ -42,7 +45,8 @@ test("a navigation waiting for slow data shows the pulsing 'Loading...' placehol
   expect(seen.some((url) => new URL(url).pathname === "/links.data")).toBe(true);
 });
 
-test("in German the placeholder reads 'Lädt...'", async ({ page }) => {
+test("in German the placeholder reads 'Lädt...'", async ({ page, database }) => {
+  await publishInEveryMenuSection(database.db);
   await setPreferences(page, { lang: "de" });
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Galerie" })).toBeVisible();
@@ -57,7 +61,8 @@ test("in German the placeholder reads 'Lädt...'", async ({ page }) => {
   await expect(placeholder).toHaveCount(0);
 });
 
-test("a navigation waiting for the route's own code shows the placeholder too", async ({ page }) => {
+test("a navigation waiting for the route's own code shows the placeholder too", async ({ page, database }) => {
+  await publishInEveryMenuSection(database.db);
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Gallery" })).toBeVisible();
   await waitForHydration(page);

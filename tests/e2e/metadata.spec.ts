@@ -99,6 +99,41 @@ test("every public page has a title, description, Open Graph, Twitter card, cano
   }
 });
 
+test("canonical and og:url name the same address on BASE_URL, whatever the query", async ({ page }) => {
+  const paths = [
+    ["/", "/"],
+    ["/?lang=de", "/?lang=de"],
+    ["/?page=2", "/"],
+    ["/?lang=en&page=2", "/"],
+    ["/links", "/links"],
+    ["/links?lang=de", "/links?lang=de"],
+    ["/faq?utm_source=newsletter", "/faq"],
+    ["/home", "/home"],
+  ] as const;
+  for (const [path, expected] of paths) {
+    // Each as a first visit: `?lang=de` leaves a language cookie behind.
+    await page.context().clearCookies();
+    const { html } = await rawHtml(page, path);
+    expect(link(html, "canonical"), path).toBe(`${E2E_BASE_URL}${expected}`);
+    expect(meta(html, "og:url"), path).toBe(link(html, "canonical"));
+  }
+});
+
+test("/favicon.ico answers with the site's icon, cacheable, for the clients that ask for it by that name", async ({
+  request,
+}) => {
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toBe("image/png");
+  expect(icon.headers()["cache-control"]).toMatch(/^public, max-age=\d+/);
+  const body = await icon.body();
+  // A PNG (which every browser takes at /favicon.ico), 32 × 32 as a browser tab shows it.
+  expect(body.subarray(1, 4).toString("latin1")).toBe("PNG");
+  expect([body.readUInt32BE(16), body.readUInt32BE(20)]).toEqual([32, 32]);
+  const again = await request.get("/favicon.ico", { headers: { "If-None-Match": icon.headers().etag ?? "" } });
+  expect(again.status()).toBe(304);
+});
+
 test("the not-found page has its title and is not indexed", async ({ page }) => {
   const { status, html } = await rawHtml(page, "/no/such/page");
   expect(status).toBe(404);

@@ -1,3 +1,4 @@
+import { publishInEveryMenuSection } from "./content-helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 test.use({ javaScriptEnabled: false });
@@ -11,10 +12,11 @@ test("the home page reads without JavaScript", async ({ page }) => {
     "href",
     "https://example.com",
   );
-  await expect(page.getByRole("contentinfo")).toContainText("© 2025 Vitrine");
+  await expect(page.getByRole("contentinfo")).toContainText(`© ${new Date().getUTCFullYear()} Vitrine`);
 });
 
-test("plain links move between pages without JavaScript", async ({ page }) => {
+test("plain links move between pages without JavaScript", async ({ page, database }) => {
+  await publishInEveryMenuSection(database.db);
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "FAQ" }).click();
   await expect(page).toHaveURL("/faq");

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { publishInEveryMenuSection } from "./content-helpers.ts";
 import { E2E_BASE_URL, expect, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 type Sample = { t: number; opacity: string; theme: string; lang: string };
@@ -111,7 +112,8 @@ test.describe("language", () => {
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Gallery" })).toBeVisible();
   });
 
-  test("switches to German with the fade, and stays German across reloads", async ({ page }) => {
+  test("switches to German with the fade, and stays German across reloads", async ({ page, database }) => {
+    await publishInEveryMenuSection(database.db);
     await page.goto("/");
     await startRecording(page);
     await page.getByRole("button", { name: "Auf Deutsch umschalten" }).click();

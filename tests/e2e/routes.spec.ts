@@ -8,7 +8,7 @@ test.describe("every route renders", () => {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
       // Header and footer frame every page.
       await expect(page.getByRole("link", { name: "Vitrine, home" })).toBeVisible();
-      await expect(page.getByRole("contentinfo")).toContainText("© 2025 Vitrine");
+      await expect(page.getByRole("contentinfo")).toContainText(`© ${new Date().getUTCFullYear()} Vitrine`);
     });
   }
 
@@ -52,7 +52,6 @@ test.describe("every route renders", () => {
   });
 });
 
-// The empty links, FAQ and video pages are checked in content.spec.ts, whose tests fill those tables.
 test.describe("friendly empty states", () => {
   const emptyStates = [{ path: "/", text: "No pictures yet. Once the owner publishes some, they appear here." }];
   for (const { path, text } of emptyStates) {
@@ -66,20 +65,58 @@ test.describe("friendly empty states", () => {
     await page.goto("/?lang=de");
     await expect(page.getByText("Noch keine Bilder.", { exact: false })).toBeVisible();
   });
+
+  // Here, on the site nothing has been added to yet (this spec runs before the others fill these tables).
+  test("with nothing added, the links, FAQ and video pages say so, in English and German", async ({ page }) => {
+    const emptyStates = [
+      { path: "/links", en: "No links yet. Check back soon.", de: "Noch keine Links. Schauen Sie bald wieder vorbei." },
+      {
+        path: "/faq",
+        en: "No questions answered yet. Check back soon.",
+        de: "Noch keine Fragen beantwortet. Schauen Sie bald wieder vorbei.",
+      },
+      {
+        path: "/videos",
+        en: "No videos yet. Check back soon.",
+        de: "Noch keine Videos. Schauen Sie bald wieder vorbei.",
+      },
+    ];
+    for (const { path, en, de } of emptyStates) {
+      await page.goto(path);
+      await expect(page.getByRole("main").getByText(en)).toBeVisible();
+      await page.goto(`${path}?lang=de`);
+      await expect(page.getByRole("main").getByText(de)).toBeVisible();
+      await page.goto(`${path}?lang=en`);
+    }
+  });
 });
 
-test("header navigation moves between the pages on the client", async ({ page }) => {
+test("header navigation moves between the pages on the client", async ({ page, database }) => {
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const { name, heading } of [
-    { name: "Home", heading: "Welcome to Vitrine" },
-    { name: "Links", heading: "Links" },
-    { name: "FAQ", heading: "Frequently asked questions" },
-    { name: "Videos", heading: "Videos" },
-    { name: "Gallery", heading: "Gallery" },
-  ]) {
-    await nav.getByRole("link", { name, exact: true }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
-    await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+  // On a site without links, questions or videos, the menu offers only the gallery and the home page.
+  await expect(nav.getByRole("link", { name: "Home", exact: true })).toBeVisible();
+  for (const name of ["Links", "FAQ", "Videos"])
+    await expect(nav.getByRole("link", { name, exact: true })).toHaveCount(0);
+
+  // With "Show empty sections in the menu" on, it offers all five, and each is reached on the client.
+  const showEmpty = (value: "true" | "false") =>
+    database.db.updateTable("site_settings").set({ value }).where("key", "=", "menu_show_empty_sections").execute();
+  await showEmpty("true");
+  try {
+    await page.reload();
+    for (const { name, heading } of [
+      { name: "Home", heading: "Welcome to Vitrine" },
+      { name: "Links", heading: "Links" },
+      { name: "FAQ", heading: "Frequently asked questions" },
+      { name: "Videos", heading: "Videos" },
+      { name: "Gallery", heading: "Gallery" },
+    ]) {
+      await nav.getByRole("link", { name, exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+      await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+    }
+  } finally {
+    await showEmpty("false");
   }
 });

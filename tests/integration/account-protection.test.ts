@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { delayAfterFailures, FREE_FAILURES } from "#app/auth/account-throttle.server.ts";
+import { startServerOn } from "#tests/support/admin-server.ts";
 import { createUser, strongPassword } from "#tests/support/factories.ts";
 import {
   cleanEnv,
@@ -29,14 +30,8 @@ async function freshDatabase(kind: TestDatabase["kind"]): Promise<TestDatabase> 
   return database;
 }
 
-async function start(database: TestDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startServer({
-    dataDir: database.location.dataDir,
-    databaseUrl: database.location.databaseUrl,
-    env,
-  });
-  cleanup.push(() => server.stop("SIGKILL"));
-  return server;
+function start(database: TestDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServerOn(database, cleanup, env);
 }
 
 describe.each(databaseKinds)("failed sign-ins for one account from many addresses (%s)", (kind) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
@@ -177,6 +178,24 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       const response = await request(server.url(path), { headers: { Cookie: adminCookie } });
       expect(response.status).toBe(200);
     });
+
+    it("names an item's state with the gallery's words: Published or Hidden, in English and German", async () => {
+      await service.create(database.db, seedActor, fields("Out there"));
+      await service.create(database.db, seedActor, { ...fields("Kept back"), active: "" });
+      for (const [lang, published, hidden, publish, hide] of [
+        ["en", "Published", "Hidden", "Publish", "Hide"],
+        ["de", "Veröffentlicht", "Verborgen", "Veröffentlichen", "Verbergen"],
+      ] as const) {
+        const html = (await request(server.url(path), { headers: { Cookie: `${adminCookie}; lang=${lang}` } })).body;
+        const visible = html.slice(0, html.indexOf("<script"));
+        // A badge per item, the add forms' checkbox, and the toggle of each row naming what it does.
+        expect((visible.match(new RegExp(`>${published}<`, "g")) ?? []).length, lang).toBeGreaterThanOrEqual(2);
+        expect(visible.match(new RegExp(`>${hidden}<`, "g")) ?? [], lang).toHaveLength(1);
+        expect(visible, lang).toContain(`>${publish}<`);
+        expect(visible, lang).toContain(`>${hide}<`);
+        expect(visible, lang).not.toMatch(/>(Active|Inactive|Aktiv|Inaktiv|Show|Anzeigen)</);
+      }
+    });
   });
 
   it("refuses a javascript: link and an unknown video host from an admin", async () => {
@@ -194,6 +213,62 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       { cookie: adminCookie },
     );
     expect([link.status, video.status]).toEqual([400, 400]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("accepts mailto: and tel: links from an admin and shows them on /links as links that stay in the page", async () => {
+    await database.db.deleteFrom("links").execute();
+    for (const [title, url, icon] of [
+      ["Write to me", "mailto:lena@example.com", "mail"],
+      ["Call me", "tel:+49 (30) 123-456", "phone"],
+    ] as const) {
+      const response = await postForm(
+        server,
+        "/admin/links",
+        { intent: "create", title, url, icon, active: "on" },
+        { cookie: adminCookie },
+      );
+      expect(response.status, `${url}: ${response.body.slice(0, 300)}`).toBe(200);
+    }
+    expect((await linksService.listAll(database.db)).map((row) => row.url)).toEqual([
+      "mailto:lena@example.com",
+      "tel:+49 (30) 123-456",
+    ]);
+
+    const html = (await request(server.url("/links"))).body;
+    const anchors = html.match(/<a [^>]*href="(?:mailto|tel):[^"]*"[^>]*>/g) ?? [];
+    expect(anchors).toHaveLength(2);
+    expect(anchors[0]).toContain('href="mailto:lena@example.com"');
+    // RFC 3966 has no spaces in a telephone URI; the page drops them, the admin keeps what was typed.
+    expect(anchors[1]).toContain('href="tel:+49(30)123-456"');
+    // A mail program or the phone opens: nothing to open in a new tab, no "opens in a new tab" for them.
+    for (const anchor of anchors) expect(anchor).not.toContain("target=");
+    expect(html).not.toContain(">(opens in a new tab)<");
+  });
+
+  it("refuses link addresses that are neither web, mail nor telephone addresses, changing nothing", async () => {
+    const before = await snapshot();
+    for (const url of [
+      "javascript:alert(1)",
+      "data:text/html,<b>x</b>",
+      "vbscript:msgbox(1)",
+      "file:///etc/passwd",
+      "mailto:",
+      "mailto:not-an-address",
+      "mailto:a@example.com?bcc=everyone@example.com",
+      "mailto:javascript:alert(1)",
+      "tel:",
+      "tel:call-me",
+      "tel:+49 30 123;ext=javascript:alert(1)",
+    ]) {
+      const response = await postForm(
+        server,
+        "/admin/links",
+        { intent: "create", title: "Bad", url, active: "on" },
+        { cookie: adminCookie },
+      );
+      expect(response.status, url).toBe(400);
+    }
     expect(await snapshot()).toEqual(before);
   });
 
@@ -319,6 +394,91 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
       expect((await request(server.url(posterSrc))).status).toBe(404);
       expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
     });
+    it("removes a YouTube entry's poster for an admin only, and says so when there is none to remove", async () => {
+      const id = idOfAccepted(
+        await videosService.create(database.db, seedActor, {
+          title: "Lake",
+          embed_url: "https://youtu.be/dQw4w9WgXcQ",
+          active: "on",
+        }),
+      );
+      expect((await send({ intent: "poster", id }, { poster: await pngPicture() }, adminCookie)).status).toBe(200);
+      const posterId = (await videosService.find(database.db, id))?.poster_image_id;
+      expect(posterId).toBeTruthy();
+      expect((await request(server.url("/videos"))).body).toContain(`/media/images/${posterId}/`);
+
+      const member = await send({ intent: "removePoster", id }, {}, memberCookie);
+      expect(member.status).toBe(403);
+      expect((await videosService.find(database.db, id))?.poster_image_id).toBe(posterId);
+
+      const removed = await send({ intent: "removePoster", id }, {}, adminCookie);
+      expect(removed.status).toBe(200);
+      expect(await removed.json()).toMatchObject({ ok: true, message: "The poster of “Lake” was removed." });
+      expect((await videosService.find(database.db, id))?.poster_image_id).toBeNull();
+      expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
+      const page = (await request(server.url("/videos"))).body;
+      expect(page).not.toContain("/media/images/");
+
+      const again = await send({ intent: "removePoster", id }, {}, adminCookie);
+      expect(again.status).toBe(400);
+      expect(await again.json()).toEqual({ ok: false, message: "“Lake” has no poster to remove." });
+    });
+
+    it("keeps nothing of an upload the browser cancels halfway: no temp file, no video file, no row", async () => {
+      const tempDir = path.join(database.location.dataDir, "tmp", "uploads");
+      const tempFiles = () => (fs.existsSync(tempDir) ? fs.readdirSync(tempDir) : []);
+      const boundary = "----vitrine-cancelled-upload";
+      const head = Buffer.from(
+        [
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="intent"',
+          "",
+          "create",
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="title"',
+          "",
+          "Cancelled",
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="video"; filename="big.mp4"',
+          "Content-Type: video/mp4",
+          "",
+          "",
+        ].join("\r\n"),
+      );
+      // Announced as 20 MB; a quarter of it is sent, then the connection is dropped, as XMLHttpRequest.abort() does.
+      const announced = 20 * 1024 * 1024;
+      const socket = net.connect(server.port, "127.0.0.1");
+      const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+      socket.on("error", () => {});
+      socket.write(
+        [
+          `POST ${UPLOAD} HTTP/1.1`,
+          `Host: 127.0.0.1:${server.port}`,
+          `Origin: ${server.origin}`,
+          `Cookie: ${adminCookie}`,
+          `Content-Type: multipart/form-data; boundary=${boundary}`,
+          `Content-Length: ${announced}`,
+          "",
+          "",
+        ].join("\r\n"),
+      );
+      socket.write(head);
+      socket.write(Buffer.concat([mp4, Buffer.alloc(5 * 1024 * 1024, 7)]));
+      // The server has begun writing the file to its temp folder…
+      await expect.poll(() => tempFiles().length, { timeout: 10_000 }).toBe(1);
+      // …and the browser cancels.
+      socket.destroy();
+      await closed;
+
+      await expect.poll(() => tempFiles(), { timeout: 10_000 }).toEqual([]);
+      expect(storedVideos()).toEqual([]);
+      expect(await videosService.listAll(database.db)).toEqual([]);
+      // The server goes on answering.
+      const after = await send({ intent: "create", title: "After", active: "on" }, { video: mp4 }, adminCookie);
+      expect(after.status).toBe(200);
+      expect(storedVideos()).toHaveLength(1);
+    });
+
     /** Makes a stored file impossible to remove: a directory with content stands where the file was. */
     const blockRemoval = (key: string) => {
       const file = path.join(database.location.dataDir, "storage", key);

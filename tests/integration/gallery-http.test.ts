@@ -26,9 +26,10 @@ function postFile(
   pathname: string,
   file: { name: string; data: Buffer; type: string },
   cookie?: string,
+  fields?: Record<string, string>,
 ): Promise<HttpResponse> {
   const part = { field: "file", filename: file.name, type: file.type, data: file.data };
-  return postMultipart(server, pathname, [part], { cookie, accept: "application/json" });
+  return postMultipart(server, pathname, [part], { cookie, accept: "application/json", fields });
 }
 
 describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
@@ -48,9 +49,15 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
   afterAll(() => stopServerAndDatabase(server, database));
 
   /** Sends a JPEG test photo of that size to the gallery's upload route, as `cookie`'s holder or a visitor. */
-  async function uploadTestPhoto(name: string, width: number, height: number, cookie?: string) {
+  async function uploadTestPhoto(
+    name: string,
+    width: number,
+    height: number,
+    cookie?: string,
+    fields?: Record<string, string>,
+  ) {
     const data = await testPhoto({ width, height });
-    return postFile(server, "/admin/uploads/gallery", { name, data, type: "image/jpeg" }, cookie);
+    return postFile(server, "/admin/uploads/gallery", { name, data, type: "image/jpeg" }, cookie, fields);
   }
 
   /** Everything an admin action could change: the gallery rows, the image rows, the audit log and the files. */
@@ -285,9 +292,13 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
 
   it("accepts an admin's image upload: processed, stored, listed and audited", async () => {
     const before = await snapshot();
-    const response = await uploadTestPhoto("holiday.jpg", 900, 600, adminCookie);
+    const response = await uploadTestPhoto("holiday.jpg", 900, 600, adminCookie, { publish: "now" });
     expect(response.status).toBe(200);
-    expect(JSON.parse(response.body)).toEqual({ ok: true, message: "holiday.jpg was added to the gallery." });
+    expect(JSON.parse(response.body)).toEqual({
+      ok: true,
+      message: "holiday.jpg was added to the gallery.",
+      id: expect.any(String),
+    });
     const after = await snapshot();
     expect(after.gallery).toHaveLength(before.gallery.length + 1);
     expect(after.images).toHaveLength(before.images.length + 1);
@@ -299,6 +310,9 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
     // reload the public page until then, as a visitor would.
     const created = after.gallery.find((row) => !before.gallery.some((old) => old.id === row.id));
     if (!created) throw new Error("no new gallery row");
+    // Titled after its file name, and published as the uploader asked.
+    expect(created).toMatchObject({ title: "Holiday", title_de: "Holiday" });
+    expect(Boolean(created.published)).toBe(true);
     const imageRow = () =>
       database.db.selectFrom("images").selectAll().where("id", "=", created.image_id).executeTakeFirstOrThrow();
     await expect
@@ -409,7 +423,10 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
     for (const entry of preloaded.split(", ")) {
       expect((await request(server.url(entry.split(" ")[0] ?? ""))).status).toBe(200);
     }
-    expect(preload).toMatch(/imagesizes="[^"]+"/i);
+    // The sizes of the picture's own source (its place in the justified rows), so the browser fetches one file.
+    const preloadSizes = preload.match(/imagesizes="([^"]+)"/i)?.[1] ?? "";
+    expect(preloadSizes).not.toBe("");
+    expect(preloadSizes).toBe(response.body.match(/<source type="image\/avif" srcset="[^"]+" sizes="([^"]+)"/i)?.[1]);
     const images = [...response.body.matchAll(/<img [^>]*>/g)].map((match) => match[0]);
     expect(images[0]).toMatch(/fetchpriority="high"/i);
     expect(images.slice(1).some((image) => /fetchpriority/i.test(image))).toBe(false);

@@ -67,14 +67,22 @@ describe.each(databaseKinds)("anonymous pages kept by the page cache (%s)", (kin
   afterAll(() => stopServerAndDatabase(server, database));
 
   const visit = (path: string, headers: Record<string, string> = {}) => request(server.url(path), { headers });
-  /** What an anonymous visitor (with these cookies) reads on the page, after making sure the cache keeps it. */
-  async function keptText(path: string, cookie?: string): Promise<string> {
+  /** An anonymous visitor's answer for the page (with these cookies), once the cache keeps it. */
+  async function keptResponse(path: string, cookie?: string): Promise<HttpResponse> {
     const headers: Record<string, string> = cookie ? { Cookie: cookie } : {};
-    await visit(path, headers);
-    const second = await visit(path, headers);
+    // On PostgreSQL the server also hears of its own last write by NOTIFY, a moment after it answered; that
+    // notice drops the cache once more. So a page may need a few visits before it stays kept.
+    let second = await visit(path, headers);
+    for (let tries = 0; tries < 20 && second.headers["x-vitrine-cache"] !== "hit"; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await visit(path, headers);
+      second = await visit(path, headers);
+    }
     expect(second.headers["x-vitrine-cache"], path).toBe("hit");
-    return visibleText(second.body);
+    return second;
   }
+  /** What an anonymous visitor (with these cookies) reads on the page, after making sure the cache keeps it. */
+  const keptText = async (path: string, cookie?: string) => visibleText((await keptResponse(path, cookie)).body);
   const postAsAdmin = async (path: string, fields: Record<string, string>) => {
     const response = await postForm(server, path, fields, { cookie: adminCookie });
     expect(response.status, `${path} ${JSON.stringify(fields)}: ${response.body.slice(0, 200)}`).toBeLessThan(400);
@@ -108,9 +116,7 @@ describe.each(databaseKinds)("anonymous pages kept by the page cache (%s)", (kin
   });
 
   it("sends a kept page with a policy that allows exactly its own inline scripts, by hash and never by a shared nonce", async () => {
-    await visit("/links");
-    const kept = await visit("/links");
-    expect(kept.headers["x-vitrine-cache"]).toBe("hit");
+    const kept = await keptResponse("/links");
     const sources = scriptSources(String(kept.headers["content-security-policy"]));
     expect(sources.some((source) => source.startsWith("'nonce-"))).toBe(false);
     const scripts = inlineScripts(kept.body);
@@ -205,23 +211,32 @@ describe.each(databaseKinds)("anonymous pages kept by the page cache (%s)", (kin
     });
     expect(await nextVisitorSees("/videos")).toContain("Harbour at night");
 
-    // The watermark: its text at once, and the redrawn pictures once the background redraw has finished.
+    // The watermark: its text at once, and the redrawn pictures once the background redraw has finished. (Until
+    // now it followed the site name: "© Harbour Notes".)
     const before = await visit("/");
-    expect(visibleText(before.body)).not.toContain("© Harbour");
-    await postAsAdmin("/admin/settings", { intent: "save", watermark_enabled: "true", watermark_text: "© Harbour" });
-    expect(await nextVisitorSees("/")).toContain("© Harbour");
-    const largestBefore = before.body.match(/\/media\/images\/[^" ,]+-\w+\.jpg/g)?.at(-1);
+    expect(visibleText(before.body)).not.toContain("© Harbour lights");
+    // The widths that carry the drawn text are the lightbox's (the grid shows clean widths under a badge).
+    const lightboxBefore = await visit(`/?image=${pictureId}`);
+    await postAsAdmin("/admin/settings", {
+      intent: "save",
+      watermark_enabled: "true",
+      watermark_text: "© Harbour lights",
+    });
+    expect(await nextVisitorSees("/")).toContain("© Harbour lights");
+    const largestBefore = lightboxBefore.body.match(/\/media\/images\/[^" ,]+-\w+\.jpg/g)?.at(-1);
     expect(largestBefore).toBeDefined();
     const deadline = Date.now() + 20_000;
     let redrawn = false;
     while (!redrawn && Date.now() < deadline) {
       const row = await database.db.selectFrom("images").select("watermark").executeTakeFirstOrThrow();
-      redrawn = row.watermark === "© Harbour";
+      redrawn = row.watermark === "© Harbour lights";
       if (!redrawn) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(redrawn).toBe(true);
     // Once the row says so, the next visitor is offered the redrawn files, not the removed ones.
-    expect((await visit("/")).body).not.toContain(largestBefore);
+    const lightboxAfter = (await visit(`/?image=${pictureId}`)).body;
+    expect(lightboxAfter).not.toContain(largestBefore);
+    expect(lightboxAfter).toMatch(/\/media\/images\/[^" ,]+-\w+\.jpg/);
   });
 
   it("shows a change written by another process (the CLI, a script) to the next visitor", async () => {
@@ -243,9 +258,7 @@ describe.each(databaseKinds)("anonymous pages kept by the page cache (%s)", (kin
   });
 
   it("keeps route data (.data) like pages, and drops it with them", async () => {
-    await visit("/links.data");
-    const kept = await visit("/links.data");
-    expect(kept.headers["x-vitrine-cache"]).toBe("hit");
+    const kept = await keptResponse("/links.data");
     expect(kept.headers["content-type"]).toMatch(/text\/x-script/);
     expect(kept.body).not.toContain("Data links entry");
     await postAsAdmin("/admin/links", {

@@ -144,6 +144,26 @@ describe.skipIf(!hasNginx)("behind nginx with TRUST_PROXY=1", () => {
     expect((await signIn(user.email, user.password, "127.0.0.3")).status).toBe(302);
   });
 
+  it("records the client's own address on its session (Account → Sessions), not one it forged", async () => {
+    const user = await createUser(database.db);
+    const response = await signIn(user.email, user.password, "127.0.0.12", {
+      "X-Forwarded-For": "203.0.113.9",
+      "X-Vitrine-Client-Address": "198.51.100.4",
+      "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+    });
+    expect(response.status).toBe(302);
+    const session = response.cookies.find((cookie) => /session_token=/.test(cookie)) ?? "";
+    noteCookieSecret(session.split(";")[0]?.split("=")[1]);
+    const rows = await database.db
+      .selectFrom("session")
+      .select(["ipAddress", "userAgent"])
+      .where("userId", "=", user.id)
+      .execute();
+    expect(rows).toEqual([
+      { ipAddress: "127.0.0.12", userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" },
+    ]);
+  });
+
   it("renders absolute URLs (canonical, og:url) on the public origin and logs the proxy's request id", async () => {
     const response = await viaProxy("/faq");
     expect(response.status).toBe(200);
@@ -153,7 +173,6 @@ describe.skipIf(!hasNginx)("behind nginx with TRUST_PROXY=1", () => {
     // nginx's $request_id reaches the app, which answers and logs with it.
     const id = response.headers["x-request-id"];
     expect(id).toMatch(/^[0-9a-f]{32}$/);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.logLines().some((line) => line.reqId === id && line.path === "/faq")).toBe(true);
+    expect(await server.waitForLogLine((line) => line.reqId === id && line.path === "/faq")).toBeDefined();
   });
 });

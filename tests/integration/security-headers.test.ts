@@ -1,25 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routes from "#app/routes.ts";
+import { accountAndAuthPaths, adminPaths, dataPathOf as dataPath } from "#tests/support/admin-routes.ts";
 import { cookieFor, startServerOnFreshDatabase, stopServerAndDatabase } from "#tests/support/admin-server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { request, type ServerProcess, startServer } from "#tests/support/server-process.ts";
 import { createTestDatabase, type TestDatabase } from "#tests/support/test-database.ts";
-
-type RouteEntry = { path?: string; index?: boolean; children?: RouteEntry[] };
-
-/** Every page of the admin area as a URL path, from the route table itself: a new screen is checked too. */
-function adminPaths(): string[] {
-  const admin = (routes as RouteEntry[]).find((entry) => entry.path === "admin");
-  if (!admin?.children) throw new Error("No admin route in app/routes.ts");
-  return admin.children.map((child) =>
-    child.index ? "/admin" : `/admin/${(child.path ?? "").replace(/:kind\b/, "logo")}`,
-  );
-}
-
-/** React Router's data request for a page: what a client-side navigation fetches. */
-function dataPath(pathname: string): string {
-  return pathname === "/" ? "/_root.data" : `${pathname}.data`;
-}
 
 describe("headers over HTTP", () => {
   let database: TestDatabase | undefined;
@@ -33,10 +17,12 @@ describe("headers over HTTP", () => {
   });
   afterAll(() => stopServerAndDatabase(server, database));
 
-  it("stores no admin page, admin data request or sign-in page anywhere, for an admin, a user or a visitor", async () => {
-    const paths = [...adminPaths(), "/auth"];
+  it("stores no admin, account or sign-in page or data request anywhere, for an admin, a user or a visitor", async () => {
+    const paths = [...adminPaths(), ...accountAndAuthPaths()];
     expect(paths).toContain("/admin/users");
-    expect(paths.length).toBeGreaterThan(12);
+    expect(paths).toContain("/account/sessions");
+    expect(paths).toContain("/auth/forgot");
+    expect(paths.length).toBeGreaterThan(20);
     for (const pathname of paths) {
       for (const url of [pathname, dataPath(pathname)]) {
         for (const cookie of [adminCookie, userCookie, undefined]) {

@@ -5,7 +5,9 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
+import { currentYear, withBrandValues } from "#app/domains/settings/brand.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
+import { startServerOn } from "#tests/support/admin-server.ts";
 import { createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import {
   cleanEnv,
@@ -15,7 +17,6 @@ import {
   run,
   type ServerProcess,
   sessionCookie,
-  startServer,
 } from "#tests/support/server-process.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
@@ -34,14 +35,8 @@ async function emptyDatabase(kind: TestDatabase["kind"]): Promise<TestDatabase> 
   return database;
 }
 
-async function start(database: TestDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startServer({
-    dataDir: database.location.dataDir,
-    databaseUrl: database.location.databaseUrl,
-    env,
-  });
-  cleanup.push(() => server.stop("SIGKILL"));
-  return server;
+function start(database: TestDatabase, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServerOn(database, cleanup, env);
 }
 
 async function settingsOf(server: ServerProcess): Promise<Record<string, string>> {
@@ -58,7 +53,10 @@ describe.each(databaseKinds)("starting and stopping the server (%s)", (kind) => 
     const [code, ...more] = first.adminSetupCodes();
     expect(more).toEqual([]);
     expect(code).toMatch(CODE);
-    expect(await settingsOf(first)).toEqual(settingDefaults);
+    // Stored as shipped; the API gives them as the pages show them (the brand texts made from the site name).
+    const stored = await database.db.selectFrom("site_settings").select(["key", "value"]).execute();
+    expect(Object.fromEntries(stored.map((row) => [row.key, row.value]))).toEqual(settingDefaults);
+    expect(await settingsOf(first)).toEqual(withBrandValues(settingDefaults, currentYear()));
     expect(await first.stop()).toBe(0);
 
     // The admin changes settings; an upgrade brings a key this database does not have yet.
@@ -108,6 +106,22 @@ describe.each(databaseKinds)("starting and stopping the server (%s)", (kind) => 
     expect(await third.stop()).toBe(0);
   }, 90_000);
 
+  it("ends a fresh start with the address and then the admin setup code, the two lines the owner needs", async () => {
+    const database = await emptyDatabase(kind);
+    const server = await start(database);
+    await server.waitForOutput(/^Admin setup code: /m, 5000);
+    // What the server printed while starting: the request lines of the test's own requests are not part of it.
+    const lines = (await server.writtenStdout())
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.includes('"msg":"request"'));
+    const [address, code] = lines.slice(-2);
+    expect(JSON.parse(address ?? "{}")).toMatchObject({ msg: expect.stringMatching(/^Vitrine is running on http:/) });
+    expect(code).toMatch(/^Admin setup code: [A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
+    server.adminSetupCodes();
+    expect(server.stderr).toBe("");
+    expect(await server.stop()).toBe(0);
+  });
+
   it("renders pages with the default settings, and logs why, when the settings cannot be read", async () => {
     const database = await createTestDatabase(kind);
     cleanup.push(() => database.destroy());
@@ -140,11 +154,11 @@ describe.each(databaseKinds)("starting and stopping the server (%s)", (kind) => 
       }
       expect(page.status).toBe(200);
       expect(page.body).toContain("<title>Vitrine</title>");
-      expect(page.body).toContain("© 2025 Vitrine");
+      expect(page.body).toContain(`© ${new Date().getUTCFullYear()} Vitrine`);
       const api = await request(server.url("/api/settings"));
       expect(api.status).toBe(200);
       expect(JSON.parse(api.body)).toContainEqual({ key: "site_name", value: "Vitrine" });
-      expect(server.stdout).toContain("Could not read site settings");
+      await server.waitForOutput("Could not read site settings", 3000);
     } finally {
       await database.db.schema.alterTable("site_settings_lost").renameTo("site_settings").execute();
     }

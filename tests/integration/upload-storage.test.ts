@@ -110,10 +110,10 @@ describe.skipIf(!canMount()).each(databaseKinds)("uploads when the server's disk
 
   /** The log lines written while `action` ran, but for the one line every request gets. */
   async function loggedDuring(action: () => Promise<unknown>): Promise<string[]> {
-    const before = { stdout: server.stdout.length, stderr: server.stderr.length };
+    // Lines logged before the action may still be on their way out (the log writes in batches): let them arrive.
+    const before = { stdout: (await server.writtenStdout()).length, stderr: server.stderr.length };
     await action();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return `${server.stdout.slice(before.stdout)}\n${server.stderr.slice(before.stderr)}`
+    return `${(await server.writtenStdout()).slice(before.stdout)}\n${server.stderr.slice(before.stderr)}`
       .split("\n")
       .filter((line) => line.trim() !== "" && !line.includes('"msg":"request"'));
   }

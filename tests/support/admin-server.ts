@@ -26,6 +26,24 @@ export function expectSentToSignIn(response: HttpResponse) {
   }
 }
 
+/**
+ * The real server on an existing test database (its data folder and, on PostgreSQL, its URL), with the server's
+ * own auth secret (not TEST_AUTH_SECRET); `cleanup` gets the server's kill, for the test file's afterEach.
+ */
+export async function startServerOn(
+  database: TestDatabase,
+  cleanup: (() => Promise<unknown>)[],
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const server = await startServer({
+    dataDir: database.location.dataDir,
+    databaseUrl: database.location.databaseUrl,
+    env,
+  });
+  cleanup.push(() => server.stop("SIGKILL"));
+  return server;
+}
+
 /** A fresh test database with the real server running on it. */
 export async function startServerOnFreshDatabase(
   kind: DatabaseKind,

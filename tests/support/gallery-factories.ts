@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import sharp from "sharp";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
-import { createGalleryEntry, setGalleryPublished, updateGalleryTexts } from "#app/domains/gallery/gallery.server.ts";
+import { createGalleryEntry, updateGalleryTexts } from "#app/domains/gallery/gallery.server.ts";
 import type { GalleryTexts } from "#app/domains/gallery/gallery-schemas.ts";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
@@ -60,6 +60,7 @@ export async function createGalleryPicture(
     const id = await createGalleryEntry(db, factoryActor, file, {
       originalName: "photo.jpg",
       watermark: options.watermark ?? "",
+      published: options.published !== false,
       storage,
     });
     await updateGalleryTexts(db, factoryActor, id, {
@@ -69,8 +70,9 @@ export async function createGalleryPicture(
       description_de: options.description_de ?? "",
       category: options.category ?? "",
       category_de: options.category_de ?? "",
+      alt: options.alt ?? "",
+      alt_de: options.alt_de ?? "",
     });
-    if (options.published === false) await setGalleryPublished(db, factoryActor, id, false);
     await whenImageQueueIdle();
     return id;
   } finally {

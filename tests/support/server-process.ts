@@ -3,6 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { LOG_WRITE_WAIT_MS } from "#app/lib/logger.server.ts";
 import { noteSecret, serverLogFile } from "./secret-ledger.ts";
 
 /** The checkout: `node server.js` and `npm run cli` run from here. */
@@ -126,6 +127,38 @@ export class ServerProcess {
         return [];
       }
     });
+  }
+
+  /**
+   * The JSON log lines once everything logged until now is written: the server writes its lines asynchronously
+   * (within LOG_WRITE_WAIT_MS) (app/lib/logger.server.ts). For asserting that a line is absent.
+   */
+  async writtenLogLines(): Promise<Record<string, unknown>[]> {
+    await this.logWritten();
+    return this.logLines();
+  }
+
+  /** Everything printed once what was logged until now is written (see `writtenLogLines`). */
+  async writtenStdout(): Promise<string> {
+    await this.logWritten();
+    return this.stdout;
+  }
+
+  private async logWritten(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, LOG_WRITE_WAIT_MS + 150));
+  }
+
+  /** The first log line that matches, waiting for it to be written; undefined when none comes within the time. */
+  async waitForLogLine(
+    matches: (line: Record<string, unknown>) => boolean,
+    timeoutMs = 3000,
+  ): Promise<Record<string, unknown> | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const line = this.logLines().find(matches);
+      if (line || Date.now() > deadline) return line;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Resolves once stdout contains the text; fails when the process ends first. */

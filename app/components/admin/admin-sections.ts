@@ -1,4 +1,4 @@
-import { FileClock, Images, KeyRound, Link2, MessageCircleQuestion, Settings, Users, Video } from "lucide-react";
+import { FileClock, Images, KeyRound, Link2, Mail, MessageCircleQuestion, Settings, Users, Video } from "lucide-react";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 
 export type AdminSection = { to: string; title: AdminMessageKey; text: AdminMessageKey; icon: typeof Settings };
@@ -12,5 +12,6 @@ export const adminSections: AdminSection[] = [
   { to: "/admin/settings", title: "admin.section.settings", text: "admin.section.settingsText", icon: Settings },
   { to: "/admin/invites", title: "admin.section.invites", text: "admin.section.invitesText", icon: KeyRound },
   { to: "/admin/users", title: "admin.section.users", text: "admin.section.usersText", icon: Users },
+  { to: "/admin/outbox", title: "admin.section.outbox", text: "admin.section.outboxText", icon: Mail },
   { to: "/admin/audit", title: "admin.section.audit", text: "admin.section.auditText", icon: FileClock },
 ];

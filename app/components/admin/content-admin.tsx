@@ -103,8 +103,8 @@ function ItemForm(props: {
       {props.renderFields(props.values, errorsOf(result))}
       <CheckboxField
         name="active"
-        label={t("admin.common.active")}
-        hint={t("admin.content.activeHint")}
+        label={t("admin.common.published")}
+        hint={t("admin.content.publishedHint")}
         defaultChecked={props.active}
       />
       <div className="flex gap-2">
@@ -155,7 +155,7 @@ function ItemRow({
               : "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200"
           }`}
         >
-          {item.active ? t("admin.common.active") : t("admin.common.inactive")}
+          {item.active ? t("admin.common.published") : t("admin.common.unpublished")}
         </span>
         <toggle.Form method="post">
           <input type="hidden" name="intent" value="toggle" />
@@ -165,14 +165,14 @@ function ItemRow({
             type="submit"
             size="sm"
             variant="secondary"
-            aria-label={t(item.active ? "admin.content.hide" : "admin.content.show", { name })}
+            aria-label={t(item.active ? "admin.content.hide" : "admin.content.publish", { name })}
           >
             {item.active ? (
               <EyeOff aria-hidden="true" className="size-4" />
             ) : (
               <Eye aria-hidden="true" className="size-4" />
             )}
-            {t(item.active ? "admin.content.hideShort" : "admin.content.showShort")}
+            {t(item.active ? "admin.content.hideShort" : "admin.content.publishShort")}
           </Button>
         </toggle.Form>
         <EditDeleteActions

@@ -1,8 +1,9 @@
 import { CheckCircle2, CircleAlert, Upload } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
-import type { ActionResult } from "#app/lib/action-result.ts";
+import { isActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { sendWithProgress, UploadProgressBar } from "./upload-progress.tsx";
 
 type Entry = {
   key: string;
@@ -11,6 +12,13 @@ type Entry = {
   percent: number;
   message: string;
 };
+
+type Visibility = "later" | "now";
+type Placement = "top" | "bottom";
+type Queued = { key: string; file: File; batch: number; publish: Visibility; placement: Placement };
+
+/** Where the browser remembers the owner's choice of place for new pictures. */
+const PLACEMENT_KEY = "vitrine.gallery.placement";
 
 export const ACCEPTED_IMAGE_TYPES = "image/jpeg,image/png,image/webp,image/avif,image/gif";
 
@@ -21,7 +29,10 @@ function megabytes(bytes: number): string {
 
 /**
  * Many files at once, by drag and drop or the file picker: each is sent on its own request (one after the
- * other, so the server processes one image at a time) with its own progress bar and its own error.
+ * other, so the server processes one image at a time) with its own progress bar and its own error. Before
+ * choosing, the owner says whether the new pictures are published at once or stay hidden until they publish them
+ * (hidden unless they say otherwise, each time), and whether they go to the top or the bottom of the gallery
+ * (remembered in this browser). A batch sent to the top keeps its own order there.
  */
 export function GalleryUploader({
   uploadUrl,
@@ -37,60 +48,65 @@ export function GalleryUploader({
   const hintId = useId();
   const [entries, setEntries] = useState<Entry[]>([]);
   const [dragging, setDragging] = useState(false);
-  const queue = useRef<{ key: string; file: File }[]>([]);
+  const queue = useRef<Queued[]>([]);
   const running = useRef(false);
   const counter = useRef(0);
+  /** The picture each batch added last: the next one of the batch goes right after it at the top. */
+  const lastOfBatch = useRef(new Map<number, string>());
+  const [publish, setPublish] = useState<Visibility>("later");
+  const [placement, setPlacement] = useState<Placement>("bottom");
+
+  useEffect(() => {
+    const remembered = window.localStorage.getItem(PLACEMENT_KEY);
+    if (remembered === "top" || remembered === "bottom") setPlacement(remembered);
+  }, []);
+
+  const choosePlacement = (value: Placement) => {
+    setPlacement(value);
+    window.localStorage.setItem(PLACEMENT_KEY, value);
+  };
 
   const update = (key: string, patch: Partial<Entry>) =>
     setEntries((list) => list.map((entry) => (entry.key === key ? { ...entry, ...patch } : entry)));
 
-  const send = (key: string, file: File) =>
-    new Promise<void>((resolve) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open("POST", uploadUrl);
-      xhr.setRequestHeader("Accept", "application/json");
-      xhr.upload.onprogress = (event) => {
-        if (event.lengthComputable) {
-          update(key, { state: "uploading", percent: Math.round((event.loaded / event.total) * 100) });
-        }
-      };
-      xhr.upload.onload = () => update(key, { state: "processing", percent: 100 });
-      xhr.onload = () => {
-        let result: ActionResult | null = null;
-        try {
-          result = JSON.parse(xhr.responseText) as ActionResult;
-        } catch {
-          result = null;
-        }
-        if (result?.ok) {
-          update(key, { state: "done", percent: 100, message: result.message });
-          onUploaded();
-        } else {
-          const message = result?.message ?? t("admin.gallery.upload.failed", { name: file.name, status: xhr.status });
-          update(key, { state: "error", message });
-        }
-        resolve();
-      };
-      const interrupted = () => {
-        update(key, { state: "error", message: t("admin.gallery.upload.interrupted", { name: file.name }) });
-        resolve();
-      };
-      xhr.onerror = interrupted;
-      xhr.onabort = interrupted;
-      const form = new FormData();
-      form.append("file", file, file.name);
-      xhr.send(form);
-    });
+  const send = async ({ key, file, batch, ...choices }: Queued) => {
+    // The choices before the file: the server reads the fields as the body streams in.
+    const form = new FormData();
+    form.append("publish", choices.publish);
+    form.append("placement", choices.placement);
+    const after = lastOfBatch.current.get(batch);
+    if (choices.placement === "top" && after) form.append("after", after);
+    form.append("file", file, file.name);
+    const { done } = sendWithProgress(uploadUrl, form, (percent) =>
+      update(key, percent === 100 ? { state: "processing", percent } : { state: "uploading", percent }),
+    );
+    const end = await done;
+    if (end.kind !== "answered") {
+      update(key, { state: "error", message: t("admin.gallery.upload.interrupted", { name: file.name }) });
+      return;
+    }
+    const result = isActionResult(end.body) ? end.body : null;
+    if (result?.ok) {
+      if (result.id) lastOfBatch.current.set(batch, result.id);
+      update(key, { state: "done", percent: 100, message: result.message });
+      onUploaded();
+    } else {
+      const message = result?.message ?? t("admin.gallery.upload.failed", { name: file.name, status: end.status });
+      update(key, { state: "error", message });
+    }
+  };
 
   const run = async () => {
     if (running.current) return;
     running.current = true;
-    for (let next = queue.current.shift(); next; next = queue.current.shift()) await send(next.key, next.file);
+    for (let next = queue.current.shift(); next; next = queue.current.shift()) await send(next);
     running.current = false;
   };
 
   const add = (files: FileList | File[]) => {
     const added: Entry[] = [];
+    counter.current += 1;
+    const batch = counter.current;
     for (const file of Array.from(files)) {
       counter.current += 1;
       const key = `${counter.current}-${file.name}`;
@@ -106,7 +122,7 @@ export function GalleryUploader({
         continue;
       }
       added.push({ key, name: file.name, state: "waiting", percent: 0, message: "" });
-      queue.current.push({ key, file });
+      queue.current.push({ key, file, batch, publish, placement });
     }
     setEntries((list) => [...list, ...added]);
     void run();
@@ -130,6 +146,28 @@ export function GalleryUploader({
       <h2 id={`${inputId}-heading`} className="mb-3 text-xl font-semibold">
         {t("admin.gallery.upload.heading")}
       </h2>
+      <div className="mb-4 grid gap-4 sm:grid-cols-2">
+        <ChoiceGroup
+          legend={t("admin.gallery.upload.visibility")}
+          name="upload-visibility"
+          value={publish}
+          onChange={setPublish}
+          options={[
+            { value: "later", label: t("admin.gallery.upload.keepHidden") },
+            { value: "now", label: t("admin.gallery.upload.publishNow") },
+          ]}
+        />
+        <ChoiceGroup
+          legend={t("admin.gallery.upload.placement")}
+          name="upload-placement"
+          value={placement}
+          onChange={choosePlacement}
+          options={[
+            { value: "bottom", label: t("admin.gallery.upload.placeBottom") },
+            { value: "top", label: t("admin.gallery.upload.placeTop") },
+          ]}
+        />
+      </div>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; keyboard users reach the file input inside it */}
       <div
         onDragOver={(event) => {
@@ -174,7 +212,7 @@ export function GalleryUploader({
           </label>
         </p>
         <p id={hintId} className="text-sm text-zinc-600 dark:text-zinc-300">
-          {t("admin.gallery.upload.hint", { size: megabytes(maxBytes) })}
+          {t("admin.gallery.upload.hint", { size: megabytes(maxBytes) })} {t("admin.gallery.upload.titleHint")}
         </p>
       </div>
       {entries.length > 0 ? (
@@ -198,11 +236,10 @@ export function GalleryUploader({
                   ) : null}
                 </div>
                 {entry.state === "error" || entry.state === "done" ? null : (
-                  <progress
-                    max={100}
-                    value={entry.state === "waiting" ? 0 : entry.percent}
-                    aria-label={t("admin.gallery.upload.progress", { name: entry.name })}
-                    className="mt-2 h-2 w-full accent-indigo-700"
+                  <UploadProgressBar
+                    percent={entry.state === "waiting" ? 0 : entry.percent}
+                    label={t("admin.gallery.upload.progress", { name: entry.name })}
+                    className="mt-2"
                   />
                 )}
                 <p
@@ -222,5 +259,35 @@ export function GalleryUploader({
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** A labelled group of radio buttons (one choice of a few). */
+function ChoiceGroup<V extends string>(props: {
+  legend: string;
+  name: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: { value: V; label: string }[];
+}) {
+  return (
+    <fieldset className="rounded-lg border border-zinc-200 px-4 py-3 dark:border-zinc-800">
+      <legend className="px-1 text-sm font-semibold">{props.legend}</legend>
+      <div className="space-y-1">
+        {props.options.map((option) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name={props.name}
+              value={option.value}
+              checked={props.value === option.value}
+              onChange={() => props.onChange(option.value)}
+              className="size-4 accent-indigo-700"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

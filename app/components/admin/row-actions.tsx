@@ -37,7 +37,7 @@ export function EditDeleteActions(props: {
       </Button>
       <ConfirmDialog
         trigger={
-          <Button size="sm" variant="danger" disabled={props.busy} aria-label={props.deleteLabel}>
+          <Button size="sm" variant="dangerOutline" disabled={props.busy} aria-label={props.deleteLabel}>
             <Trash2 aria-hidden="true" className="size-4" />
             {t("admin.common.delete")}
           </Button>

@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, GripVertical } from "lucide-react";
+import { ArrowDown, ArrowDownToLine, ArrowUp, ArrowUpToLine, GripVertical } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 
@@ -9,9 +9,50 @@ function moved<T>(list: T[], from: number, to: number): T[] {
   return next;
 }
 
+/** How close to the window's top or bottom edge (px) a drag scrolls the page, and how fast at the edge (px per frame). */
+const SCROLL_EDGE_PX = 80;
+const SCROLL_MAX_STEP_PX = 24;
+
 /**
- * A list that is reordered by dragging an item's handle, or from the keyboard with its
- * "move up" and "move down" buttons. `onReorder` receives every id in the new order.
+ * While something is dragged, scrolls the window when the pointer is near its top or bottom edge (faster the
+ * closer it is), so that an item can be dragged to any place of a list longer than the screen.
+ */
+function useScrollWhileDragging(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    let pointerY: number | null = null;
+    let frame = 0;
+    const onDragOver = (event: DragEvent) => {
+      pointerY = event.clientY;
+    };
+    const step = () => {
+      if (pointerY !== null) {
+        const fromTop = pointerY;
+        const fromBottom = window.innerHeight - pointerY;
+        const speed = (distance: number) =>
+          Math.ceil(((SCROLL_EDGE_PX - distance) / SCROLL_EDGE_PX) * SCROLL_MAX_STEP_PX);
+        if (fromTop < SCROLL_EDGE_PX) window.scrollBy(0, -speed(Math.max(0, fromTop)));
+        else if (fromBottom < SCROLL_EDGE_PX) window.scrollBy(0, speed(Math.max(0, fromBottom)));
+      }
+      frame = requestAnimationFrame(step);
+    };
+    document.addEventListener("dragover", onDragOver);
+    frame = requestAnimationFrame(step);
+    return () => {
+      document.removeEventListener("dragover", onDragOver);
+      cancelAnimationFrame(frame);
+    };
+  }, [active]);
+}
+
+const moveButtonClass =
+  "rounded-md p-1.5 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-40 dark:text-zinc-200 dark:hover:bg-zinc-800";
+
+/**
+ * A list that is reordered by dragging an item's handle (a line shows where it lands, the window scrolls near its
+ * edges, and the new order is saved once, when the item is dropped), or from the keyboard with each
+ * item's "move to the top", "up", "down" and "move to the bottom" buttons. `onReorder` receives every id in the
+ * new order.
  */
 export function SortableList<T extends { id: string }>(props: {
   items: T[];
@@ -24,11 +65,14 @@ export function SortableList<T extends { id: string }>(props: {
 }) {
   const t = useAdminTranslate();
   const [order, setOrder] = useState(props.items);
-  const [dragged, setDragged] = useState<number | null>(null);
+  /** The id of the item being dragged, and of the item it would be dropped on. */
+  const [dragged, setDragged] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const focusAfterMove = useRef<string | null>(null);
 
   useEffect(() => setOrder(props.items), [props.items]);
+  useScrollWhileDragging(dragged !== null);
 
   useEffect(() => {
     if (!focusAfterMove.current) return;
@@ -36,18 +80,32 @@ export function SortableList<T extends { id: string }>(props: {
     focusAfterMove.current = null;
   });
 
-  const commit = (next: T[], item: T, position: number) => {
+  const commit = (next: T[], item: T) => {
     setOrder(next);
-    setAnnouncement(`${props.nameOf(item)}: ${position + 1} / ${next.length}`);
+    setAnnouncement(`${props.nameOf(item)}: ${next.indexOf(item) + 1} / ${next.length}`);
     props.onReorder(next.map((entry) => entry.id));
   };
 
-  const move = (from: number, to: number, buttonId: string) => {
+  const move = (from: number, to: number, buttonId: string, fallbackId: string) => {
     const item = order[from];
-    if (!item || to < 0 || to >= order.length) return;
-    focusAfterMove.current = buttonId;
-    commit(moved(order, from, to), item, to);
+    if (!item || to < 0 || to >= order.length || to === from) return;
+    // The button pressed is disabled at the list's end: the focus goes to its twin that still works.
+    focusAfterMove.current = to === 0 || to === order.length - 1 ? fallbackId : buttonId;
+    commit(moved(order, from, to), item);
   };
+
+  /**
+   * Ends a drag on the item at `to`: the new order is saved once, however many items the drag passed over. (The
+   * items do not move while dragging: Chromium ends a drag whose dragged element is moved in the page.)
+   */
+  const finishDrag = (to: number) => {
+    const from = order.findIndex((entry) => entry.id === dragged);
+    setDragged(null);
+    setOver(null);
+    const item = order[from];
+    if (item && from !== to) commit(moved(order, from, to), item);
+  };
+  const draggedIndex = order.findIndex((entry) => entry.id === dragged);
 
   return (
     <>
@@ -57,8 +115,14 @@ export function SortableList<T extends { id: string }>(props: {
       >
         {order.map((item, index) => {
           const name = props.nameOf(item);
-          const upId = `move-up-${item.id}`;
-          const downId = `move-down-${item.id}`;
+          const ids = {
+            top: `move-top-${item.id}`,
+            up: `move-up-${item.id}`,
+            down: `move-down-${item.id}`,
+            bottom: `move-bottom-${item.id}`,
+          };
+          const first = index === 0;
+          const last = index === order.length - 1;
           return (
             <li
               key={item.id}
@@ -67,51 +131,81 @@ export function SortableList<T extends { id: string }>(props: {
                 if (dragged === null) return;
                 event.preventDefault();
                 event.dataTransfer.dropEffect = "move";
+                if (over !== item.id) setOver(item.id);
               }}
               onDrop={(event) => {
+                if (dragged === null) return;
                 event.preventDefault();
-                if (dragged === null || dragged === index) return;
-                const item = order[dragged];
-                if (item) commit(moved(order, dragged, index), item, index);
-                setDragged(null);
+                finishDrag(index);
               }}
-              className={`flex items-center gap-3 p-3 ${dragged === index ? "opacity-50" : ""}`}
+              className={`flex items-center gap-3 p-3 ${dragged === item.id ? "opacity-50" : ""} ${
+                // Where the dragged item would land: a line above or below this item.
+                over === item.id && dragged !== item.id
+                  ? index < draggedIndex
+                    ? "shadow-[inset_0_3px_0_0_var(--color-indigo-600)]"
+                    : "shadow-[inset_0_-3px_0_0_var(--color-indigo-600)]"
+                  : ""
+              }`}
             >
               <span
                 draggable
                 role="img"
                 aria-label={t("admin.common.dragHandle", { name })}
                 onDragStart={(event) => {
-                  setDragged(index);
+                  setDragged(item.id);
                   event.dataTransfer.effectAllowed = "move";
                   event.dataTransfer.setData("text/plain", item.id);
                 }}
-                onDragEnd={() => setDragged(null)}
+                onDragEnd={() => {
+                  // Dropped outside the list, or cancelled with Escape: nothing changes.
+                  setDragged(null);
+                  setOver(null);
+                }}
                 className="cursor-grab text-zinc-500 active:cursor-grabbing dark:text-zinc-400"
               >
                 <GripVertical aria-hidden="true" className="size-5" />
               </span>
               <div className="min-w-0 flex-1">{props.renderItem(item)}</div>
-              <div className="flex shrink-0 gap-1">
+              <div className="grid shrink-0 grid-cols-2 gap-1 sm:flex">
                 <button
-                  id={upId}
+                  id={ids.top}
                   type="button"
-                  disabled={index === 0}
-                  onClick={() => move(index, index - 1, upId)}
+                  disabled={first}
+                  onClick={() => move(index, 0, ids.top, ids.down)}
+                  aria-label={t("admin.common.moveTop", { name })}
+                  className={moveButtonClass}
+                >
+                  <ArrowUpToLine aria-hidden="true" className="size-4" />
+                </button>
+                <button
+                  id={ids.up}
+                  type="button"
+                  disabled={first}
+                  onClick={() => move(index, index - 1, ids.up, ids.down)}
                   aria-label={t("admin.common.moveUp", { name })}
-                  className="rounded-md p-1.5 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-40 dark:text-zinc-200 dark:hover:bg-zinc-800"
+                  className={moveButtonClass}
                 >
                   <ArrowUp aria-hidden="true" className="size-4" />
                 </button>
                 <button
-                  id={downId}
+                  id={ids.down}
                   type="button"
-                  disabled={index === order.length - 1}
-                  onClick={() => move(index, index + 1, downId)}
+                  disabled={last}
+                  onClick={() => move(index, index + 1, ids.down, ids.up)}
                   aria-label={t("admin.common.moveDown", { name })}
-                  className="rounded-md p-1.5 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-40 dark:text-zinc-200 dark:hover:bg-zinc-800"
+                  className={moveButtonClass}
                 >
                   <ArrowDown aria-hidden="true" className="size-4" />
+                </button>
+                <button
+                  id={ids.bottom}
+                  type="button"
+                  disabled={last}
+                  onClick={() => move(index, order.length - 1, ids.bottom, ids.up)}
+                  aria-label={t("admin.common.moveBottom", { name })}
+                  className={moveButtonClass}
+                >
+                  <ArrowDownToLine aria-hidden="true" className="size-4" />
                 </button>
               </div>
             </li>

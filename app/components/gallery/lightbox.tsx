@@ -3,7 +3,7 @@ import { type MouseEvent, useEffect, useRef } from "react";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import type { GalleryItem } from "#app/domains/gallery/gallery.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { type Watermark, WatermarkBadge } from "./watermark-badge.tsx";
+import { DrawnWatermarkLink, type Watermark } from "./watermark-badge.tsx";
 
 const SWIPE_MIN_PX = 50;
 
@@ -142,14 +142,15 @@ export function Lightbox(props: {
                 <ResponsiveImage
                   key={item.id}
                   image={item.image}
-                  alt={label}
+                  alt={item.alt || label}
                   sizes="100vw"
                   only={props.watermark ? "full" : "all"}
                   loading="eager"
                   draggable={false}
                   className="block h-auto w-full"
                 />
-                {props.watermark ? <WatermarkBadge watermark={props.watermark} /> : null}
+                {/* The large widths carry the watermark in their pixels: no badge over them (seen once). */}
+                {props.watermark ? <DrawnWatermarkLink watermark={props.watermark} image={item.image} /> : null}
               </div>
             </figure>
             {nextHref ? (

@@ -1,6 +1,6 @@
 import type { ButtonHTMLAttributes } from "react";
 
-type Variant = "primary" | "secondary" | "danger" | "ghost";
+type Variant = "primary" | "secondary" | "danger" | "dangerOutline" | "ghost";
 type Size = "sm" | "md";
 
 const variants: Record<Variant, string> = {
@@ -8,6 +8,10 @@ const variants: Record<Variant, string> = {
   secondary:
     "border border-zinc-300 bg-white text-zinc-900 hover:bg-zinc-50 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800",
   danger: "bg-red-700 text-white hover:bg-red-800",
+  // A destructive action offered on every row of a list: outlined, so that a column of red blocks does not
+  // outshout the rows; the dialog that asks before it happens keeps the filled red button.
+  dangerOutline:
+    "border border-red-300 bg-white text-red-800 hover:bg-red-50 dark:border-red-800 dark:bg-zinc-900 dark:text-red-300 dark:hover:bg-red-950",
   ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800",
 };
 

@@ -65,12 +65,22 @@ export function TextField(props: Described & InputHTMLAttributes<HTMLInputElemen
   return <LabelledField {...field} control={(control) => <input {...control} className={inputClass} {...input} />} />;
 }
 
-export function TextAreaField({ rows = 4, ...props }: Described & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+/**
+ * A labelled text area. `controlClassName` styles the text area alone (a monospaced font for Markdown, say):
+ * `className` is the wrapper's, and the label keeps the font of every other label.
+ */
+export function TextAreaField({
+  rows = 4,
+  controlClassName = "",
+  ...props
+}: Described & TextareaHTMLAttributes<HTMLTextAreaElement> & { controlClassName?: string }) {
   const [field, textarea] = splitField(props);
   return (
     <LabelledField
       {...field}
-      control={(control) => <textarea {...control} rows={rows} className={inputClass} {...textarea} />}
+      control={(control) => (
+        <textarea {...control} rows={rows} className={`${inputClass} ${controlClassName}`} {...textarea} />
+      )}
     />
   );
 }

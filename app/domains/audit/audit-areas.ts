@@ -1,3 +1,14 @@
 /** The areas of the audit log, the first part of every action name (`<area>.<verb>`), for the filter. */
-export const AUDIT_AREAS = ["settings", "invites", "users", "gallery", "links", "faq", "videos", "backup"] as const;
+export const AUDIT_AREAS = [
+  "settings",
+  "invites",
+  "users",
+  "gallery",
+  "links",
+  "faq",
+  "videos",
+  "backup",
+  "mail",
+  "account",
+] as const;
 export type AuditArea = (typeof AUDIT_AREAS)[number];

@@ -5,6 +5,9 @@ import { toIsoString } from "#app/db/values.ts";
 /** Who did it: the signed-in admin as the request resolved them. */
 export type AuditActor = { id: string; email: string };
 
+/** The operator at the command line (`npm run cli`): who they are is the machine's business, not the site's. */
+export const CLI_ACTOR: AuditActor = { id: "cli", email: "command line" };
+
 export type AuditEntry = {
   /** `<area>.<verb>`, e.g. `settings.update`, `invites.create`, `links.delete`. */
   action: string;
@@ -16,6 +19,8 @@ export type AuditEntry = {
 
 export type AuditRecord = {
   id: number;
+  /** The account's id, or `cli` for the command line (CLI_ACTOR). */
+  actorId: string;
   actorEmail: string;
   action: string;
   target: string;
@@ -77,6 +82,7 @@ export async function listAudit(
     total: Number(count?.total ?? 0),
     records: rows.map((row) => ({
       id: Number(row.id),
+      actorId: row.actor_id,
       actorEmail: row.actor_email,
       action: row.action,
       target: row.target,

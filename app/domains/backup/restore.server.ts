@@ -27,7 +27,8 @@ export type RestoreTarget = {
 };
 
 const INSERT_BATCH = 200;
-const ENTRY_PATH = /^(database\/[a-z_]+\.jsonl|storage\/(public|private)\/[A-Za-z0-9_][A-Za-z0-9._/-]*)$/;
+// Table names as the database has them: better-auth's two-factor table is `twoFactor`.
+const ENTRY_PATH = /^(database\/[A-Za-z_]+\.jsonl|storage\/(public|private)\/[A-Za-z0-9_][A-Za-z0-9._/-]*)$/;
 
 function damaged(detail: string): RestoreError {
   return new RestoreError(`The archive is damaged or not a Vitrine backup (${detail}); nothing was restored.`);

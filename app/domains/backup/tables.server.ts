@@ -16,7 +16,12 @@ const authDates = ["createdAt", "updatedAt"] as const;
 const contentDates = ["created_at", "updated_at"] as const;
 
 export const BACKUP_TABLES: readonly BackupTable[] = [
-  { name: "user", key: ["id"], booleans: ["emailVerified"], dates: authDates },
+  {
+    name: "user",
+    key: ["id"],
+    booleans: ["emailVerified", "twoFactorEnabled"],
+    dates: ["lastSignInAt", ...authDates],
+  },
   { name: "session", key: ["id"], dates: ["expiresAt", ...authDates] },
   {
     name: "account",
@@ -35,6 +40,11 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "audit_log", key: ["id"], dates: ["created_at"] },
   // Kept so that a restore does not hand an attacker a fresh count of sign-in attempts.
   { name: "sign_in_failures", key: ["account"], dates: ["last_failure_at", "locked_until"] },
+  { name: "mail_failures", key: ["id"], dates: ["created_at", "dismissed_at"] },
+  // Two-factor enrolments: without them a restore would turn every account's 2FA off.
+  { name: "twoFactor", key: ["id"], booleans: ["verified"], dates: ["lockedUntil"] },
+  // Hashes only; a restored link works until it expires, as it would have without the restore.
+  { name: "account_tokens", key: ["token_hash"], dates: ["expires_at", "created_at", "used_at"] },
 ];
 
 export type NeutralValue = string | number | boolean | null;

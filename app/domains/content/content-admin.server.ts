@@ -92,7 +92,7 @@ export async function contentAction(request: Request, admin: AuditActor, actions
     case "toggle": {
       const active = command.active === "true";
       result = await actions.setActive(db, admin, command.id, active);
-      done = (name) => t(active ? "admin.content.shown" : "admin.content.hidden", { name });
+      done = (name) => t(active ? "admin.content.published" : "admin.content.hidden", { name });
       break;
     }
     case "reorder":

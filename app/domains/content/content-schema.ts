@@ -35,7 +35,30 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-export const httpUrl = requiredText(2000).refine(
-  (value) => isSingleLine(value) && !/\s/.test(value) && isHttpUrl(value),
-  { error: "admin.links.error.url" },
-);
+/**
+ * `mailto:` with exactly one address and nothing after it: a query (`?bcc=`, `?body=`) or a second address could
+ * make a visitor's mail program send more, or to more people, than the link shows.
+ */
+function isMailtoAddress(value: string): boolean {
+  const match = /^mailto:(.+)$/i.exec(value);
+  return match?.[1] !== undefined && match[1].length <= 254 && z.email().safeParse(match[1]).success;
+}
+
+/** `tel:` with a number written as people write them: digits, spaces, `+`, `-` and parentheses, 3 digits at least. */
+function isTelAddress(value: string): boolean {
+  const match = /^tel:([0-9 +()-]+)$/i.exec(value);
+  return match?.[1] !== undefined && (match[1].match(/[0-9]/g)?.length ?? 0) >= 3 && match[1].length <= 40;
+}
+
+/**
+ * A link's address: an absolute http(s) URL with a host, a `mailto:` address or a `tel:` number. Anything else
+ * (javascript:, data:, file:, relative) is refused. The scheme is stored in lower case, the rest as typed.
+ */
+export const linkUrl = requiredText(2000)
+  .refine(
+    (value) =>
+      isSingleLine(value) &&
+      (isTelAddress(value) || (!/\s/.test(value) && (isHttpUrl(value) || isMailtoAddress(value)))),
+    { error: "admin.links.error.url" },
+  )
+  .transform((value) => (/^(mailto|tel):/i.test(value) ? value.replace(/^[a-z]+:/i, (s) => s.toLowerCase()) : value));

@@ -5,6 +5,7 @@ import { nextSortOrder, ReorderError, reorderRows } from "#app/db/ordering.serve
 import type { Database, DbBoolean, DbDate } from "#app/db/schema.ts";
 import { toBoolean, toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import { describeReorder } from "#app/domains/audit/audit-moves.ts";
 import { fieldErrorsOf } from "#app/lib/field-errors.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 
@@ -211,14 +212,16 @@ export function contentService<T extends ContentTable, Input extends { active: b
     async reorder(db: Kysely<Database>, actor: AuditActor, ids: string[]): Promise<ContentResult> {
       try {
         return await db.transaction().execute(async (trx) => {
-          const before = await trx.selectFrom(table).select("id").orderBy("sort_order").orderBy("created_at").execute();
+          const before = await trx.selectFrom(table).selectAll().orderBy("sort_order").orderBy("created_at").execute();
           await reorderRows(trx, config.table, ids);
-          await recordAudit(trx, actor, {
-            action: `${config.area}.reorder`,
-            target: config.table,
-            oldValue: before.map((row) => row.id).join(","),
-            newValue: ids.join(","),
-          });
+          // Named by the moved item's title at the time ("moved “Alpine lake” up"), never by ids.
+          const titles = new Map(before.map((row) => [row.id, config.target(asRow(row))]));
+          const move = describeReorder(
+            before.map((row) => row.id),
+            ids,
+            (id) => titles.get(id) ?? "",
+          );
+          await recordAudit(trx, actor, { action: `${config.area}.reorder`, ...move });
           return { ok: true, id: "", target: config.table };
         });
       } catch (error) {

@@ -86,7 +86,11 @@ describe.each(databaseKinds)("content items (%s)", (kind) => {
         reason: "stale",
       });
       expect(await activeNames()).toEqual([name(3), name(1), name(2)]);
-      expect((await listAudit(database.db, { action: `${area}.reorder` })).total).toBe(1);
+      const { records } = await listAudit(database.db, { action: `${area}.reorder` });
+      // The moved item by its title and places, never the ids.
+      expect(records.map((record) => [record.target, record.oldValue, record.newValue])).toEqual([
+        [name(3), "3/3", "1/3"],
+      ]);
     });
 
     it("hides and shows an item; hidden items stay in the admin list only", async () => {

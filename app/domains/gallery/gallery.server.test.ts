@@ -79,6 +79,13 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       ),
     ]);
     expect((await listPublishedGallery(database.db, { lang: "en" })).items.map((item) => item.id)).toEqual([c, a]);
+    // Recorded by the moved picture's title and its places, not by the ids.
+    const moved = await database.db
+      .selectFrom("audit_log")
+      .select(["target", "old_value", "new_value"])
+      .where("action", "=", "gallery.reorder")
+      .executeTakeFirstOrThrow();
+    expect(moved).toEqual({ target: "Lake", old_value: "3/3", new_value: "1/3" });
   });
 
   it("offers the categories in the visitor's language and filters by the English one", async () => {
@@ -148,6 +155,8 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       description_de: "",
       category: "",
       category_de: "",
+      alt: "",
+      alt_de: "",
     });
     await setGalleryPublished(database.db, actor, id, false);
     await reorderGallery(database.db, actor, [id]);
@@ -167,6 +176,14 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       .executeTakeFirstOrThrow();
     expect(update).toMatchObject({ actor_email: actor.email, target: "New" });
     expect(JSON.parse(update.new_value ?? "{}")).toMatchObject({ title: "New", title_de: "Neu" });
+    // The deleted picture is named by its title and texts, never by its image's id.
+    const deleted = await database.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "gallery.delete")
+      .executeTakeFirstOrThrow();
+    expect(deleted).toMatchObject({ target: "New" });
+    expect(JSON.parse(deleted.old_value ?? "{}")).toEqual({ title: "New", description: "", category: "" });
 
     await expect(setGalleryPublished(database.db, actor, id, true)).rejects.toBeInstanceOf(GalleryNotFoundError);
     await expect(deleteGalleryEntry(database.db, actor, id, storage)).rejects.toBeInstanceOf(GalleryNotFoundError);
@@ -217,6 +234,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
         originalName: "upload.jpg",
         watermark: "",
         storage: options.storage ?? storage,
+        published: true,
       });
     };
     const imageOf = async (pictureId: string) =>

@@ -5,6 +5,7 @@ import type { Database, GalleryImagesTable, ImagesTable } from "#app/db/schema.t
 import { toBoolean } from "#app/db/values.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import { describeReorder } from "#app/domains/audit/audit-moves.ts";
 import { localized } from "#app/domains/content/content.server.ts";
 import { finishImageInBackground } from "#app/domains/media/image-finishing.server.ts";
 import {
@@ -16,8 +17,15 @@ import {
 } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
-import { type AdminGalleryItem, GALLERY_PAGE_SIZE, type GalleryCategory, type GalleryItem } from "./gallery.ts";
-import type { GalleryTexts } from "./gallery-schemas.ts";
+import { removeControlCharacters } from "#app/lib/text-schema.ts";
+import {
+  type AdminGalleryItem,
+  GALLERY_PAGE_SIZE,
+  type GalleryCategory,
+  type GalleryItem,
+  titleFromFileName,
+} from "./gallery.ts";
+import type { GalleryBulkAction, GalleryTexts } from "./gallery-schemas.ts";
 
 export class GalleryNotFoundError extends Error {
   override name = "GalleryNotFoundError";
@@ -26,8 +34,7 @@ export class GalleryNotFoundError extends Error {
 type JoinedRow = Pick<
   GalleryImagesTable,
   "id" | "title" | "title_de" | "description" | "description_de" | "category" | "category_de"
-> &
-  Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">;
+> & { alt: string; alt_de: string } & Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">;
 
 function publishedQuery(db: Kysely<Database>) {
   return (
@@ -48,6 +55,8 @@ const columns = [
   "g.description_de",
   "g.category",
   "g.category_de",
+  "g.alt",
+  "g.alt_de",
   "g.sort_order",
   "i.width",
   "i.height",
@@ -55,12 +64,24 @@ const columns = [
   "i.variants",
 ] as const;
 
+/**
+ * A picture's text alternative in one language: its alt text (German falling back to English, like every
+ * text), else its title. Empty only when the picture has neither; the page then names it by its place.
+ */
+export function altTextOf(
+  row: { alt: string; alt_de: string; title: string; title_de: string },
+  lang: Language,
+): string {
+  return (localized(row.alt, row.alt_de, lang).trim() || localized(row.title, row.title_de, lang)).trim();
+}
+
 function toItem(row: JoinedRow, lang: Language): GalleryItem {
   return {
     id: row.id,
     title: localized(row.title, row.title_de, lang),
     description: localized(row.description, row.description_de, lang),
     category: localized(row.category, row.category_de, lang),
+    alt: altTextOf(row, lang),
     image: imageForDisplay(row),
   };
 }
@@ -218,6 +239,8 @@ export async function listAdminGallery(db: Kysely<Database>): Promise<AdminGalle
     descriptionDe: row.description_de,
     category: row.category,
     categoryDe: row.category_de,
+    alt: row.alt,
+    altDe: row.alt_de,
     published: toBoolean(row.published),
     width: row.width,
     height: row.height,
@@ -237,8 +260,41 @@ function nameOf(row: { title: string; id: string }): string {
   return row.title.trim() || row.id;
 }
 
+/** Where a new picture goes: first or last in the gallery's order. */
+export type GalleryPlacement = "top" | "bottom";
+
 /**
- * Stores an uploaded image and adds it to the end of the gallery (published), recording the upload.
+ * The sort order of a new picture. At the top: before the first one, or right after `after` (the picture uploaded
+ * just before it in the same batch, when it is still there), so that a batch keeps its order at the top.
+ */
+async function placeNewPicture(
+  trx: Transaction<Database>,
+  placement: GalleryPlacement,
+  after: string | undefined,
+): Promise<number> {
+  if (placement === "bottom") return nextSortOrder(trx, "gallery_images");
+  const previous = after
+    ? await trx.selectFrom("gallery_images").select("sort_order").where("id", "=", after).executeTakeFirst()
+    : undefined;
+  if (previous) {
+    const position = Number(previous.sort_order) + 1;
+    await trx
+      .updateTable("gallery_images")
+      .set((eb) => ({ sort_order: eb("sort_order", "+", 1) }))
+      .where("sort_order", ">=", position)
+      .execute();
+    return position;
+  }
+  const first = await trx
+    .selectFrom("gallery_images")
+    .select((eb) => eb.fn.min<number | null>("sort_order").as("first"))
+    .executeTakeFirst();
+  return first?.first === null || first?.first === undefined ? 0 : Number(first.first) - 1;
+}
+
+/**
+ * Stores an uploaded image and adds it to the gallery, titled after its file name (English and German), hidden
+ * unless `published`, at the end unless `placement` is "top"; records the upload.
  * Returns once the original is stored, the first size exists and the rows are written; the other sizes are
  * made right after in the background (one image at a time), and visitors see the picture once they exist.
  * If the gallery row cannot be added, the image's files are removed again.
@@ -247,7 +303,16 @@ export async function createGalleryEntry(
   db: Kysely<Database>,
   actor: AuditActor,
   tempFilePath: string,
-  options: { originalName: string; watermark: string; storage?: FileStorage },
+  options: {
+    originalName: string;
+    watermark: string;
+    storage?: FileStorage;
+    /** Visible to visitors at once (default: hidden until the owner publishes it). */
+    published?: boolean;
+    placement?: GalleryPlacement;
+    /** With placement "top": the picture to follow (the one uploaded before it in the same batch). */
+    after?: string;
+  },
 ): Promise<string> {
   // Files first (outside any transaction), then the image's and the picture's rows together: a crash in
   // between leaves only files, which the start-up sweep removes, never an image row without its picture.
@@ -261,19 +326,22 @@ export async function createGalleryEntry(
     await db.transaction().execute(async (trx) => {
       const now = new Date();
       const imageId = await insertImageRow(trx, prepared);
+      const title = titleFromFileName(removeControlCharacters(options.originalName));
       await trx
         .insertInto("gallery_images")
         .values({
           id,
           image_id: imageId,
-          title: "",
-          title_de: "",
+          title,
+          title_de: title,
           description: "",
           description_de: "",
           category: "",
           category_de: "",
-          sort_order: await nextSortOrder(trx, "gallery_images"),
-          published: true,
+          alt: "",
+          alt_de: "",
+          sort_order: await placeNewPicture(trx, options.placement ?? "bottom", options.after),
+          published: options.published ?? false,
           created_at: now,
           updated_at: now,
         })
@@ -313,6 +381,8 @@ export async function updateGalleryTexts(
         description_de: row.description_de,
         category: row.category,
         category_de: row.category_de,
+        alt: row.alt,
+        alt_de: row.alt_de,
       }),
       newValue: pick(texts),
     });
@@ -346,24 +416,134 @@ export async function deleteGalleryEntry(
 ): Promise<string> {
   const { keys, name } = await db.transaction().execute(async (trx) => {
     const row = await existingPicture(trx, id);
-    await trx.deleteFrom("gallery_images").where("id", "=", id).execute();
-    // Another use of the same image (none today) would keep it.
-    const others = await trx
-      .selectFrom("videos")
-      .select("id")
-      .where("poster_image_id", "=", row.image_id)
-      .executeTakeFirst();
-    const keys = others ? null : await deleteImageRow(trx, row.image_id);
-    await recordAudit(trx, actor, { action: "gallery.delete", target: nameOf(row), oldValue: row.image_id });
+    const keys = await deletePictureRow(trx, actor, row);
     return { keys, name: nameOf(row) };
   });
   await removeImageFiles(keys, storage);
   return name;
 }
 
+/** Deletes a picture's row and its image row (with the audit record); returns the image's files to remove. */
+async function deletePictureRow(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  row: { id: string; title: string; description: string; category: string; image_id: string },
+) {
+  await trx.deleteFrom("gallery_images").where("id", "=", row.id).execute();
+  // Another use of the same image (none today) would keep it.
+  const others = await trx
+    .selectFrom("videos")
+    .select("id")
+    .where("poster_image_id", "=", row.image_id)
+    .executeTakeFirst();
+  const keys = others ? null : await deleteImageRow(trx, row.image_id);
+  await recordAudit(trx, actor, {
+    action: "gallery.delete",
+    target: nameOf(row),
+    oldValue: JSON.stringify({ title: row.title, description: row.description, category: row.category }),
+  });
+  return keys;
+}
+
+/** Every category in use, English with the German label the first picture in display order gives it. */
+export async function listGalleryCategories(db: Kysely<Database>): Promise<{ en: string; de: string }[]> {
+  const rows = await db
+    .selectFrom("gallery_images")
+    .select(["category", "category_de"])
+    .where("category", "!=", "")
+    .orderBy("sort_order")
+    .orderBy("id")
+    .execute();
+  const labels = new Map<string, string>();
+  for (const row of rows) {
+    if (!labels.has(row.category) || labels.get(row.category) === "") labels.set(row.category, row.category_de);
+  }
+  return [...labels]
+    .map(([en, de]) => ({ en, de }))
+    .sort((a, b) => a.en.localeCompare(b.en, "en", { sensitivity: "base" }));
+}
+
+/**
+ * One action on several pictures, all or nothing in one transaction: publish, hide, set the category (English;
+ * the German label is the one the category already has elsewhere, else none) or delete. One audit entry per
+ * picture, naming it. A picture that no longer exists refuses the whole action. Returns the pictures' names.
+ */
+export async function applyGalleryBulkAction(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  input: { action: GalleryBulkAction; ids: string[]; category?: string },
+  storage?: FileStorage,
+): Promise<string[]> {
+  const ids = [...new Set(input.ids)].sort();
+  const { names, keys } = await db.transaction().execute(async (trx) => {
+    const names: string[] = [];
+    const keys: NonNullable<Awaited<ReturnType<typeof deleteImageRow>>>[] = [];
+    const category = (input.category ?? "").trim();
+    const categoryDe =
+      input.action === "category" && category !== ""
+        ? ((
+            await trx
+              .selectFrom("gallery_images")
+              .select("category_de")
+              .where("category", "=", category)
+              .where("category_de", "!=", "")
+              .orderBy("sort_order")
+              .executeTakeFirst()
+          )?.category_de ?? "")
+        : "";
+    const now = new Date();
+    // Rows in id order (as reorderRows does): two bulk actions at once wait for each other instead of deadlocking.
+    for (const id of ids) {
+      const row = await existingPicture(trx, id);
+      names.push(nameOf(row));
+      if (input.action === "delete") {
+        const removed = await deletePictureRow(trx, actor, row);
+        if (removed) keys.push(removed);
+      } else if (input.action === "category") {
+        await trx
+          .updateTable("gallery_images")
+          .set({ category, category_de: categoryDe, updated_at: now })
+          .where("id", "=", id)
+          .execute();
+        await recordAudit(trx, actor, {
+          action: "gallery.update",
+          target: nameOf(row),
+          oldValue: JSON.stringify({ category: row.category, category_de: row.category_de }),
+          newValue: JSON.stringify({ category, category_de: categoryDe }),
+        });
+      } else {
+        const published = input.action === "publish";
+        await trx.updateTable("gallery_images").set({ published, updated_at: now }).where("id", "=", id).execute();
+        await recordAudit(trx, actor, {
+          action: published ? "gallery.publish" : "gallery.unpublish",
+          target: nameOf(row),
+          oldValue: String(toBoolean(row.published)),
+          newValue: String(published),
+        });
+      }
+    }
+    return { names, keys };
+  });
+  for (const removed of keys) await removeImageFiles(removed, storage);
+  return names;
+}
+
 export async function reorderGallery(db: Kysely<Database>, actor: AuditActor, ids: string[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom("gallery_images")
+      .select(["id", "title"])
+      .orderBy("sort_order")
+      .orderBy("id")
+      .execute();
     await reorderRows(trx, "gallery_images", ids);
-    await recordAudit(trx, actor, { action: "gallery.reorder", target: "gallery", newValue: ids.join(",") });
+    // Named by the moved picture's title at the time ("moved “Alpine lake” up"), never by ids.
+    const titles = new Map(before.map((row) => [row.id, row.title.trim()]));
+    const move = describeReorder(
+      before.map((row) => row.id),
+      ids,
+      (id) => titles.get(id) ?? "",
+    );
+    await recordAudit(trx, actor, { action: "gallery.reorder", ...move });
   });
 }

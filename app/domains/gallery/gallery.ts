@@ -10,6 +10,8 @@ export type GalleryItem = {
   description: string;
   /** The category's label in the visitor's language ('' when none). */
   category: string;
+  /** The image's text alternative in the visitor's language: its alt text, or its title when it has none. */
+  alt: string;
   image: ImageDisplay;
 };
 
@@ -28,8 +30,27 @@ export type AdminGalleryItem = {
   descriptionDe: string;
   category: string;
   categoryDe: string;
+  alt: string;
+  altDe: string;
   published: boolean;
   width: number;
   height: number;
   image: ImageDisplay;
 };
+
+/** The longest title a picture takes (the edit form's and the schema's limit). */
+export const GALLERY_TITLE_MAX = 200;
+
+/**
+ * The title an upload starts with, made from its file name: the extension dropped, dashes, underscores and dots
+ * read as spaces, the first letter capitalised ("alpine-lake_02.jpg" → "Alpine lake 02").
+ */
+export function titleFromFileName(fileName: string): string {
+  const base = fileName.replace(/^.*[/\\]/, "").replace(/\.[^.\s]{1,5}$/, "");
+  const words = base
+    .replace(/[-_.+]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const title = words.charAt(0).toLocaleUpperCase("en") + words.slice(1);
+  return title.slice(0, GALLERY_TITLE_MAX).trim();
+}

@@ -6,7 +6,8 @@ import type { Language } from "#app/i18n/i18n.ts";
 
 export const HOME_IMAGE_COUNT = 6;
 
-export type HomeImage = { id: string; title: string; image: ImageDisplay };
+/** `alt`: the picture's alt text, or its title when it has none (empty when it has neither). */
+export type HomeImage = { id: string; title: string; alt: string; image: ImageDisplay };
 
 /** The pictures published last, newest first, for the start page's highlights. */
 export async function latestGalleryImages(
@@ -15,5 +16,5 @@ export async function latestGalleryImages(
   limit = HOME_IMAGE_COUNT,
 ): Promise<HomeImage[]> {
   const items = await listLatestPublishedGallery(db, { lang, limit });
-  return items.map(({ id, title, image }) => ({ id, title, image }));
+  return items.map(({ id, title, alt, image }) => ({ id, title, alt, image }));
 }

@@ -16,6 +16,8 @@ export type InviteListItem = {
   usedByEmail: string | null;
   /** Used by an account that no longer exists. */
   usedByDeleted: boolean;
+  /** The address the code was mailed to, if it was. */
+  sentTo: string | null;
 };
 
 /**
@@ -33,6 +35,7 @@ export async function listInvites(db: Kysely<Database>): Promise<InviteListItem[
       "invite_codes.is_used",
       "invite_codes.used_at",
       "invite_codes.used_by",
+      "invite_codes.sent_to",
       "user.email",
     ])
     .where("invite_codes.grants_role", "is", null)
@@ -49,6 +52,7 @@ export async function listInvites(db: Kysely<Database>): Promise<InviteListItem[
       usedAt: row.used_at === null ? null : toIsoString(row.used_at),
       usedByEmail: row.email ?? null,
       usedByDeleted: isUsed && row.used_by !== null && row.email === null,
+      sentTo: row.sent_to,
     };
   });
 }

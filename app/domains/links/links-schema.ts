@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { activeFlag, httpUrl, optionalText, requiredText } from "#app/domains/content/content-schema.ts";
+import { activeFlag, linkUrl, optionalText, requiredText } from "#app/domains/content/content-schema.ts";
 
 export const LINK_TITLE_MAX = 120;
 
@@ -7,7 +7,7 @@ export const LINK_TITLE_MAX = 120;
 export const linkSchema = z.object({
   title: requiredText(LINK_TITLE_MAX),
   title_de: optionalText(LINK_TITLE_MAX),
-  url: httpUrl,
+  url: linkUrl,
   icon: z.preprocess(
     (value) => (typeof value === "string" && value.trim() !== "" ? value.trim().toLowerCase() : "link"),
     z

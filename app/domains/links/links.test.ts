@@ -15,13 +15,19 @@ const valid = {
 describe.each(databaseKinds)("links (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
-  it("refuses addresses that are not absolute http(s) URLs, changing nothing", async () => {
+  it("refuses addresses that are not http(s), mailto: or tel: addresses, changing nothing", async () => {
     for (const url of [
       "javascript:alert(1)",
       "JavaScript:alert(1)",
       "data:text/html,<script>alert(1)</script>",
       "ftp://example.com",
-      "mailto:me@example.com",
+      "mailto:",
+      "mailto:no-at-sign",
+      "mailto:me@example.com?subject=hi",
+      "mailto:me@example.com,you@example.com",
+      "tel:",
+      "tel:12a34",
+      "tel:+49 30\n123",
       "/relative/path",
       "example.com",
       "",
@@ -32,6 +38,18 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
     }
     expect(await adminLinks(database.db)).toEqual([]);
     expect((await listAudit(database.db)).total).toBe(0);
+  });
+
+  it("accepts mailto: and tel: addresses, stored as typed with the scheme in lower case", async () => {
+    for (const url of ["mailto:me@example.com", "MAILTO:Me@Example.com", "tel:+49 (30) 123-456", "TEL:0301234"]) {
+      expect(await linksService.create(database.db, testAdmin, { ...valid, url }), url).toMatchObject({ ok: true });
+    }
+    expect((await adminLinks(database.db)).map((link) => link.url)).toEqual([
+      "mailto:me@example.com",
+      "mailto:Me@Example.com",
+      "tel:+49 (30) 123-456",
+      "tel:0301234",
+    ]);
   });
 
   it("refuses a bad address on update and keeps the stored link", async () => {

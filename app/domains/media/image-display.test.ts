@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { imageForDisplay } from "./image-display.server.ts";
-import { type ImageDisplay, imageSources, largeImage, lightboxMinWidth, WATERMARK_MIN_WIDTH } from "./image-display.ts";
+import {
+  carriesWatermark,
+  type ImageDisplay,
+  imageSources,
+  largeImage,
+  lightboxMinWidth,
+  thumbnailWatermark,
+  WATERMARK_EM_PER_CHARACTER,
+  WATERMARK_MIN_WIDTH,
+  watermarkLayout,
+} from "./image-display.ts";
 import { WATERMARK_MIN_WIDTH as PIPELINE_WATERMARK_MIN_WIDTH } from "./images.server.ts";
 
 const ID = "0b8f4a3c-1d2e-4f56-8a9b-0c1d2e3f4a5b";
@@ -69,6 +79,51 @@ describe("the compact image description", () => {
 
     const tiny = imageSources(imageForDisplay(row([200])), "full");
     expect(widthsOf(tiny.fallback.srcset)).toEqual([200]);
+  });
+
+  it("offers a thumbnail under the badge only the clean widths, so the text is never seen twice", () => {
+    expect(carriesWatermark(960, 1600)).toBe(false);
+    expect(carriesWatermark(1280, 1600)).toBe(true);
+    expect(carriesWatermark(960, 960)).toBe(true);
+
+    const large = imageForDisplay(row([320, 640, 960, 1280, 1600]));
+    expect(thumbnailWatermark(large, true)).toEqual({ only: "clean", badge: true });
+    const clean = imageSources(large, "clean");
+    for (const srcset of [clean.sources.avif, clean.sources.webp, clean.fallback.srcset]) {
+      expect(widthsOf(srcset)).toEqual([320, 640, 960]);
+    }
+    expect(clean.fallback.src).toBe(url(960, "jpeg"));
+    // A smaller picture's widest width carries the text (its lightbox shows it): left out under the badge.
+    const small = imageForDisplay(row([320, 640, 960]));
+    expect(widthsOf(imageSources(small, "clean").fallback.srcset)).toEqual([320, 640]);
+    // One width only, and it carries the text: that is the watermark, no badge over it.
+    const tiny = imageForDisplay(row([200]));
+    expect(thumbnailWatermark(tiny, true)).toEqual({ only: "all", badge: false });
+    // Watermark off: every width, no badge.
+    expect(thumbnailWatermark(large, false)).toEqual({ only: "all", badge: false });
+  });
+
+  it("lays the drawn watermark out inside the picture, smaller where a long text would not fit", () => {
+    const ems = (text: string) => [...text].length * WATERMARK_EM_PER_CHARACTER;
+    // The usual size: a 40th of the width.
+    expect(watermarkLayout(1600, 900, ems("© Lena Krause")).fontSize).toBe(40);
+    expect(watermarkLayout(320, 480, ems("© Lena Krause")).fontSize).toBe(14);
+    for (const [width, height] of [
+      [320, 480],
+      [200, 40],
+      [2560, 300],
+      [1280, 1920],
+    ] as const) {
+      for (const text of ["©", "© Lena Krause", "© Lena Krause Photography, Berlin and Hamburg, all rights reserved"]) {
+        const layout = watermarkLayout(width, height, ems(text));
+        expect(layout.boxWidth, `${width}×${height} ${text}`).toBeLessThanOrEqual(width);
+        expect(layout.boxHeight).toBeLessThanOrEqual(height);
+        // The text itself, margin on both sides, fits the box.
+        expect(layout.fontSize * ems(text) + 2 * layout.padding).toBeLessThanOrEqual(width);
+        expect(layout.fontSize).toBeGreaterThan(0);
+      }
+    }
+    expect(watermarkLayout(320, 480, 40).fontSize).toBeLessThan(14);
   });
 
   it("gives the largest JPEG up to 1920 wide for share cards", () => {

@@ -22,9 +22,62 @@ export type ImageFormat = "avif" | "webp" | "jpeg";
 
 /**
  * The variants the lightbox shows carry the watermark in their pixels when it is on (the pipeline draws it
- * on these: `WATERMARK_MIN_WIDTH` in images.server.ts, which a test keeps equal to this one).
+ * on these: `WATERMARK_MIN_WIDTH` in images.server.ts, which a test keeps equal to this one). Which view shows which widths: docs/decisions/006-watermark-once.md.
  */
 export const WATERMARK_MIN_WIDTH = 1280;
+
+/**
+ * Whether a variant of this width carries the watermark in its pixels (when it is on): every width from
+ * WATERMARK_MIN_WIDTH, and the widest of a smaller picture (what its lightbox shows). The pipeline draws by
+ * this rule and the pages choose by it (docs/decisions/006-watermark-once.md).
+ */
+export function carriesWatermark(width: number, widest: number): boolean {
+  return width >= WATERMARK_MIN_WIDTH || width === widest;
+}
+
+/**
+ * How a thumbnail (gallery grid, home page) shows the watermark, so it is seen exactly once: with the
+ * watermark on, only the clean widths are offered and the text badge lies over them; a picture with no clean
+ * width (one tiny variant) shows its drawn-in text and no badge. With the watermark off: every width, no badge.
+ */
+export function thumbnailWatermark(
+  image: ImageDisplay,
+  watermarkOn: boolean,
+): { only: "all" | "clean"; badge: boolean } {
+  if (!watermarkOn) return { only: "all", badge: false };
+  const widest = image.variants.at(-1)?.[0] ?? 0;
+  const clean = image.variants.some((variant) => !carriesWatermark(variant[0], widest));
+  return clean ? { only: "clean", badge: true } : { only: "all", badge: false };
+}
+
+/** Width of a bold sans-serif character, in ems, assumed where the drawn text cannot be measured. */
+export const WATERMARK_EM_PER_CHARACTER = 0.62;
+
+/**
+ * Where the drawn-in watermark goes on a picture `width`×`height` pixels whose text is `textEms` ems wide:
+ * bottom right, its font a 40th of the width (at least 14 px), made smaller where the text would not fit, so
+ * the whole text always lies inside the picture (which every view shows whole). `boxWidth`×`boxHeight` is the
+ * bottom-right box it is drawn in, text and margin.
+ */
+export function watermarkLayout(
+  width: number,
+  height: number,
+  textEms: number,
+): { fontSize: number; padding: number; boxWidth: number; boxHeight: number } {
+  const margin = 0.8;
+  const wanted = Math.max(14, Math.round(width / 40));
+  // The box is textEms + 2 margins wide and 1.4 + 1 margin high (in font sizes); it stays within 96 % of the picture.
+  const fitsWidth = (0.96 * width) / (textEms + 2 * margin);
+  const fitsHeight = (0.96 * height) / (1.4 + margin);
+  const fontSize = Math.max(1, Math.min(wanted, Math.floor(fitsWidth), Math.floor(fitsHeight)));
+  const padding = Math.round(fontSize * margin);
+  return {
+    fontSize,
+    padding,
+    boxWidth: Math.min(width, Math.ceil(fontSize * textEms + padding * 2)),
+    boxHeight: Math.min(height, Math.round(fontSize * 1.4 + padding)),
+  };
+}
 
 export const IMAGE_MEDIA_PATH = "/media/images/";
 
@@ -47,8 +100,12 @@ export function lightboxMinWidth(image: ImageDisplay): number {
   return Math.min(WATERMARK_MIN_WIDTH, widest);
 }
 
-function buildSources(image: ImageDisplay, minWidth: number, fallbackMaxWidth: number): ImageSources {
-  const variants = image.variants.filter((variant) => variant[0] >= minWidth);
+function buildSources(
+  image: ImageDisplay,
+  keep: (variant: ImageWidth) => boolean,
+  fallbackMaxWidth: number,
+): ImageSources {
+  const variants = image.variants.filter(keep);
   const srcset = (format: ImageFormat) =>
     variants
       .filter((variant) => variant[FORMAT_INDEX[format]] !== "")
@@ -63,14 +120,17 @@ function buildSources(image: ImageDisplay, minWidth: number, fallbackMaxWidth: n
   };
 }
 
-const built = new WeakMap<ImageDisplay, { all?: ImageSources; full?: ImageSources }>();
+export type ImageSelection = "all" | "full" | "clean";
+
+const built = new WeakMap<ImageDisplay, Partial<Record<ImageSelection, ImageSources>>>();
 
 /**
- * The `<picture>` sources of the image: `all` its widths (the grid), or `full`: only those the lightbox may
- * show, which carry the watermark when it is on, so no clean large copy is offered. Kept per image object,
- * which the server shares between requests until the image changes.
+ * The `<picture>` sources of the image: `all` its widths; `full`: only those the lightbox may show, which
+ * carry the watermark when it is on, so no clean large copy is offered; `clean`: only those that never carry
+ * it (a thumbnail with the badge over it, see `thumbnailWatermark`). Kept per image object, which the server
+ * shares between requests until the image changes.
  */
-export function imageSources(image: ImageDisplay, only: "all" | "full" = "all"): ImageSources {
+export function imageSources(image: ImageDisplay, only: ImageSelection = "all"): ImageSources {
   let entry = built.get(image);
   if (!entry) {
     entry = {};
@@ -78,11 +138,14 @@ export function imageSources(image: ImageDisplay, only: "all" | "full" = "all"):
   }
   const existing = entry[only];
   if (existing) return existing;
+  const widest = image.variants.at(-1)?.[0] ?? 0;
   const sources =
     only === "full"
       ? // Its fallback src is the narrowest of the large ones.
-        buildSources(image, lightboxMinWidth(image), lightboxMinWidth(image))
-      : buildSources(image, 0, 960);
+        buildSources(image, (variant) => variant[0] >= lightboxMinWidth(image), lightboxMinWidth(image))
+      : only === "clean"
+        ? buildSources(image, (variant) => !carriesWatermark(variant[0], widest), 960)
+        : buildSources(image, () => true, 960);
   entry[only] = sources;
   return sources;
 }

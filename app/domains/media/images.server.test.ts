@@ -81,7 +81,8 @@ function pngClaiming(width: number, height: number): Buffer {
 
 /** How far apart the darkest and brightest pixels of a region are: about 0 for a flat colour. */
 async function regionDeviation(file: string, region: { left: number; top: number; width: number; height: number }) {
-  const stats = await sharp(file).extract(region).stats();
+  // stats() reads the input, not the result of the pipeline: the region is cut out first.
+  const stats = await sharp(await sharp(file).extract(region).toBuffer()).stats();
   return Math.max(...stats.channels.slice(0, 3).map((channel) => channel.max - channel.min));
 }
 
@@ -285,6 +286,24 @@ describe.each(databaseKinds)("the image pipeline (%s)", (kind) => {
         variant.key,
       ).toBeLessThan(8);
     }
+  });
+
+  it("keeps a long watermark whole inside a narrow picture: smaller, never cut at the left edge", async () => {
+    // A portrait 320 wide: its one variant carries the text, which in wide capitals would not fit at 14 px.
+    const portrait = await sharp({ create: { width: 320, height: 480, channels: 3, background: "#808080" } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const text = "© WWW MMM PHOTOGRAPHY STUDIO BERLIN";
+    const marked = await rowOf(
+      await storeImage(database.db, write("portrait.jpg", portrait), { storage, watermark: text }),
+    );
+    const widest = parseVariants(marked.variants).find((v) => v.width === 320 && v.format === "jpeg");
+    const file = fileIn(widest?.key ?? "");
+    // The text is there, in the bottom band...
+    expect(await regionDeviation(file, { left: 160, top: 440, width: 140, height: 40 })).toBeGreaterThan(80);
+    // ...and its left end lies inside the picture: the leftmost columns and the right margin stay untouched.
+    expect(await regionDeviation(file, { left: 0, top: 400, width: 6, height: 80 })).toBeLessThan(8);
+    expect(await regionDeviation(file, { left: 316, top: 400, width: 4, height: 80 })).toBeLessThan(8);
   });
 
   /** Makes a stored image a gallery picture: only those carry the watermark. */

@@ -6,8 +6,10 @@ import type { Insertable, Kysely, Transaction } from "kysely";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 import type { Database, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
+import { brandDefault } from "#app/domains/settings/brand.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { carriesWatermark, WATERMARK_EM_PER_CHARACTER, watermarkLayout } from "./image-display.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import { type FileStorage, getStorage } from "./storage.server.ts";
 import { detectImageType, type ImageType } from "./upload.server.ts";
@@ -52,9 +54,14 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export const decodeOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" } as const;
 
+/** Which settings decide the watermark: an empty text draws "© " and the site name (brand.ts). */
+export type WatermarkSettings = Pick<SiteSettings, "watermark_enabled" | "watermark_text"> &
+  Partial<Pick<SiteSettings, "site_name">>;
+
 /** The text the settings ask to be drawn, or '' when the watermark is off. */
-export function watermarkText(settings: Pick<SiteSettings, "watermark_enabled" | "watermark_text">): string {
-  return settings.watermark_enabled === "true" ? settings.watermark_text.trim() : "";
+export function watermarkText(settings: WatermarkSettings): string {
+  if (settings.watermark_enabled !== "true") return "";
+  return settings.watermark_text.trim() || brandDefault("watermark_text", settings.site_name ?? "");
 }
 
 /**
@@ -105,16 +112,44 @@ function escapeXml(text: string): string {
   );
 }
 
-/** The watermark as a PNG the size of its text, rendered by sharp (librsvg) with a generic font: nothing fetched. */
-async function watermarkOverlay(text: string, imageWidth: number, imageHeight: number): Promise<Buffer> {
-  const fontSize = Math.max(14, Math.round(imageWidth / 40));
-  const padding = Math.round(fontSize * 0.8);
-  const width = Math.min(imageWidth, Math.round(fontSize * 0.62 * [...text].length + padding * 2));
-  const height = Math.min(imageHeight, Math.round(fontSize * 1.4 + padding));
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-  <text x="${width - padding}" y="${height - padding}" text-anchor="end" font-family="sans-serif" font-weight="bold"
-    font-size="${fontSize}" fill="#ffffff" fill-opacity="0.75" stroke="#000000" stroke-opacity="0.55"
-    stroke-width="${Math.max(1, fontSize / 14)}" paint-order="stroke">${escapeXml(text)}</text>
+const watermarkSvgText = (text: string, x: number, y: number, fontSize: number) =>
+  `<text x="${x}" y="${y}" text-anchor="end" font-family="sans-serif" font-weight="bold" font-size="${fontSize}"
+    fill="#ffffff" fill-opacity="0.75" stroke="#000000" stroke-opacity="0.55"
+    stroke-width="${Math.max(1, fontSize / 14)}" paint-order="stroke">${escapeXml(text)}</text>`;
+
+/**
+ * How wide the text is drawn, in ems: measured by drawing it once at 100 px (the font librsvg finds here may
+ * be wider than the usual estimate, e.g. for capitals), so that `watermarkLayout` can keep it inside the picture.
+ */
+async function measureWatermarkEms(text: string): Promise<number> {
+  const size = 100;
+  const estimate = [...text].length * WATERMARK_EM_PER_CHARACTER;
+  const canvas = Math.ceil(size * (estimate * 2 + 2));
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${canvas}" height="${size * 2}">${watermarkSvgText(text, canvas - size, size * 1.5, size)}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  let left = info.width;
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < left; x++) {
+      if ((data[(y * info.width + x) * info.channels + 3] ?? 0) > 0) {
+        left = x;
+        break;
+      }
+    }
+  }
+  // Ink from `left` to the anchor at `canvas - size` (the stroke adds a little on either side).
+  return left >= info.width ? estimate : Math.max(estimate, (canvas - size - left) / size);
+}
+
+/** The watermark as a PNG the size of its box (see `watermarkLayout`), rendered by sharp (librsvg) with a generic font: nothing fetched. */
+async function watermarkOverlay(
+  text: string,
+  textEms: number,
+  imageWidth: number,
+  imageHeight: number,
+): Promise<Buffer> {
+  const { fontSize, padding, boxWidth, boxHeight } = watermarkLayout(imageWidth, imageHeight, textEms);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${boxWidth}" height="${boxHeight}">
+  ${watermarkSvgText(text, boxWidth - padding, boxHeight - padding, fontSize)}
 </svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -146,11 +181,6 @@ export const IMAGE_ENCODING: ImageEncoding = {
   webpQuality: 78,
   jpegQuality: 80,
 };
-
-/** Whether a variant of this width carries the watermark (when it is on): the lightbox shows only those. */
-function carriesWatermark(targetWidth: number, widest: number): boolean {
-  return targetWidth >= WATERMARK_MIN_WIDTH || targetWidth === widest;
-}
 
 /** An image to render: its bytes (or file) and its size after the EXIF orientation. */
 type ImageSource = { input: string | Buffer; width: number; height: number };
@@ -189,6 +219,7 @@ async function renderWidths(
     .toBuffer({ resolveWithObject: true });
 
   // Every width's pixels first (resizing is cheap), watermarked where they carry it...
+  const textEms = watermark ? await measureWatermarkEms(watermark) : 0;
   const pixelsByWidth: { clean: Pixels; pixels: Pixels }[] = [];
   for (const targetWidth of targets) {
     const clean: Pixels =
@@ -200,7 +231,7 @@ async function renderWidths(
             .toBuffer({ resolveWithObject: true });
     let pixels = clean;
     if (watermark && carriesWatermark(targetWidth, widest)) {
-      const overlay = await watermarkOverlay(watermark, clean.info.width, clean.info.height);
+      const overlay = await watermarkOverlay(watermark, textEms, clean.info.width, clean.info.height);
       pixels = await sharp(clean.data, rawInput(clean))
         .composite([{ input: overlay, gravity: "southeast" }])
         .raw({ depth: "uchar" })
@@ -524,7 +555,7 @@ export { imageForDisplay } from "./image-display.server.ts";
  */
 export function refreshWatermarks(
   db: Kysely<Database>,
-  settings: Pick<SiteSettings, "watermark_enabled" | "watermark_text">,
+  settings: WatermarkSettings,
   options: { storage?: FileStorage } = {},
 ): Promise<{ updated: number; failed: number }> {
   return runInImageQueue(() => redrawWatermarks(db, settings, options));
@@ -532,7 +563,7 @@ export function refreshWatermarks(
 
 async function redrawWatermarks(
   db: Kysely<Database>,
-  settings: Pick<SiteSettings, "watermark_enabled" | "watermark_text">,
+  settings: WatermarkSettings,
   options: { storage?: FileStorage },
 ): Promise<{ updated: number; failed: number }> {
   const storage = options.storage ?? getStorage();

@@ -75,8 +75,9 @@ export async function saveSettings(
   return { changed, conflicts, previous, settings: await readSettings(db) };
 }
 
+/** A new site name changes a watermark that follows it; the refresh redraws only images whose text differs. */
 export function touchesWatermark(keys: readonly SettingKey[]): boolean {
-  return keys.some((key) => key.startsWith("watermark_"));
+  return keys.some((key) => key.startsWith("watermark_") || key === "site_name");
 }
 
 /**

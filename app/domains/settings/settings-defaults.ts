@@ -3,9 +3,9 @@
  * an empty German value falls back to the English one.
  */
 export const settingDefaults = {
-  // Site identity
+  // Site identity. Empty brand texts (logo text, footer name, copyright, watermark) follow `site_name`: brand.ts.
   site_name: "Vitrine",
-  site_logo_text: "Vitrine",
+  site_logo_text: "",
   site_logo_url: "",
   site_favicon_url: "",
 
@@ -36,12 +36,14 @@ export const settingDefaults = {
   video_page_title_de: "Videos",
   video_page_subtitle: "Moving pictures, watched when you choose.",
   video_page_subtitle_de: "Bewegte Bilder, abgespielt erst auf Ihren Wunsch.",
+  // "true" keeps the links, FAQ and videos pages in the main menu while they have no published entry.
+  menu_show_empty_sections: "false",
 
   // Footer
-  footer_copyright: "© 2025 Vitrine",
-  footer_copyright_de: "© 2025 Vitrine",
-  footer_site_name: "Vitrine",
-  footer_site_name_de: "Vitrine",
+  footer_copyright: "",
+  footer_copyright_de: "",
+  footer_site_name: "",
+  footer_site_name_de: "",
   footer_description: "A personal site with a gallery, links, questions and videos.",
   footer_description_de: "Eine persönliche Website mit Galerie, Links, Fragen und Videos.",
   footer_imprint_title: "Legal notice",
@@ -73,14 +75,18 @@ export const settingDefaults = {
 
   // Watermark
   watermark_enabled: "true",
-  watermark_text: "© Vitrine",
+  watermark_text: "",
   watermark_url: "",
 
   // Search and social sharing: empty means "use the fallbacks".
   meta_title: "",
   meta_description: "",
   meta_og_image: "",
+  // Retired (RETIRED_SETTING_KEYS): og:url and the canonical link come from BASE_URL.
   meta_og_url: "",
+
+  // Security: "true" sends an admin without two-factor sign-in to set it up before any admin screen.
+  admin_require_two_factor: "false",
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -92,6 +98,12 @@ export type LocalizedSettingKey = {
 }[SettingKey];
 
 export const settingKeys = Object.keys(settingDefaults) as SettingKey[];
+
+/**
+ * Settings that no longer do anything: still stored, so that backups and `/api/settings` keep their shape, but not
+ * edited in the admin form, and ignored when a form from before posts them.
+ */
+export const RETIRED_SETTING_KEYS: readonly SettingKey[] = ["meta_og_url"];
 
 export function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(settingDefaults, key);

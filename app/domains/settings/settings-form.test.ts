@@ -1,21 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { settingKeys } from "./settings-defaults.ts";
+import { RETIRED_SETTING_KEYS, settingKeys } from "./settings-defaults.ts";
 import { isAllowedUrl, SETTING_LIMITS, settingGroups, settingKinds, validateSettings } from "./settings-form.ts";
 
 describe("the settings form's groups", () => {
-  it("hold every setting exactly once (a German twin beside its English key)", () => {
+  it("hold every setting but the retired ones exactly once (a German twin beside its English key)", () => {
     const listed = settingGroups.flatMap((group) =>
       group.fields.flatMap((field) => (field.german ? [field.key, field.german] : [field.key])),
     );
-    expect([...listed].sort()).toEqual([...settingKeys].sort());
+    const current = settingKeys.filter((key) => !RETIRED_SETTING_KEYS.includes(key));
+    expect([...listed].sort()).toEqual([...current].sort());
     expect(new Set(listed).size).toBe(listed.length);
+  });
+
+  it("no longer edit the home page's shared address: og:url and the canonical link come from BASE_URL", () => {
+    expect(RETIRED_SETTING_KEYS).toEqual(["meta_og_url"]);
+    expect(validateSettings({ meta_og_url: "https://example.com/" })).toMatchObject({
+      ok: false,
+      unknownKeys: ["meta_og_url"],
+    });
   });
 
   it("edits the long texts as Markdown and the addresses as URLs", () => {
     for (const key of ["imprint_content", "privacy_content_de", "home_content", "footer_imprint_content_de"] as const) {
       expect(settingKinds[key], key).toBe("markdown");
     }
-    for (const key of ["meta_og_image", "meta_og_url", "watermark_url"] as const) {
+    for (const key of ["meta_og_image", "watermark_url"] as const) {
       expect(settingKinds[key], key).toBe("url");
     }
     // Visitors' browsers load the logo and favicon, and the Content-Security-Policy allows only this site.
@@ -73,7 +82,7 @@ describe("logo and favicon addresses", () => {
 
   it("leave share-card addresses absolute: other sites' crawlers fetch them", () => {
     expect(
-      validateSettings({ meta_og_image: "https://cdn.example/share.jpg", meta_og_url: "https://example.com/" }).ok,
+      validateSettings({ meta_og_image: "https://cdn.example/share.jpg", watermark_url: "https://example.com/" }).ok,
     ).toBe(true);
   });
 });
@@ -107,7 +116,7 @@ describe("validating submitted settings", () => {
       site_name: "x".repeat(SETTING_LIMITS.text + 1),
       meta_description: "x".repeat(SETTING_LIMITS.longText + 1),
       privacy_content: "x".repeat(SETTING_LIMITS.markdown + 1),
-      meta_og_url: "javascript:alert(1)",
+      watermark_url: "javascript:alert(1)",
       watermark_enabled: "yes",
       footer_copyright: "ok",
     });
@@ -118,7 +127,7 @@ describe("validating submitted settings", () => {
         site_name: "tooLong",
         meta_description: "tooLong",
         privacy_content: "tooLong",
-        meta_og_url: "badUrl",
+        watermark_url: "badUrl",
         watermark_enabled: "badBoolean",
       },
     });

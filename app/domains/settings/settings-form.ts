@@ -10,7 +10,7 @@ export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "b
 
 export const SETTING_LIMITS = { text: 200, longText: 1000, markdown: 20_000, url: 2000, path: 2000 } as const;
 
-export type SettingGroupId = "identity" | "home" | "pages" | "footer" | "legal" | "watermark" | "sharing";
+export type SettingGroupId = "identity" | "home" | "pages" | "footer" | "legal" | "watermark" | "sharing" | "security";
 
 /** A field of the form: a setting, and its German twin when it has one (shown side by side). */
 export type SettingField = { key: SettingKey; german?: SettingKey; kind: SettingKind };
@@ -46,6 +46,7 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
       field("faq_page_subtitle", "longText"),
       field("video_page_title"),
       field("video_page_subtitle", "longText"),
+      field("menu_show_empty_sections", "boolean"),
     ],
   },
   {
@@ -75,13 +76,9 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
   },
   {
     id: "sharing",
-    fields: [
-      field("meta_title"),
-      field("meta_description", "longText"),
-      field("meta_og_image", "url"),
-      field("meta_og_url", "url"),
-    ],
+    fields: [field("meta_title"), field("meta_description", "longText"), field("meta_og_image", "url")],
   },
+  { id: "security", fields: [field("admin_require_two_factor", "boolean")] },
 ];
 
 /** The kind of every setting key (a German twin has its English key's kind). */

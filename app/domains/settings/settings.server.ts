@@ -3,6 +3,7 @@ import { isDatabaseUnreachable, noteChangeOf } from "#app/db/database.server.ts"
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { currentYear, withBrandValues } from "./brand.ts";
 import { isSettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
 
 /** Inserts only the keys that are missing, so an upgrade never overwrites what an admin changed. */
@@ -44,9 +45,12 @@ export async function readSettings(db: Kysely<Database>): Promise<SiteSettings> 
   }
 }
 
-/** Settings as `{ key, value }` rows sorted by key, the shape of the public API. */
+/**
+ * Settings as `{ key, value }` rows sorted by key, the shape of the public API. The brand texts are given as the
+ * pages show them (an empty one follows the site name), so that a reader of the API needs no rule of ours.
+ */
 export function settingRows(settings: SiteSettings): { key: string; value: string }[] {
-  return Object.entries(settings)
+  return Object.entries(withBrandValues(settings, currentYear()))
     .map(([key, value]) => ({ key, value }))
     .sort((a, b) => a.key.localeCompare(b.key));
 }

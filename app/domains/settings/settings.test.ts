@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { migrateToLatest } from "#app/db/migrations.server.ts";
+import { migrateToLatest, migrateUpTo } from "#app/db/migrations.server.ts";
+import { watermarkText } from "#app/domains/media/images.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
 import { insertMissingDefaults, readSettings, settingRows } from "./settings.server.ts";
 import { DEFAULT_DESCRIPTION, DEFAULT_TITLE, localizedSetting, siteDescription, siteTitle } from "./settings.ts";
 import { type SiteSettings, settingDefaults } from "./settings-defaults.ts";
@@ -11,10 +12,7 @@ const withGerman = (keys: string[]) => keys.flatMap((key) => [key, `${key}_de`])
 /** Spec §3, written out here so that a key dropped from the defaults fails this test. */
 const TEXT_KEYS_WITH_DEFAULTS = [
   "site_name",
-  "site_logo_text",
   ...withGerman([
-    "footer_copyright",
-    "footer_site_name",
     "footer_description",
     "footer_imprint_title",
     "footer_imprint_content",
@@ -38,12 +36,13 @@ const TEXT_KEYS_WITH_DEFAULTS = [
     "home_content",
   ]),
   "watermark_enabled",
-  "watermark_text",
 ];
 /** Keys that exist but may be empty: an empty image or URL means "none" or "use the fallback". */
 const OPTIONAL_KEYS = ["site_logo_url", "site_favicon_url", "watermark_url"];
+/** Empty until the owner writes something else: they follow the site name (brand.ts). */
+const BRAND_KEYS = ["site_logo_text", ...withGerman(["footer_copyright", "footer_site_name"]), "watermark_text"];
 const META_KEYS = ["meta_title", "meta_description", "meta_og_image", "meta_og_url"];
-const ALL_SPEC_KEYS = [...TEXT_KEYS_WITH_DEFAULTS, ...OPTIONAL_KEYS, ...META_KEYS];
+const ALL_SPEC_KEYS = [...TEXT_KEYS_WITH_DEFAULTS, ...OPTIONAL_KEYS, ...META_KEYS, ...BRAND_KEYS];
 
 async function settingsRows(db: TestDatabase["db"]): Promise<Record<string, string>> {
   const rows = await db.selectFrom("site_settings").select(["key", "value"]).execute();
@@ -65,11 +64,10 @@ describe.each(databaseKinds)("default site settings of a fresh database (%s)", (
     expect(Object.keys(stored).sort()).toEqual(Object.keys(settingDefaults).sort());
   });
 
-  it("uses the brand Vitrine for the site name, the logo text and the copyright", async () => {
+  it("names the site Vitrine and leaves the texts that carry the name empty, so that they follow it", async () => {
     const stored = await settingsRows(database.db);
     expect(stored.site_name).toBe("Vitrine");
-    expect(stored.site_logo_text).toBe("Vitrine");
-    expect(stored.footer_copyright).toBe("© 2025 Vitrine");
+    for (const key of BRAND_KEYS) expect(stored[key], key).toBe("");
     expect(stored.watermark_enabled).toBe("true");
   });
 
@@ -93,10 +91,12 @@ describe.each(databaseKinds)("default site settings of a fresh database (%s)", (
     expect(stored.privacy_content_de).toMatch(/ausfüllen/i);
   });
 
-  it("lists every setting as key/value rows for the public API", async () => {
+  it("lists every setting as key/value rows for the public API, the brand texts as the pages show them", async () => {
     const rows = settingRows(await readSettings(database.db));
     expect(rows.map((row) => row.key)).toEqual(Object.keys(settingDefaults).sort((a, b) => a.localeCompare(b)));
     expect(rows).toContainEqual({ key: "site_name", value: "Vitrine" });
+    expect(rows).toContainEqual({ key: "footer_copyright", value: `© ${new Date().getUTCFullYear()} Vitrine` });
+    expect(rows).toContainEqual({ key: "watermark_text", value: "© Vitrine" });
   });
 });
 
@@ -119,7 +119,7 @@ describe.each(databaseKinds)("site settings changed by an admin (%s)", (kind) =>
 
     const stored = await settingsRows(database.db);
     expect(inserted).toBe(2);
-    expect(stored.footer_copyright).toBe("© 2025 Vitrine");
+    expect(stored.footer_copyright).toBe("");
     expect(stored.faq_page_title_de).toBe("Häufige Fragen");
     expect(stored.site_name).toBe("My own site");
     // Emptied on purpose by the admin: stays empty.
@@ -166,6 +166,82 @@ describe.each(databaseKinds)("site settings changed by an admin (%s)", (kind) =>
       expect(String(logged.mock.calls[0]?.[1])).toMatch(/site settings/i);
     } finally {
       logged.mockRestore();
+    }
+  });
+});
+
+describe.each(databaseKinds)("a site from before the brand followed the site name (%s)", (kind) => {
+  it("empties the brand texts still as shipped, so that they follow the name, and keeps the owner's own", async () => {
+    const database = await createTestDatabase(kind, { migrate: false });
+    try {
+      await migrateUpTo(database.db, database.kind, "0010_account_tokens");
+      const shipped = {
+        site_name: "Lena Kraus",
+        site_logo_text: "Vitrine",
+        footer_site_name: "Vitrine",
+        footer_site_name_de: "Vitrine",
+        footer_copyright: "© 2025 Vitrine",
+        footer_copyright_de: "© 2025 Lena Kraus, alle Rechte vorbehalten",
+        watermark_text: "© Vitrine",
+      };
+      await database.db
+        .insertInto("site_settings")
+        .values(Object.entries(shipped).map(([key, value]) => ({ key, value })))
+        .execute();
+
+      await migrateToLatest(database.db, database.kind);
+
+      expect(await settingsRows(database.db)).toEqual({
+        site_name: "Lena Kraus",
+        site_logo_text: "",
+        footer_site_name: "",
+        footer_site_name_de: "",
+        footer_copyright: "",
+        footer_copyright_de: "© 2025 Lena Kraus, alle Rechte vorbehalten",
+        watermark_text: "",
+      });
+    } finally {
+      await database.destroy();
+    }
+  });
+});
+
+describe.each(databaseKinds)("a site whose owner had emptied the watermark text (%s)", (kind) => {
+  it("still draws no watermark after the upgrade: empty now means the site name, so the watermark is turned off", async () => {
+    const database = await createTestDatabase(kind, { migrate: false });
+    try {
+      await migrateUpTo(database.db, database.kind, "0010_account_tokens");
+      // Before, an empty text with the watermark on drew nothing (the text is all a watermark draws).
+      await database.db
+        .insertInto("site_settings")
+        .values([
+          { key: "site_name", value: "Lena Kraus" },
+          { key: "watermark_text", value: "" },
+        ])
+        .execute();
+      await migrateToLatest(database.db, database.kind);
+      const settings = await readSettings(database.db);
+      expect(watermarkText(settings)).toBe("");
+      expect(settings.watermark_enabled).toBe("false");
+
+      // A site that had it on with its own text keeps it on.
+      const other = await createTestDatabase(kind, { migrate: false });
+      try {
+        await migrateUpTo(other.db, other.kind, "0010_account_tokens");
+        await other.db
+          .insertInto("site_settings")
+          .values([
+            { key: "watermark_enabled", value: "true" },
+            { key: "watermark_text", value: "© Lena" },
+          ])
+          .execute();
+        await migrateToLatest(other.db, other.kind);
+        expect(watermarkText(await readSettings(other.db))).toBe("© Lena");
+      } finally {
+        await other.destroy();
+      }
+    } finally {
+      await database.destroy();
     }
   });
 });

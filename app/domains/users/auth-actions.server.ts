@@ -1,8 +1,10 @@
 import { beginAccountAttempt, clearAccountFailures, sweepAccountFailures } from "#app/auth/account-throttle.server.ts";
-import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
+import type { Language, MessageKey, Translate } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import type { Runtime } from "#app/lib/runtime.server.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
+import { recordSignIn } from "./sign-ins.server.ts";
 import { SignUpError, signUpWithInvite } from "./users.server.ts";
 
 export type AuthToast = { kind: "success" | "error"; title: string; description: string };
@@ -49,7 +51,7 @@ export async function signUp(
   runtime: Runtime,
   t: Translate,
   client: string,
-  form: { email: string; password: string; inviteCode: string },
+  form: { email: string; password: string; inviteCode: string; language?: Language },
 ): Promise<AuthActionResult> {
   const email = normalizeEmail(form.email);
   try {
@@ -89,7 +91,9 @@ export async function signIn(
   client: string,
   request: Request,
   form: { email: string; password: string },
-): Promise<{ ok: true; headers: Headers } | (AuthActionResult & { ok: false; retryAfterMs?: number })> {
+): Promise<
+  { ok: true; headers: Headers; twoFactor: boolean } | (AuthActionResult & { ok: false; retryAfterMs?: number })
+> {
   const email = normalizeEmail(form.email);
   const fail = (key: MessageKey): AuthActionResult & { ok: false } => ({
     intent: "sign-in",
@@ -126,10 +130,16 @@ export async function signIn(
   });
   if (response.ok) {
     runtime.authLimiter.forgive(client);
-    await clearAccountFailures(db, email);
     const headers = new Headers();
     for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-    return { ok: true, headers };
+    // With two-factor sign-in on, better-auth's plugin has created no session: it answers with a pending-sign-in
+    // cookie instead, for the second step (routes/auth.two-factor.tsx). The account's failure count stays until
+    // that step succeeds, so that a known password does not reset the budget for guessing codes.
+    const answer = (await response.json().catch(() => ({}))) as { twoFactorRedirect?: boolean; user?: { id?: string } };
+    if (answer.twoFactorRedirect === true) return { ok: true, headers, twoFactor: true };
+    await clearAccountFailures(db, email);
+    if (answer.user?.id) await recordSignIn(db, answer.user.id, languageOf(request).lang);
+    return { ok: true, headers, twoFactor: false };
   }
   const body = (await response.json().catch(() => ({}))) as { code?: string };
   if (body.code === "INVALID_EMAIL" || body.code === "VALIDATION_ERROR") return fail("auth.error.emailInvalid");

@@ -4,6 +4,8 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { normalizeInviteCode } from "#app/domains/invites/invite-code.ts";
 import { adminExists, isInviteCodeAvailable, removeUnusedAdminCodes } from "#app/domains/invites/invites.server.ts";
+import type { Language } from "#app/i18n/i18n.ts";
+import { deleteAccountTokens } from "./account-tokens.server.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 import { type PasswordProblem, passwordProblem } from "./password-policy.ts";
 
@@ -34,7 +36,7 @@ export type NewAccount = { userId: string; email: string; isAdmin: boolean };
  */
 export async function signUpWithInvite(
   db: Kysely<Database>,
-  input: { email: string; password: string; inviteCode: string },
+  input: { email: string; password: string; inviteCode: string; language?: Language },
 ): Promise<NewAccount> {
   if (!input.inviteCode.trim()) throw new SignUpError("inviteRequired");
   const code = normalizeInviteCode(input.inviteCode);
@@ -67,7 +69,17 @@ export async function signUpWithInvite(
 
       await trx
         .insertInto("user")
-        .values({ id: userId, name: "", email, emailVerified: false, image: null, createdAt: now, updatedAt: now })
+        .values({
+          id: userId,
+          name: "",
+          email,
+          emailVerified: false,
+          image: null,
+          createdAt: now,
+          updatedAt: now,
+          // The language of the sign-up page: the account's mails are written in it until it signs in with another.
+          language: input.language ?? "en",
+        })
         .execute();
       await trx
         .insertInto("account")
@@ -183,8 +195,8 @@ export type PasswordChangeResult =
 
 /**
  * Sets a user's password and ends every session of the user in the same transaction: whoever held one (perhaps
- * with the old password) must sign in again. The account's failed sign-ins are forgotten too. The caller keeps the
- * person changing their own password signed in, if it wants to, by signing them in afresh.
+ * with the old password) must sign in again. The account's failed sign-ins and password reset links are forgotten
+ * too. The caller keeps the person changing their own password signed in, if it wants to, by signing them in afresh.
  */
 export async function setPassword(
   db: Kysely<Database>,
@@ -209,6 +221,8 @@ export async function setPassword(
     if (Number(updated.numUpdatedRows) === 0) return { ok: false, problem: "notFound" };
     const ended = await trx.deleteFrom("session").where("userId", "=", user.id).executeTakeFirst();
     await trx.deleteFrom("sign_in_failures").where("account", "=", email).execute();
+    // A reset link mailed before the change must not undo it.
+    await deleteAccountTokens(trx, user.id, "password-reset");
     return { ok: true, sessionsEnded: Number(ended.numDeletedRows ?? 0) };
   });
 }

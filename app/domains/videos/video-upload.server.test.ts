@@ -5,13 +5,20 @@ import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { imageSources } from "#app/domains/media/image-display.ts";
+import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import type { ReceivedUpload } from "#app/domains/media/upload.server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createVideoFromUpload, replaceVideoPoster, type UploadOptions } from "./video-upload.server.ts";
-import { publicVideos, sweepOrphanVideoFiles, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
+import {
+  publicVideos,
+  removeVideoPoster,
+  sweepOrphanVideoFiles,
+  VIDEO_FILE_PREFIX,
+  videosService,
+} from "./videos.server.ts";
 
 const MP4_BYTES = mp4Like(2000);
 
@@ -147,6 +154,68 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
     );
     expect(missing).toEqual({ ok: false, reason: "not-found" });
     expect((await database.db.selectFrom("images").select("id").execute()).length).toBe(1);
+  });
+
+  it("gives a YouTube entry a poster, replaces it and removes it, cleaning the files each time", async () => {
+    const id = idOfAccepted(
+      await videosService.create(database.db, testAdmin, {
+        title: "Alpine lake",
+        embed_url: "https://youtu.be/dQw4w9WgXcQ",
+        active: "on",
+      }),
+    );
+    const posterOf = async () => (await videosService.find(database.db, id))?.poster_image_id ?? null;
+    const imageFiles = async (imageId: string | null) => (await storage.list(`public/images/${imageId}/`)).length;
+
+    // Stored through the image pipeline: several sizes and formats, shown to visitors with its dimensions.
+    await replaceVideoPoster(database.db, testAdmin, id, upload({}, { poster: await poster() }), options);
+    const first = await posterOf();
+    expect(first).toBeTruthy();
+    expect(await imageFiles(first)).toBeGreaterThan(1);
+    const [shown] = await publicVideos(database.db, "en");
+    expect(shown?.player.kind).toBe("embed");
+    expect(shown?.poster?.width).toBeGreaterThan(0);
+    expect(shown?.poster?.height).toBeGreaterThan(0);
+    expect(shown?.poster ? imageSources(shown.poster).fallback.src : "").toMatch(
+      new RegExp(`^/media/images/${first}/`),
+    );
+
+    // The start-up sweep leaves a poster in use alone.
+    expect(
+      (await sweepOrphanFiles(database.db, { olderThanMs: 0, storage, now: Date.now() + 60_000 })).removed,
+    ).toEqual([]);
+    expect(await imageFiles(first)).toBeGreaterThan(1);
+
+    await replaceVideoPoster(database.db, testAdmin, id, upload({}, { poster: await poster() }), options);
+    const second = await posterOf();
+    expect(second).not.toBe(first);
+    expect(await imageFiles(first)).toBe(0);
+
+    expect(await removeVideoPoster(database.db, testAdmin, id, storage)).toEqual({
+      ok: true,
+      id,
+      target: "Alpine lake",
+    });
+    expect(await posterOf()).toBeNull();
+    expect(await imageFiles(second)).toBe(0);
+    expect(await storage.list("public/images/")).toEqual([]);
+    expect(await storage.list("private/")).toEqual([]);
+    expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
+    expect((await publicVideos(database.db, "en"))[0]?.poster).toBeNull();
+    const audit = await listAudit(database.db, { action: "videos.poster" });
+    expect(audit.total).toBe(3);
+
+    // Nothing left to remove, or no such video: refused, and nothing changes.
+    expect(await removeVideoPoster(database.db, testAdmin, id, storage)).toEqual({
+      ok: false,
+      reason: "no-poster",
+      target: "Alpine lake",
+    });
+    expect(await removeVideoPoster(database.db, testAdmin, "no-such-video", storage)).toEqual({
+      ok: false,
+      reason: "not-found",
+    });
+    expect((await listAudit(database.db, { action: "videos.poster" })).total).toBe(3);
   });
 
   it("sweeps video files no video names once they are old enough, keeping the others", async () => {

@@ -22,19 +22,23 @@ import {
   type UploadedFile,
 } from "#app/domains/media/upload.server.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
-import { setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
+import { removeVideoPoster, setVideoPoster, VIDEO_FILE_PREFIX, videosService } from "./videos.server.ts";
 
-/** What an upload asks for: a new video, or a new poster for the video `id`. */
+/** What an upload asks for: a new video, a new poster for the video `id`, or that video without its poster. */
 export const uploadCommandSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create") }),
   z.object({ intent: z.literal("poster"), id: rowIdSchema }),
+  z.object({ intent: z.literal("removePoster"), id: rowIdSchema }),
 ]);
 
 /** The text fields the upload form sends besides its files. */
 export const VIDEO_UPLOAD_FIELDS = ["intent", "id", "title", "title_de", "description", "description_de", "active"];
 
 export type UploadRefusal = "no-file" | "not-video" | "not-image" | "video-too-large" | "poster-too-large";
-export type UploadOutcome = ContentResult | { ok: false; reason: UploadRefusal };
+export type UploadOutcome =
+  | ContentResult
+  | { ok: false; reason: UploadRefusal }
+  | { ok: false; reason: "no-poster"; target: string };
 
 export type UploadOptions = { videoMaxBytes: number; posterMaxBytes: number; storage: FileStorage };
 
@@ -129,4 +133,22 @@ export async function replaceVideoPoster(
   // The video was deleted in the meantime: its new poster has nothing to belong to.
   if (!result.ok) await deleteImage(db, imageId, options.storage);
   return result;
+}
+
+/** The upload route's command run on the received upload (`removePoster` sends no file). */
+export function runUploadCommand(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  command: z.infer<typeof uploadCommandSchema>,
+  upload: ReceivedUpload,
+  options: UploadOptions,
+): Promise<UploadOutcome> {
+  switch (command.intent) {
+    case "create":
+      return createVideoFromUpload(db, actor, upload, options);
+    case "poster":
+      return replaceVideoPoster(db, actor, command.id, upload, options);
+    case "removePoster":
+      return removeVideoPoster(db, actor, command.id, options.storage);
+  }
 }

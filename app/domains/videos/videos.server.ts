@@ -115,20 +115,24 @@ export const videosService = {
 };
 
 /**
- * Gives a video a new poster (an `images` row made by storeImage). The old poster's row goes in the same
- * transaction and its files after it. Answers not-found (and changes nothing) for an unknown video.
+ * Gives a video a new poster (an `images` row made by storeImage), or none (`imageId` null). The old poster's
+ * row goes in the same transaction and its files after it. Answers not-found (and changes nothing) for an
+ * unknown video, and no-poster (changing nothing) when asked to remove a poster the video does not have.
  */
 export async function setVideoPoster(
   db: Kysely<Database>,
   actor: AuditActor,
   id: string,
-  imageId: string,
+  imageId: string | null,
   storage: FileStorage = getStorage(),
-): Promise<ContentResult> {
+): Promise<ContentResult | { ok: false; reason: "no-poster"; target: string }> {
   let oldKeys: string[] | null = null;
-  const result = await db.transaction().execute(async (trx): Promise<ContentResult> => {
+  const result = await db.transaction().execute(async (trx) => {
     const row = await service.find(trx, id);
-    if (!row) return { ok: false, reason: "not-found" };
+    if (!row) return { ok: false, reason: "not-found" } as const;
+    if (imageId === null && row.poster_image_id === null) {
+      return { ok: false, reason: "no-poster", target: row.title } as const;
+    }
     await trx
       .updateTable("videos")
       .set({ poster_image_id: imageId, updated_at: new Date() })
@@ -141,7 +145,7 @@ export async function setVideoPoster(
       oldValue: row.poster_image_id,
       newValue: imageId,
     });
-    return { ok: true, id, target: row.title };
+    return { ok: true, id, target: row.title } as const;
   });
   // Committed: a leftover file is logged, not an error (the start-up image sweep removes it).
   try {
@@ -150,6 +154,16 @@ export async function setVideoPoster(
     getLogger().warn({ err: error }, "Could not remove the replaced poster's files");
   }
   return result;
+}
+
+/** Takes a video's poster away (its image row and files): the video shows its title on the plain box again. */
+export function removeVideoPoster(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  id: string,
+  storage: FileStorage = getStorage(),
+) {
+  return setVideoPoster(db, actor, id, null, storage);
 }
 
 export type VideoRow = ContentRow<"videos">;

@@ -35,12 +35,12 @@ export const adminCommonDe = {
   "admin.common.english": "Englisch",
   "admin.common.german": "Deutsch",
   "admin.common.germanFallback": "Leer: Der englische Text wird gezeigt.",
-  "admin.common.active": "Aktiv",
-  "admin.common.inactive": "Inaktiv",
   "admin.common.published": "Veröffentlicht",
   "admin.common.unpublished": "Verborgen",
   "admin.common.moveUp": "„{name}“ nach oben",
   "admin.common.moveDown": "„{name}“ nach unten",
+  "admin.common.moveTop": "„{name}“ an den Anfang",
+  "admin.common.moveBottom": "„{name}“ ans Ende",
   "admin.common.dragHandle": "„{name}“ ziehen, um die Reihenfolge zu ändern",
   "admin.common.orderSaved": "Reihenfolge gespeichert.",
   "admin.common.saved": "Gespeichert.",
@@ -62,4 +62,5 @@ export const adminCommonDe = {
     "Der Speicher des Servers ist voll: Die Datei wurde nicht gespeichert. Bitte schaffen Sie Platz auf dem Server und versuchen Sie es erneut.",
   "admin.upload.storageReadOnly":
     "Der Server kann nicht in seinen Speicher schreiben (schreibgeschützt): Die Datei wurde nicht gespeichert. Bitte sagen Sie es der Person, die den Server betreibt.",
+  "admin.upload.percent": "{percent} %",
 } satisfies Record<keyof typeof adminCommonEn, string>;

@@ -34,12 +34,12 @@ export const adminCommonEn = {
   "admin.common.english": "English",
   "admin.common.german": "German",
   "admin.common.germanFallback": "Empty: the English text is shown.",
-  "admin.common.active": "Active",
-  "admin.common.inactive": "Inactive",
   "admin.common.published": "Published",
   "admin.common.unpublished": "Hidden",
   "admin.common.moveUp": "Move “{name}” up",
   "admin.common.moveDown": "Move “{name}” down",
+  "admin.common.moveTop": "Move “{name}” to the top",
+  "admin.common.moveBottom": "Move “{name}” to the bottom",
   "admin.common.dragHandle": "Drag to reorder “{name}”",
   "admin.common.orderSaved": "Order saved.",
   "admin.common.saved": "Saved.",
@@ -60,4 +60,5 @@ export const adminCommonEn = {
     "The server's storage is full: the file was not saved. Free some space on the server, then try again.",
   "admin.upload.storageReadOnly":
     "The server cannot write to its storage (it is read-only): the file was not saved. Please tell whoever runs the server.",
+  "admin.upload.percent": "{percent} %",
 } as const;

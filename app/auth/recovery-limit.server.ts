@@ -1,0 +1,11 @@
+import { FailedAttemptLimiter } from "./rate-limit.server.ts";
+
+/**
+ * Password reset requests per e-mail address, whether or not it has an account (so that the limit tells nothing
+ * about which do): a few mails an hour are enough for a person, and nobody can fill someone's mailbox with
+ * them. The per-client limit (runtime.authLimiter) counts the same requests by sender. In memory, like that one.
+ */
+export const RESET_REQUESTS_PER_EMAIL = 3;
+export const RESET_REQUEST_WINDOW_MS = 60 * 60_000;
+
+export const resetRequestLimiter = new FailedAttemptLimiter(RESET_REQUESTS_PER_EMAIL, RESET_REQUEST_WINDOW_MS);

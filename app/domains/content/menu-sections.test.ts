@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { type MenuItem, menuItemsFor } from "./menu-sections.ts";
+
+const items: MenuItem<string>[] = [
+  { to: "/", label: "Gallery" },
+  { to: "/home", label: "Home" },
+  { to: "/links", label: "Links", section: "links" },
+  { to: "/faq", label: "FAQ", section: "faq" },
+  { to: "/videos", label: "Videos", section: "videos" },
+];
+
+const paths = (sections: Parameters<typeof menuItemsFor>[1]) => menuItemsFor(items, sections).map((item) => item.to);
+
+describe("the main menu's content pages", () => {
+  it("leaves out the content pages without a published entry, keeping the others in order", () => {
+    expect(paths({ links: false, faq: false, videos: false })).toEqual(["/", "/home"]);
+    expect(paths({ links: false, faq: true, videos: false })).toEqual(["/", "/home", "/faq"]);
+    expect(paths({ links: true, faq: true, videos: true })).toEqual(["/", "/home", "/links", "/faq", "/videos"]);
+  });
+});

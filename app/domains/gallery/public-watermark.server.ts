@@ -1,0 +1,18 @@
+import type { Watermark } from "#app/components/gallery/watermark-badge.tsx";
+import { type WatermarkSettings, watermarkText } from "#app/domains/media/images.server.ts";
+import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
+
+function httpUrl(value: string): string | null {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The watermark the visitor's pages show (gallery, lightbox, home page), or null when it is off. */
+export function publicWatermark(settings: WatermarkSettings & Pick<SiteSettings, "watermark_url">): Watermark | null {
+  const text = watermarkText(settings);
+  return text ? { text, url: httpUrl(settings.watermark_url) } : null;
+}

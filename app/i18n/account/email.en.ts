@@ -1,0 +1,32 @@
+/** Account pages: email (the change of address, /account/email, and its confirmation, /account/confirm-email). */
+export const accountEmailEn = {
+  "account.email.title": "E-mail address",
+  "account.email.current": "Your account's address is {email}.",
+  "account.email.intro":
+    "To change it, enter the new address and your password. A link goes to the new address; the change happens when you follow it. Your old address then gets a notice.",
+  "account.email.newEmail": "New e-mail address",
+  "account.email.password": "Current password",
+  "account.email.submit": "Send the confirmation link",
+  "account.email.working": "Please wait…",
+  "account.email.pending": "A confirmation link was sent to {email}. It works until {until}.",
+  "account.email.sent": "Confirmation link sent",
+  "account.email.sentText": "Open the link in the mail to {email} to finish the change.",
+  "account.email.failed": "The address was not changed",
+  "account.email.error.form": "The form was incomplete. Please reload the page and try again.",
+  "account.email.error.emailRequired": "Please enter the new e-mail address.",
+  "account.email.error.emailInvalid": "Please enter a valid e-mail address.",
+  "account.email.error.sameEmail": "This is already your account's address.",
+  "account.email.error.emailTaken": "This address is already in use by another account.",
+  "account.email.error.passwordRequired": "Please enter your current password.",
+  "account.email.error.wrongPassword": "The password is not correct.",
+  "account.confirmEmail.title": "Confirm your new e-mail address",
+  "account.confirmEmail.intro": "Change the address of your account from {email} to {newEmail}?",
+  "account.confirmEmail.passwordHint": "Your password proves that the account is yours.",
+  "account.confirmEmail.submit": "Confirm the change",
+  "account.confirmEmail.done": "E-mail address changed",
+  "account.confirmEmail.doneText": "Your account's address is now {email}. Sign in with it from now on.",
+  "account.confirmEmail.invalid": "This link does not work",
+  "account.confirmEmail.invalidText":
+    "The link has expired, was already used or was replaced by a newer one. You can ask for a new one on your account page.",
+  "account.confirmEmail.toAccount": "Go to your account",
+} as const;

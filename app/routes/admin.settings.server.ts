@@ -1,0 +1,144 @@
+import { data, type RouterContextProvider } from "react-router";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { formatMegabytes } from "#app/domains/media/upload.server.ts";
+import { currentYear } from "#app/domains/settings/brand.ts";
+import { saveSettings, startWatermarkRefresh, touchesWatermark } from "#app/domains/settings/settings-admin.server.ts";
+import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
+import { RETIRED_SETTING_KEYS, type SettingKey } from "#app/domains/settings/settings-defaults.ts";
+import {
+  SETTING_LIMITS,
+  type SettingProblem,
+  settingKinds,
+  validateSettings,
+} from "#app/domains/settings/settings-form.ts";
+import { missingSiteImages, removeReplacedSiteImage } from "#app/domains/settings/site-images.server.ts";
+import { SITE_IMAGE_SETTING } from "#app/domains/settings/site-images.ts";
+import { type AdminMessageKey, type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
+
+type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
+
+export async function settingsLoader({ url, context }: Omit<Args, "request">) {
+  requireAdmin(url, context);
+  const { env } = getRuntime();
+  return {
+    values: await requestSettings(context),
+    // The server's year for the copyright placeholder, so that the page hydrates with the text it was sent.
+    year: currentYear(),
+    baseUrl: env.baseUrl,
+    uploadMax: formatMegabytes(env.uploadMaxBytes),
+  };
+}
+
+export type SettingsLoaderData = Awaited<ReturnType<typeof settingsLoader>>;
+
+const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
+  tooLong: "admin.settings.error.tooLong",
+  badUrl: "admin.settings.error.badUrl",
+  badPath: "admin.settings.error.badPath",
+  badBoolean: "admin.settings.error.badBoolean",
+  control: "admin.settings.error.control",
+  lineBreak: "admin.settings.error.lineBreak",
+};
+
+/** Equal as stored: browsers send line breaks as CRLF. */
+const sameText = (a: string, b: string) => a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
+
+export type EditedSettings = {
+  /** The fields to write: every edited setting, and every field that is no setting (refused by validation). */
+  fields: Record<string, string>;
+  /** The value each edited setting was loaded with (line endings as stored): a change made since is a conflict. */
+  baseline: Partial<Record<SettingKey, string>>;
+  /** How many fields were posted, edited or not (baselines not counted). */
+  submitted: number;
+};
+
+/**
+ * Sorts a posted settings form into what the admin edited. Each field comes with the value the form was loaded
+ * with (`__was__<key>`): only what the admin edited is written, so a tab left open cannot put back a logo replaced
+ * elsewhere meanwhile. A field posted without its baseline (a script, the API) counts as edited. A retired setting
+ * (a page opened before an upgrade still posts it) is left out.
+ */
+export function readEditedSettings(form: Record<string, string>): EditedSettings {
+  const fields: Record<string, string> = {};
+  const baseline: Partial<Record<SettingKey, string>> = {};
+  let submitted = 0;
+  for (const [name, value] of Object.entries(form)) {
+    if (name.startsWith(BASELINE_PREFIX) || (RETIRED_SETTING_KEYS as readonly string[]).includes(name)) continue;
+    submitted += 1;
+    const was = form[`${BASELINE_PREFIX}${name}`];
+    if (was === undefined || !Object.hasOwn(settingKinds, name)) {
+      fields[name] = value;
+    } else if (!sameText(value, was)) {
+      fields[name] = value;
+      baseline[name as SettingKey] = was.replace(/\r\n?/g, "\n");
+    }
+  }
+  return { fields, baseline, submitted };
+}
+
+/** The answer to a form whose values do not fit: one message per field, in the admin's language. */
+export function refusedSettings(
+  t: AdminTranslate,
+  unknownKeys: string[],
+  problems: Partial<Record<SettingKey, SettingProblem>>,
+): ActionResult {
+  const fieldErrors: Record<string, string> = {};
+  for (const [key, problem] of Object.entries(problems)) {
+    fieldErrors[key] = t(PROBLEM_MESSAGES[problem], {
+      max: SETTING_LIMITS[settingKinds[key as SettingKey] as keyof typeof SETTING_LIMITS] ?? "",
+    });
+  }
+  const message =
+    unknownKeys.length > 0
+      ? t("admin.settings.error.unknownKey", { keys: unknownKeys.join(", ").slice(0, 200) })
+      : t("admin.settings.error.invalid", { count: Object.keys(fieldErrors).length });
+  return { ok: false, message, fieldErrors };
+}
+
+export async function settingsAction({ request, url, context }: Args) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const { intent, ...form } = await readForm(request);
+  if (intent !== "save") {
+    return data({ ok: false, message: t("admin.settings.error.unknownIntent") } satisfies ActionResult, {
+      status: 400,
+    });
+  }
+  const { fields, baseline, submitted } = readEditedSettings(form);
+  if (submitted === 0) {
+    return data({ ok: false, message: t("admin.settings.error.empty") } satisfies ActionResult, { status: 400 });
+  }
+  const checked = validateSettings(fields);
+  if (!checked.ok) {
+    return data(refusedSettings(t, checked.unknownKeys, checked.problems), { status: 400 });
+  }
+  const missing = await missingSiteImages(checked.values);
+  if (missing.length > 0) {
+    const fieldErrors = Object.fromEntries(missing.map((key) => [key, t("admin.settings.error.missingFile")]));
+    const message = t("admin.settings.error.invalid", { count: missing.length });
+    return data({ ok: false, message, fieldErrors } satisfies ActionResult, { status: 400 });
+  }
+  const { changed, conflicts, previous, settings } = await saveSettings(getDb(), admin, checked.values, baseline);
+  if (conflicts.length > 0) {
+    const fieldErrors = Object.fromEntries(conflicts.map((key) => [key, t("admin.settings.error.changedField")]));
+    return data({ ok: false, message: t("admin.settings.error.conflict"), fieldErrors } satisfies ActionResult, {
+      status: 409,
+    });
+  }
+  if (touchesWatermark(changed)) startWatermarkRefresh(getDb(), settings);
+  // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
+  for (const key of Object.values(SITE_IMAGE_SETTING)) {
+    if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings);
+  }
+  const result: ActionResult = {
+    ok: true,
+    message:
+      changed.length === 0 ? t("admin.settings.unchanged") : t("admin.settings.saved", { count: changed.length }),
+  };
+  return result;
+}

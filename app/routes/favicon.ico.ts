@@ -1,0 +1,8 @@
+import { faviconIcoResponse } from "#app/domains/settings/favicon-ico.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
+import type { Route } from "./+types/favicon.ico";
+
+/** GET /favicon.ico: the site's favicon under the name browsers and other clients ask for unprompted. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return faviconIcoResponse((await requestSettings(context)).site_favicon_url, request);
+}

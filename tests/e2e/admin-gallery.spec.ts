@@ -1,0 +1,279 @@
+import type { Page } from "@playwright/test";
+import { testPhoto } from "#tests/support/gallery-factories.ts";
+import { expectToastAfter, openAsNewAdmin, toast } from "./admin-site-helpers.ts";
+import { expectNoViolations } from "./axe.ts";
+import { expect, setPreferences, test } from "./fixtures.ts";
+
+// One story in order: the pictures the first test uploads are the ones the later tests sort and tidy up.
+test.describe.configure({ mode: "serial" });
+
+const list = (page: Page) => page.getByRole("list", { name: "Pictures in display order" });
+const row = (page: Page, title: string) =>
+  list(page)
+    .getByRole("listitem")
+    .filter({ has: page.getByText(title, { exact: true }) });
+
+async function upload(page: Page, names: string[]) {
+  const files = await Promise.all(
+    names.map(async (name, index) => ({
+      name,
+      mimeType: "image/jpeg",
+      buffer: await testPhoto({ width: 480, height: 320, hue: 40 + index * 70, label: name }),
+    })),
+  );
+  const uploads = page.getByRole("list", { name: "Uploads" });
+  const doneBefore = await uploads.locator('[data-state="done"]').count();
+  await page.getByLabel("choose files").setInputFiles(files);
+  await expect(uploads.locator('[data-state="done"]')).toHaveCount(doneBefore + names.length, { timeout: 45_000 });
+}
+
+test("uploads are titled after their file names, stay hidden unless published at once, and their alt text reaches visitors", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
+  await expect(page.getByLabel("Keep hidden until I publish")).toBeChecked();
+  await expect(page.getByLabel("At the bottom of the gallery")).toBeChecked();
+
+  await upload(page, ["alpine-lake_02.jpg", "harbour-at-dawn.jpg"]);
+  for (const title of ["Alpine lake 02", "Harbour at dawn"]) {
+    await expect(row(page, title).getByText("Hidden", { exact: true })).toBeVisible();
+  }
+  const stored = await database.db
+    .selectFrom("gallery_images")
+    .select(["id", "title", "title_de", "published"])
+    .where("title", "in", ["Alpine lake 02", "Harbour at dawn"])
+    .orderBy("sort_order")
+    .execute();
+  expect(stored.map((entry) => [entry.title, entry.title_de, Boolean(entry.published)])).toEqual([
+    ["Alpine lake 02", "Alpine lake 02", false],
+    ["Harbour at dawn", "Harbour at dawn", false],
+  ]);
+  // At the bottom: after every picture there was.
+  const last = await database.db
+    .selectFrom("gallery_images")
+    .select("title")
+    .orderBy("sort_order", "desc")
+    .executeTakeFirstOrThrow();
+  expect(last.title).toBe("Harbour at dawn");
+
+  // The alt text, in English and German, written in the picture's edit form.
+  const lake = row(page, "Alpine lake 02");
+  await lake.getByRole("button", { name: "Edit “Alpine lake 02”" }).click();
+  const form = lake.getByRole("form");
+  await expect(form.getByRole("group", { name: "German" }).getByLabel("Title")).toHaveValue("Alpine lake 02");
+  await form.getByRole("group", { name: "English" }).getByLabel("Alt text").fill("A blue lake below snowy peaks");
+  await form.getByRole("group", { name: "German" }).getByLabel("Alt text").fill("Ein blauer See unter Gipfeln");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "“Alpine lake 02” was saved.")).toBeVisible();
+  await page.getByRole("button", { name: "Publish “Alpine lake 02”" }).click();
+  await expect(toast(page, "“Alpine lake 02” is now published.")).toBeVisible();
+
+  const lakeId = stored[0]?.id ?? "";
+  const visitor = await browser.newPage();
+  const publicAlt = async (lang: "en" | "de") => {
+    await setPreferences(visitor, { lang });
+    await visitor.goto(`/?image=${lakeId}`);
+    return visitor.locator(`main ul.picture-rows a[id="thumb-${lakeId}"] img`).getAttribute("alt", { timeout: 2_000 });
+  };
+  // Shown once all its sizes exist.
+  await expect.poll(() => publicAlt("en").catch(() => null), { timeout: 90_000 }).toBe("A blue lake below snowy peaks");
+  await expect(visitor.getByRole("dialog").locator("figure img")).toHaveAttribute(
+    "alt",
+    "A blue lake below snowy peaks",
+  );
+  expect(await publicAlt("de")).toBe("Ein blauer See unter Gipfeln");
+  await visitor.close();
+
+  // Published at once, at the top, and that choice of place is remembered.
+  await page.getByLabel("Publish at once").check();
+  await page.getByLabel("At the top of the gallery").check();
+  await upload(page, ["summit.jpg", "valley.jpg"]);
+  await expect(list(page).getByRole("listitem").nth(0)).toContainText("Summit");
+  await expect(list(page).getByRole("listitem").nth(1)).toContainText("Valley");
+  await expect(row(page, "Summit").getByText("Published", { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("At the top of the gallery")).toBeChecked();
+  await expect(page.getByLabel("Keep hidden until I publish")).toBeChecked();
+});
+
+test("several pictures are published, hidden, given a category and deleted at once", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  test.setTimeout(240_000);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
+  await upload(page, ["glacier.jpg", "moraine.jpg", "scree.jpg"]);
+  const bulk = page.getByRole("region", { name: "Actions for the selected pictures" });
+  const select = (title: string) => page.getByRole("checkbox", { name: `Select “${title}”` });
+  const published = async () =>
+    Object.fromEntries(
+      (
+        await database.db
+          .selectFrom("gallery_images")
+          .select(["title", "published", "category", "category_de"])
+          .where("title", "in", ["Glacier", "Moraine", "Scree"])
+          .execute()
+      ).map((entry) => [entry.title, [Boolean(entry.published), entry.category, entry.category_de]]),
+    );
+
+  // Nothing selected: nothing to do.
+  await expect(bulk.getByRole("button", { name: "Publish" })).toBeDisabled();
+  await select("Glacier").check();
+  await select("Moraine").check();
+  await expect(bulk.getByText("Selected: 2")).toBeVisible();
+  await bulk.getByRole("button", { name: "Publish" }).click();
+  await expect(toast(page, /Published: .*“Glacier”/)).toBeVisible();
+  await expect(bulk.getByText("Selected: 0")).toBeVisible();
+  await expect(row(page, "Moraine").getByText("Published", { exact: true })).toBeVisible();
+  expect(await published()).toMatchObject({ Glacier: [true, "", ""], Moraine: [true, "", ""], Scree: [false, "", ""] });
+
+  await select("Moraine").check();
+  await bulk.getByRole("button", { name: "Hide" }).click();
+  await expect(toast(page, "Hidden: “Moraine”")).toBeVisible();
+  await expect(row(page, "Moraine").getByText("Hidden", { exact: true })).toBeVisible();
+
+  // A category picked for several pictures; the one-off German label follows from a picture that has it.
+  await row(page, "Scree").getByRole("button", { name: "Edit “Scree”" }).click();
+  const form = row(page, "Scree").getByRole("form");
+  await form.getByRole("group", { name: "English" }).getByLabel("Category").fill("Ice");
+  await form.getByRole("group", { name: "German" }).getByLabel("Category").fill("Eis");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "“Scree” was saved.")).toBeVisible();
+  await expect(row(page, "Scree").getByText(/^Ice \/ Eis/)).toBeVisible();
+  // The existing categories are offered to pick from.
+  const offered = await bulk
+    .getByLabel("Category for the selected pictures")
+    .evaluate((input) => [...((input as HTMLInputElement).list?.options ?? [])].map((option) => option.value));
+  expect(offered).toContain("Ice");
+  await select("Glacier").check();
+  await select("Moraine").check();
+  await bulk.getByLabel("Category for the selected pictures").fill("Ice");
+  await bulk.getByRole("button", { name: "Set category" }).click();
+  await expect(toast(page, /Category “Ice” set for: /)).toBeVisible();
+  expect(await published()).toEqual({
+    Glacier: [true, "Ice", "Eis"],
+    Moraine: [false, "Ice", "Eis"],
+    Scree: [false, "Ice", "Eis"],
+  });
+
+  // Select all, then all off again.
+  const total = await list(page).getByRole("listitem").count();
+  await bulk.getByLabel("Select all").check();
+  await expect(bulk.getByText(`Selected: ${total}`)).toBeVisible();
+  await bulk.getByLabel("Select all").uncheck();
+  await expect(bulk.getByText("Selected: 0")).toBeVisible();
+
+  // Delete asks once, naming the count.
+  for (const title of ["Glacier", "Moraine", "Scree"]) await select(title).check();
+  await bulk.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete the selected pictures (3)?" });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(toast(page, /Deleted: /)).toBeVisible();
+  await expect(list(page).getByRole("listitem")).toHaveCount(total - 3);
+  expect(await published()).toEqual({});
+  const audit = await database.db
+    .selectFrom("audit_log")
+    .select("target")
+    .where("action", "=", "gallery.delete")
+    .where("target", "in", ["Glacier", "Moraine", "Scree"])
+    .execute();
+  expect(audit).toHaveLength(3);
+});
+
+test("a picture moves to the top or the bottom from the keyboard, and a drag is saved once", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  test.setTimeout(240_000);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
+  const order = async () =>
+    (await database.db.selectFrom("gallery_images").select("title").orderBy("sort_order").execute()).map(
+      (entry) => entry.title,
+    );
+
+  await page.getByRole("button", { name: "Move “Harbour at dawn” to the top" }).focus();
+  await expectToastAfter(page, "Order saved.", () => page.keyboard.press("Enter"));
+  await expect.poll(async () => (await order())[0]).toBe("Harbour at dawn");
+  await expect(list(page).getByRole("listitem").first()).toContainText("Harbour at dawn");
+  // At the top its "to the top" button is off: the focus stays on a button of the same picture.
+  await expect(page.getByRole("button", { name: "Move “Harbour at dawn” down" })).toBeFocused();
+
+  await page.getByRole("button", { name: "Move “Summit” to the bottom" }).focus();
+  await expectToastAfter(page, "Order saved.", () => page.keyboard.press("Enter"));
+  await expect.poll(async () => (await order()).at(-1)).toBe("Summit");
+  await expect(list(page).getByRole("listitem").last()).toContainText("Summit");
+
+  // "Valley" dragged down over several rows in many steps: one save, one toast.
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/admin/gallery")) {
+      posts.push(request.url());
+    }
+  });
+  const before = await order();
+  const from = before.indexOf("Valley");
+  const to = Math.min(from + 3, before.length - 1);
+  const target = list(page).getByRole("listitem").nth(to);
+  await page.getByRole("img", { name: "Drag to reorder “Valley”" }).hover();
+  await page.mouse.down();
+  const box = await target.boundingBox();
+  if (!box) throw new Error("no box for the drop target");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await expect(toast(page, "Order saved.")).toHaveCount(1);
+  await expect.poll(async () => (await order()).indexOf("Valley")).toBe(to);
+  // Still one, after the dust settles.
+  await page.waitForTimeout(1_000);
+  await expect(toast(page, "Order saved.")).toHaveCount(1);
+  expect(posts).toHaveLength(1);
+});
+
+test("a drag near the window's edge scrolls a long list", async ({ page, makeUser, signInAs }) => {
+  await page.setViewportSize({ width: 1280, height: 500 });
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
+  const handles = list(page).getByRole("img", { name: /^Drag to reorder/ });
+  const lastHandle = handles.last();
+  await lastHandle.scrollIntoViewIfNeeded();
+  const startY = await page.evaluate(() => window.scrollY);
+  expect(startY).toBeGreaterThan(200);
+  await lastHandle.hover();
+  await page.mouse.down();
+  // Held near the top edge of the window, over the list.
+  const listBox = await list(page).boundingBox();
+  await page.mouse.move((listBox?.x ?? 0) + 200, 120, { steps: 5 });
+  await page.mouse.move((listBox?.x ?? 0) + 200, 10, { steps: 5 });
+  await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 5_000 }).toBeLessThan(startY - 150);
+  await page.keyboard.press("Escape");
+  await page.mouse.up();
+});
+
+for (const theme of ["light", "dark"] as const) {
+  for (const width of [1280, 390]) {
+    test(`axe-core finds nothing on the admin gallery with a selection and the editor open (${theme}, ${width} px)`, async ({
+      page,
+      makeUser,
+      signInAs,
+    }) => {
+      await setPreferences(page, { theme });
+      await page.setViewportSize({ width, height: 900 });
+      await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
+      await expect(page.locator("html")).toHaveClass(theme);
+      await page.getByRole("checkbox", { name: "Select “Valley”" }).check();
+      await page.getByRole("button", { name: "Edit “Valley”" }).click();
+      await expect(row(page, "Valley").getByRole("form")).toBeVisible();
+      await expectNoViolations(page, `/admin/gallery (${theme}, ${width} px)`);
+      // Nothing wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    });
+  }
+}

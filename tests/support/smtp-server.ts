@@ -1,0 +1,191 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { type AddressObject, type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { noteSecret } from "./secret-ledger.ts";
+
+/** A mail as a test sees it: parsed with mailparser, as a mail program would. */
+export type ReceivedMail = {
+  /** The sender's display name (the site name) and address. */
+  from: { name: string; address: string };
+  /** Every recipient address in To. */
+  to: string[];
+  subject: string;
+  text: string;
+  /** The HTML part as sent (null when there is none). */
+  html: string | null;
+  /** Content-Language, e.g. "de". */
+  language: string | null;
+  /** Every header, lower-cased names, as mailparser reads them. */
+  headers: ParsedMail["headers"];
+  /** The addresses of the SMTP envelope (only for mails received over SMTP). */
+  envelope?: { from: string; to: string[] };
+};
+
+export type TestSmtpServer = {
+  port: number;
+  /** The SMTP_URL to give the server: `smtp://user:password@127.0.0.1:port` with auth, else without. */
+  url: string;
+  /** Every mail accepted so far, oldest first. */
+  mails: ReceivedMail[];
+  /** The first mail (received so far or within `timeoutMs`) that `predicate` accepts. */
+  waitForMail: (predicate?: (mail: ReceivedMail) => boolean, timeoutMs?: number) => Promise<ReceivedMail>;
+  /** From now on, refuse every message (550 with `reason`), or accept them again (false). */
+  rejectMessages: (reason: string | false) => void;
+  /** Forgets the mails received so far. */
+  clear: () => void;
+  close: () => Promise<void>;
+};
+
+function addresses(value: AddressObject | AddressObject[] | undefined): { name: string; address: string }[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return list.flatMap((entry) => entry.value.map((item) => ({ name: item.name, address: item.address ?? "" })));
+}
+
+function received(parsed: ParsedMail): ReceivedMail {
+  const from = addresses(parsed.from)[0] ?? { name: "", address: "" };
+  const language = parsed.headers.get("content-language");
+  return {
+    from,
+    to: addresses(parsed.to).map((item) => item.address),
+    subject: parsed.subject ?? "",
+    text: parsed.text ?? "",
+    html: typeof parsed.html === "string" ? parsed.html : null,
+    language: typeof language === "string" ? language : null,
+    headers: parsed.headers,
+  };
+}
+
+/**
+ * A real SMTP server on a free port of 127.0.0.1 (plain SMTP, no STARTTLS). With `auth`, clients must log in
+ * with that user and password (they are in `url`; the password is noted in the secret ledger, so a server that
+ * logs it fails the run); without, no login is offered. `reject` starts it refusing messages.
+ */
+export async function startSmtpServer(
+  options: { auth?: { user: string; password: string }; reject?: string } = {},
+): Promise<TestSmtpServer> {
+  const mails: ReceivedMail[] = [];
+  const waiters = new Set<() => void>();
+  let rejectReason: string | false = options.reject ?? false;
+  if (options.auth) noteSecret(options.auth.password);
+
+  const server = new SMTPServer({
+    secure: false,
+    logger: false,
+    disabledCommands: options.auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+    authOptional: !options.auth,
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      if (options.auth && auth.username === options.auth.user && auth.password === options.auth.password) {
+        callback(null, { user: auth.username });
+      } else {
+        callback(new Error("Invalid username or password"));
+      }
+    },
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          if (rejectReason !== false) {
+            const error = new Error(rejectReason) as Error & { responseCode: number };
+            error.responseCode = 550;
+            callback(error);
+            return;
+          }
+          const envelopeFrom = session.envelope.mailFrom;
+          mails.push({
+            ...received(parsed),
+            envelope: {
+              from: envelopeFrom ? envelopeFrom.address : "",
+              to: session.envelope.rcptTo.map((item) => item.address),
+            },
+          });
+          for (const wake of waiters) wake();
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  server.on("error", () => {
+    // A client that drops its connection is not the test's problem; the test sees what was (not) received.
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.server.address() as { port: number };
+  const credentials = options.auth
+    ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.password)}@`
+    : "";
+
+  return {
+    port,
+    url: `smtp://${credentials}127.0.0.1:${port}`,
+    mails,
+    waitForMail(predicate = () => true, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const mail = mails.find(predicate);
+          if (!mail) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(mail);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`No matching mail arrived within ${timeoutMs} ms (${mails.length} received)`));
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      });
+    },
+    rejectMessages(reason) {
+      rejectReason = reason;
+    },
+    clear() {
+      mails.length = 0;
+    },
+    close() {
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The outbox's .eml files in `dataDir`, newest first (their names start with the time they were filed). */
+export async function outboxFiles(dataDir: string): Promise<string[]> {
+  const folder = path.join(dataDir, "outbox");
+  try {
+    const names = (await fs.readdir(folder)).filter((name) => name.endsWith(".eml"));
+    return names
+      .sort()
+      .reverse()
+      .map((name) => path.join(folder, name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+/** One outbox file parsed with mailparser. */
+export async function readEmlFile(file: string): Promise<ReceivedMail & { file: string }> {
+  return { ...received(await simpleParser(await fs.readFile(file))), file };
+}
+
+/**
+ * The newest outbox mail in `dataDir` that `predicate` accepts, waiting up to `timeoutMs` for it: mails are
+ * filed in the background, a moment after the answer that sent them.
+ */
+export async function readNewestOutboxMail(
+  dataDir: string,
+  predicate: (mail: ReceivedMail) => boolean = () => true,
+  timeoutMs = 10_000,
+): Promise<ReceivedMail & { file: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const file of await outboxFiles(dataDir)) {
+      const mail = await readEmlFile(file);
+      if (predicate(mail)) return mail;
+    }
+    if (Date.now() > deadline) throw new Error(`No matching outbox mail in ${dataDir} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
