@@ -55,6 +55,9 @@ export default defineConfig({
       testMatch: SITE_WIDE,
       dependencies: ["chromium"],
       fullyParallel: false,
+      // One worker: without it two of these files ran side by side (first-hour's extra admin made "the last
+      // admin" test's refusal vanish; its watermark settings took the watermark spec's badge away).
+      workers: 1,
     },
   ],
   webServer: {
