@@ -1,11 +1,11 @@
-import { useEffect, useId } from "react";
+import { useEffect } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
 import { requireUser } from "#app/auth/session.server.ts";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
-import { inputClass } from "#app/components/ui/field.tsx";
+import { TextField } from "#app/components/ui/field.tsx";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import {
   auditTwoFactorChange,
@@ -170,33 +170,17 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
 function PasswordForm(props: { intent: Intent; submit: string; danger?: boolean; error?: string; busy: boolean }) {
   const t = useAccountTranslate();
-  const id = useId();
-  const describedBy = [`${id}-hint`, props.error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
     <Form method="post" noValidate className="mt-4 max-w-sm space-y-4">
       <input type="hidden" name="intent" value={props.intent} />
-      <div>
-        <label htmlFor={id} className="block text-sm font-medium">
-          {t("account.twoFactor.password")}
-        </label>
-        <input
-          id={id}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={describedBy}
-          className={inputClass}
-        />
-        <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-600 dark:text-zinc-300">
-          {t("account.twoFactor.passwordHint")}
-        </p>
-        {props.error ? (
-          <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-            {props.error}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        label={t("account.twoFactor.password")}
+        hint={t("account.twoFactor.passwordHint")}
+        error={props.error}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+      />
       <button type="submit" disabled={props.busy} className={buttonClass(props.danger ? "danger" : "primary")}>
         {props.submit}
       </button>
@@ -206,8 +190,6 @@ function PasswordForm(props: { intent: Intent; submit: string; danger?: boolean;
 
 function SetupStep({ setup, error, busy }: { setup: TwoFactorSetup; error?: string; busy: boolean }) {
   const t = useAccountTranslate();
-  const id = useId();
-  const describedBy = [`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
     <section aria-labelledby="setup-heading" className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
       <h2 id="setup-heading" className="text-xl font-semibold">
@@ -228,30 +210,16 @@ function SetupStep({ setup, error, busy }: { setup: TwoFactorSetup; error?: stri
       <Form method="post" noValidate className="mt-6 max-w-sm space-y-4">
         <input type="hidden" name="intent" value="confirm" />
         <input type="hidden" name="uri" value={setup.uri} />
-        <div>
-          <label htmlFor={id} className="block text-sm font-medium">
-            {t("account.twoFactor.code")}
-          </label>
-          <input
-            id={id}
-            name="code"
-            type="text"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
-            className={inputClass}
-          />
-          <p id={`${id}-hint`} className="mt-1 text-xs text-zinc-600 dark:text-zinc-300">
-            {t("account.twoFactor.codeHint")}
-          </p>
-          {error ? (
-            <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <TextField
+          label={t("account.twoFactor.code")}
+          hint={t("account.twoFactor.codeHint")}
+          error={error}
+          name="code"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          spellCheck={false}
+        />
         <button type="submit" disabled={busy} className={buttonClass("primary")}>
           {t("account.twoFactor.confirm")}
         </button>

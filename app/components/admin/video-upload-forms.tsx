@@ -1,4 +1,4 @@
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
@@ -191,15 +191,7 @@ export function PosterUploadForm({
   return (
     <div className="mt-6 space-y-4 border-t border-zinc-200 pt-4 dark:border-zinc-700">
       {posterSrc ? (
-        <form
-          method="post"
-          action={VIDEO_UPLOAD_URL}
-          encType="multipart/form-data"
-          onSubmit={onSubmit}
-          className="flex flex-wrap items-center gap-3"
-        >
-          <input type="hidden" name="intent" value="removePoster" />
-          <input type="hidden" name="id" value={id} />
+        <PosterForm intent="removePoster" id={id} onSubmit={onSubmit} className="items-center">
           <img
             src={posterSrc}
             alt={t("admin.videos.poster.alt", { name: title })}
@@ -208,19 +200,11 @@ export function PosterUploadForm({
           <Button type="submit" variant="dangerOutline" size="sm" disabled={busy}>
             {t("admin.videos.poster.remove")}
           </Button>
-        </form>
+        </PosterForm>
       ) : (
         <p className="text-sm text-zinc-600 dark:text-zinc-300">{t("admin.videos.poster.none")}</p>
       )}
-      <form
-        method="post"
-        action={VIDEO_UPLOAD_URL}
-        encType="multipart/form-data"
-        onSubmit={onSubmit}
-        className="flex flex-wrap items-end gap-3"
-      >
-        <input type="hidden" name="intent" value="poster" />
-        <input type="hidden" name="id" value={id} />
+      <PosterForm intent="poster" id={id} onSubmit={onSubmit} className="items-end">
         <UploadFileField
           name="poster"
           label={t("admin.videos.poster.label")}
@@ -234,7 +218,36 @@ export function PosterUploadForm({
             ? t("admin.videos.upload.uploading")
             : t(posterSrc ? "admin.videos.poster.replace" : "admin.videos.poster.submit")}
         </Button>
-      </form>
+      </PosterForm>
     </div>
+  );
+}
+
+/** One poster request (upload or removal) for video `id`: a multipart post to the upload route, sent by `useUpload`. */
+function PosterForm({
+  intent,
+  id,
+  onSubmit,
+  className,
+  children,
+}: {
+  intent: "poster" | "removePoster";
+  id: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      method="post"
+      action={VIDEO_UPLOAD_URL}
+      encType="multipart/form-data"
+      onSubmit={onSubmit}
+      className={`flex flex-wrap gap-3 ${className}`}
+    >
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      {children}
+    </form>
   );
 }
