@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import sharp from "sharp";
+import { afterEach, beforeEach } from "vitest";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import { createGalleryEntry, updateGalleryTexts } from "#app/domains/gallery/gallery.server.ts";
@@ -78,4 +79,36 @@ export async function createGalleryPicture(
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * For a test file's `describe`: a fresh file storage per test and a small photo, removed again after each test
+ * once the image queue has finished with them (nothing of a test may still be working on its files).
+ * `add` creates a picture on `db` through the real pipeline.
+ */
+export function useGalleryTestStorage(db: () => Kysely<Database>) {
+  const state = { dir: "", storage: undefined as unknown as FileStorage, photo: undefined as unknown as Buffer };
+  beforeEach(async () => {
+    state.dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-gallery-"));
+    state.storage = createLocalStorage({ root: path.join(state.dir, "storage"), secret: "s" });
+    // Small pictures: these tests are about the lists, not the pixels.
+    state.photo ??= await testPhoto({ width: 360, height: 240 });
+  });
+  afterEach(async () => {
+    await whenImageQueueIdle();
+    fs.rmSync(state.dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return state.dir;
+    },
+    get storage() {
+      return state.storage;
+    },
+    get photo() {
+      return state.photo;
+    },
+    add: (options: Parameters<typeof createGalleryPicture>[2] = {}) =>
+      createGalleryPicture(db(), state.storage, { photo: state.photo, ...options }),
+  };
 }

@@ -1,10 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
-import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
-import { createGalleryPicture, testPhoto } from "#tests/support/gallery-factories.ts";
+import { useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import {
   applyGalleryBulkAction,
@@ -58,29 +56,20 @@ describe("the uploader's and the bulk action's input", () => {
 
 describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
-  let dir: string;
-  let storage: FileStorage;
-  let photo: Buffer;
-
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-gallery-owner-"));
-    storage = createLocalStorage({ root: path.join(dir, "storage"), secret: "s" });
-    photo ??= await testPhoto({ width: 360, height: 240 });
-  });
-  afterEach(async () => {
-    await whenImageQueueIdle();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const add = (options: Parameters<typeof createGalleryPicture>[2] = {}) =>
-    createGalleryPicture(database.db, storage, { photo, ...options });
+  const files = useGalleryTestStorage(() => database.db);
+  const add = files.add;
   const upload = async (
     originalName: string,
     options: Partial<Parameters<typeof createGalleryEntry>[3]> = {},
   ): Promise<string> => {
-    const file = path.join(dir, `upload-${Math.random()}.jpg`);
-    fs.writeFileSync(file, photo);
-    const id = await createGalleryEntry(database.db, actor, file, { originalName, watermark: "", storage, ...options });
+    const file = path.join(files.dir, `upload-${Math.random()}.jpg`);
+    fs.writeFileSync(file, files.photo);
+    const id = await createGalleryEntry(database.db, actor, file, {
+      originalName,
+      watermark: "",
+      storage: files.storage,
+      ...options,
+    });
     await whenImageQueueIdle();
     return id;
   };
@@ -154,7 +143,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
     ]);
     expect(await listGalleryCategories(database.db)).toEqual([{ en: "City", de: "Stadt" }]);
 
-    await applyGalleryBulkAction(database.db, actor, { action: "delete", ids: [lake, bridge] }, storage);
+    await applyGalleryBulkAction(database.db, actor, { action: "delete", ids: [lake, bridge] }, files.storage);
     expect(await adminTitles()).toEqual(["Harbour"]);
     expect(await database.db.selectFrom("images").select("id").execute()).toHaveLength(1);
 
@@ -180,11 +169,16 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
     // Sorted last: the pictures before it are written before the missing one is found, then rolled back.
     const missing = "zzzzzzzz-0000-0000-0000-000000000000";
     const auditBefore = await audit();
-    const filesBefore = [...(await storage.list("public/")), ...(await storage.list("private/"))].sort();
+    const filesBefore = [...(await files.storage.list("public/")), ...(await files.storage.list("private/"))].sort();
 
     for (const action of ["publish", "category", "delete"] as const) {
       await expect(
-        applyGalleryBulkAction(database.db, actor, { action, ids: [lake, harbour, missing], category: "Sea" }, storage),
+        applyGalleryBulkAction(
+          database.db,
+          actor,
+          { action, ids: [lake, harbour, missing], category: "Sea" },
+          files.storage,
+        ),
       ).rejects.toBeInstanceOf(GalleryNotFoundError);
     }
     const items = await listAdminGallery(database.db);
@@ -193,7 +187,9 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
       ["Harbour", false, ""],
     ]);
     expect(await audit()).toEqual(auditBefore);
-    expect([...(await storage.list("public/")), ...(await storage.list("private/"))].sort()).toEqual(filesBefore);
+    expect([...(await files.storage.list("public/")), ...(await files.storage.list("private/"))].sort()).toEqual(
+      filesBefore,
+    );
   });
 
   it("moves a picture to the top or the bottom, and visitors see that order", async () => {

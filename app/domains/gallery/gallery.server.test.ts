@@ -1,14 +1,13 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ReorderError } from "#app/db/ordering.server.ts";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { parseVariants } from "#app/domains/media/images.server.ts";
-import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
-import { createGalleryPicture, testPhoto } from "#tests/support/gallery-factories.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import { testPhoto, useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { holdImageQueue } from "#tests/support/image-queue.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import {
@@ -28,24 +27,8 @@ const actor = { id: "admin-1", email: "admin@example.test" };
 
 describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
-  let dir: string;
-  let storage: FileStorage;
-  // Small pictures: these tests are about the lists, not the pixels.
-  let photo: Buffer;
-
-  beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-gallery-"));
-    storage = createLocalStorage({ root: path.join(dir, "storage"), secret: "s" });
-    photo ??= await testPhoto({ width: 360, height: 240 });
-  });
-  afterEach(async () => {
-    // Nothing of this test may still be working on its database or files.
-    await whenImageQueueIdle();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const add = (options: Parameters<typeof createGalleryPicture>[2] = {}) =>
-    createGalleryPicture(database.db, storage, { photo, ...options });
+  const files = useGalleryTestStorage(() => database.db);
+  const add = files.add;
   const auditActions = async () =>
     (await database.db.selectFrom("audit_log").select("action").orderBy("id").execute()).map((row) => row.action);
 
@@ -141,12 +124,12 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
   });
 
   it("records every write in the audit log, and refuses unknown pictures", async () => {
-    const file = path.join(dir, "upload.jpg");
-    fs.writeFileSync(file, photo);
+    const file = path.join(files.dir, "upload.jpg");
+    fs.writeFileSync(file, files.photo);
     const id = await createGalleryEntry(database.db, actor, file, {
       originalName: "upload.jpg",
       watermark: "",
-      storage,
+      storage: files.storage,
     });
     await updateGalleryTexts(database.db, actor, id, {
       title: "New",
@@ -161,7 +144,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
     await setGalleryPublished(database.db, actor, id, false);
     await reorderGallery(database.db, actor, [id]);
     await expect(reorderGallery(database.db, actor, [id, "missing"])).rejects.toBeInstanceOf(ReorderError);
-    await deleteGalleryEntry(database.db, actor, id, storage);
+    await deleteGalleryEntry(database.db, actor, id, files.storage);
     expect(await auditActions()).toEqual([
       "gallery.create",
       "gallery.update",
@@ -186,7 +169,9 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
     expect(JSON.parse(deleted.old_value ?? "{}")).toEqual({ title: "New", description: "", category: "" });
 
     await expect(setGalleryPublished(database.db, actor, id, true)).rejects.toBeInstanceOf(GalleryNotFoundError);
-    await expect(deleteGalleryEntry(database.db, actor, id, storage)).rejects.toBeInstanceOf(GalleryNotFoundError);
+    await expect(deleteGalleryEntry(database.db, actor, id, files.storage)).rejects.toBeInstanceOf(
+      GalleryNotFoundError,
+    );
     expect((await auditActions()).length).toBe(5);
   });
 
@@ -203,23 +188,27 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       .where("id", "=", row.image_id)
       .executeTakeFirstOrThrow();
     const keys = [image.original_key, ...parseVariants(image.variants).map((variant) => variant.key)];
-    for (const key of keys) expect(await storage.stat(key), key).not.toBeNull();
-    await deleteGalleryEntry(database.db, actor, id, storage);
+    for (const key of keys) expect(await files.storage.stat(key), key).not.toBeNull();
+    await deleteGalleryEntry(database.db, actor, id, files.storage);
     expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
-    for (const key of keys) expect(await storage.stat(key), key).toBeNull();
+    for (const key of keys) expect(await files.storage.stat(key), key).toBeNull();
   });
 
   it("removes the stored image again when the gallery row cannot be written", async () => {
-    const file = path.join(dir, "upload.jpg");
-    fs.writeFileSync(file, photo);
+    const file = path.join(files.dir, "upload.jpg");
+    fs.writeFileSync(file, files.photo);
     // A refused audit write (the table is gone) aborts the transaction after the image was stored.
     await database.db.schema.dropTable("audit_log").execute();
     await expect(
-      createGalleryEntry(database.db, actor, file, { originalName: "upload.jpg", watermark: "", storage }),
+      createGalleryEntry(database.db, actor, file, {
+        originalName: "upload.jpg",
+        watermark: "",
+        storage: files.storage,
+      }),
     ).rejects.toThrow();
     expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
     expect(await database.db.selectFrom("gallery_images").select("id").execute()).toEqual([]);
-    expect([...(await storage.list("public/")), ...(await storage.list("private/"))]).toEqual([]);
+    expect([...(await files.storage.list("public/")), ...(await files.storage.list("private/"))]).toEqual([]);
   });
 
   describe("an upload answered before all its sizes exist", () => {
@@ -228,12 +217,12 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       large ??= await testPhoto({ width: 1600, height: 1000 });
     });
     const upload = (options: { storage?: FileStorage } = {}) => {
-      const file = path.join(dir, `upload-${Math.random()}.jpg`);
+      const file = path.join(files.dir, `upload-${Math.random()}.jpg`);
       fs.writeFileSync(file, large);
       return createGalleryEntry(database.db, actor, file, {
         originalName: "upload.jpg",
         watermark: "",
-        storage: options.storage ?? storage,
+        storage: options.storage ?? files.storage,
         published: true,
       });
     };
@@ -244,7 +233,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
         .select(["i.id", "i.ready", "i.variants", "i.original_key", "i.placeholder"])
         .where("g.id", "=", pictureId)
         .executeTakeFirstOrThrow();
-    const filesUnder = async (prefix: string) => (await storage.list(prefix, { limit: 1000 })).map((f) => f.key);
+    const filesUnder = async (prefix: string) => (await files.storage.list(prefix, { limit: 1000 })).map((f) => f.key);
 
     it("is hidden from visitors with its first size only, then ready and shown with every size", async () => {
       // Held back, so that what the upload answers with can be seen before the rest is made.
@@ -252,14 +241,14 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       const id = await upload();
       const pending = await imageOf(id);
       expect(Boolean(pending.ready)).toBe(false);
-      expect(await storage.stat(pending.original_key)).not.toBeNull();
+      expect(await files.storage.stat(pending.original_key)).not.toBeNull();
       const first = parseVariants(pending.variants);
       expect(first.map((variant) => [variant.width, variant.format])).toEqual([
         [320, "avif"],
         [320, "webp"],
         [320, "jpeg"],
       ]);
-      for (const variant of first) expect(await storage.stat(variant.key), variant.key).not.toBeNull();
+      for (const variant of first) expect(await files.storage.stat(variant.key), variant.key).not.toBeNull();
       expect(pending.placeholder).toMatch(/^data:image\/webp;base64,/);
       expect((await listPublishedGallery(database.db, { lang: "en" })).items).toEqual([]);
       // The admin sees it at once, with its thumbnail.
@@ -276,7 +265,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       expect([...new Set(variants.map((variant) => variant.width))]).toEqual([320, 640, 960, 1280, 1600]);
       expect(variants).toHaveLength(5 * 3);
       for (const variant of variants) {
-        const stored = await sharp(await fs.promises.readFile(path.join(dir, "storage", variant.key))).metadata();
+        const stored = await sharp(await fs.promises.readFile(path.join(files.dir, "storage", variant.key))).metadata();
         expect([stored.width, stored.height], variant.key).toEqual([variant.width, variant.height]);
       }
       // Exactly the files the row names, and the original.
@@ -295,27 +284,27 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       let release = () => {};
       const released = new Promise<void>((resolve) => (release = resolve));
       const holding: FileStorage = {
-        ...storage,
+        ...files.storage,
         async save(key, data, options) {
           if (hold && key.startsWith("public/images/")) {
             hold = false;
             reached();
             await released;
           }
-          return storage.save(key, data, options);
+          return files.storage.save(key, data, options);
         },
       };
       const id = await upload({ storage: holding });
       hold = true;
       await reachedSave;
-      await deleteGalleryEntry(database.db, actor, id, storage);
+      await deleteGalleryEntry(database.db, actor, id, files.storage);
       release();
       await whenImageQueueIdle();
 
       // And deleted before its work even started.
       const { release: open, done: gate } = holdImageQueue();
       const queued = await upload();
-      await deleteGalleryEntry(database.db, actor, queued, storage);
+      await deleteGalleryEntry(database.db, actor, queued, files.storage);
       open();
       await gate;
       await whenImageQueueIdle();
