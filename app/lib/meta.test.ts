@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { describe, expect, it } from "vitest";
-import { pageMeta, rootSeo, type SeoData } from "./meta.ts";
+import { noindexPageMeta, pageMeta, rootSeo, type SeoData } from "./meta.ts";
 
 const BASE = "https://jo.example";
 
@@ -142,5 +142,24 @@ describe("page metadata", () => {
     const data = seo({ siteTitle: "From root" });
     expect(rootSeo([{ id: "routes/faq" }, { id: "root", loaderData: { seo: data } }])).toBe(data);
     expect(rootSeo([{ id: "routes/faq" }])).toBeUndefined();
+  });
+});
+
+describe("a page search engines leave out", () => {
+  const matches = (lang: "en" | "de") => [{ id: "root", loaderData: { seo: seo({ lang }) } }];
+
+  it("is titled in the visitor's language and marked noindex", () => {
+    const title = { en: "Sign in", de: "Anmelden" };
+    const english = read(noindexPageMeta(matches("en"), "/auth", title));
+    expect(english.title).toBe("Sign in · Vitrine");
+    expect(english.named("robots")).toBe("noindex");
+    const german = read(noindexPageMeta(matches("de"), "/auth", title));
+    expect(german.title).toBe("Anmelden · Vitrine");
+    expect(german.link("canonical")).toEqual([`${BASE}/auth?lang=de`]);
+  });
+
+  it("takes one title as it is, and the site's title alone without one", () => {
+    expect(read(noindexPageMeta(matches("en"), "/admin", "Admin")).title).toBe("Admin · Vitrine");
+    expect(read(noindexPageMeta(matches("en"), "/gone", undefined)).title).toBe("Vitrine");
   });
 });

@@ -82,6 +82,20 @@ export function pageMeta(
 }
 
 /** The root loader's SEO data, as seen from any route's `meta`. */
+/**
+ * The head of a page search engines should leave out (sign-in, account, admin, not found): the usual tags
+ * plus `noindex`. `title` may name the page in both languages; the root's language picks one.
+ */
+export function noindexPageMeta(
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>,
+  pathname: string,
+  title: string | { en: string; de: string } | undefined,
+): MetaDescriptor[] {
+  const seo = rootSeo(matches);
+  const text = typeof title === "object" ? title[seo?.lang === "de" ? "de" : "en"] : title;
+  return [...pageMeta(seo, pathname, { title: text }), { name: "robots", content: "noindex" }];
+}
+
 export function rootSeo(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): SeoData | undefined {
   const root = matches.find((match) => match?.id === "root")?.loaderData as { seo?: SeoData } | undefined;
   return root?.seo;

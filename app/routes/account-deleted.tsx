@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import type { Route } from "./+types/account-deleted";
 
@@ -15,10 +15,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export function meta({ matches, location, loaderData }: Route.MetaArgs) {
-  return [
-    ...pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.title ?? "" }),
-    { name: "robots", content: "noindex" },
-  ];
+  return noindexPageMeta(matches, location.pathname, loaderData?.title ?? "");
 }
 
 export default function AccountDeleted({ loaderData }: Route.ComponentProps) {

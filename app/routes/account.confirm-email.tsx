@@ -10,7 +10,7 @@ import { type AccountMessageKey, accountDictionaryFor, accountTranslatorFor } fr
 import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { createTranslator } from "#app/i18n/i18n.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
@@ -84,13 +84,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
-  const root = rootSeo(matches);
-  return [
-    ...pageMeta(root, location.pathname, {
-      title: root?.lang === "de" ? "Neue E-Mail-Adresse bestätigen" : "Confirm your new e-mail address",
-    }),
-    { name: "robots", content: "noindex" },
-  ];
+  return noindexPageMeta(matches, location.pathname, {
+    en: "Confirm your new e-mail address",
+    de: "Neue E-Mail-Adresse bestätigen",
+  });
 }
 
 const linkClass =

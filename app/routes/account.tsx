@@ -3,7 +3,7 @@ import { requireUser } from "#app/auth/session.server.ts";
 import { SectionLayout } from "#app/components/section-layout.tsx";
 import { type AccountMessageKey, accountDictionaryFor } from "#app/i18n/account-dictionary.ts";
 import { type AccountLayoutData, useAccountTranslate } from "#app/lib/account-data.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import type { Route } from "./+types/account";
 
@@ -15,11 +15,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs): Promi
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
-  const root = rootSeo(matches);
-  return [
-    ...pageMeta(root, location.pathname, { title: root?.lang === "de" ? "Ihr Konto" : "Your account" }),
-    { name: "robots", content: "noindex" },
-  ];
+  return noindexPageMeta(matches, location.pathname, { en: "Your account", de: "Ihr Konto" });
 }
 
 const sections: { to: string; title: AccountMessageKey; icon: typeof KeyRound; end?: boolean }[] = [

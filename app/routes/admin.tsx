@@ -6,7 +6,7 @@ import { SectionLayout } from "#app/components/section-layout.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { adminDictionaryFor } from "#app/i18n/admin-dictionary.ts";
 import { type AdminLayoutData, useAdminTranslate } from "#app/lib/admin-data.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import type { Route } from "./+types/admin";
@@ -20,7 +20,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs): Promi
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
-  return [...pageMeta(rootSeo(matches), location.pathname, { title: "Admin" }), { name: "robots", content: "noindex" }];
+  return noindexPageMeta(matches, location.pathname, "Admin");
 }
 
 export default function AdminLayout() {

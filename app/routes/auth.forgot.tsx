@@ -11,7 +11,7 @@ import { translatorWith } from "#app/i18n/i18n.server.ts";
 import { recoveryDictionaryFor } from "#app/i18n/recovery-dictionary.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
@@ -80,11 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers = passRetryAfter;
 
 export function meta({ matches, location }: Route.MetaArgs) {
-  const root = rootSeo(matches);
-  return [
-    ...pageMeta(root, location.pathname, { title: root?.lang === "de" ? "Passwort vergessen" : "Forgot password" }),
-    { name: "robots", content: "noindex" },
-  ];
+  return noindexPageMeta(matches, location.pathname, { en: "Forgot password", de: "Passwort vergessen" });
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {

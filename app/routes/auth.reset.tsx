@@ -8,7 +8,7 @@ import { translatorWith } from "#app/i18n/i18n.server.ts";
 import type { MessageKey } from "#app/i18n/i18n.ts";
 import { type RecoveryMessageKey, recoveryDictionaryFor } from "#app/i18n/recovery-dictionary.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData, useTranslateWith } from "#app/lib/root-data.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
@@ -69,13 +69,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
-  const root = rootSeo(matches);
-  return [
-    ...pageMeta(root, location.pathname, {
-      title: root?.lang === "de" ? "Neues Passwort wählen" : "Choose a new password",
-    }),
-    { name: "robots", content: "noindex" },
-  ];
+  return noindexPageMeta(matches, location.pathname, { en: "Choose a new password", de: "Neues Passwort wählen" });
 }
 
 const linkClass =

@@ -13,7 +13,7 @@ import { normalizeEmail } from "#app/domains/users/email.ts";
 import { twoFactorStepPath } from "#app/domains/users/two-factor-step.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
@@ -83,11 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers = passRetryAfter;
 
 export function meta({ matches, location }: Route.MetaArgs) {
-  const root = rootSeo(matches);
-  return [
-    ...pageMeta(root, location.pathname, { title: root?.lang === "de" ? "Anmelden" : "Sign in" }),
-    { name: "robots", content: "noindex" },
-  ];
+  return noindexPageMeta(matches, location.pathname, { en: "Sign in", de: "Anmelden" });
 }
 
 const inputClass =

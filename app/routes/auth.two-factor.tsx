@@ -12,7 +12,7 @@ import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { type TwoFactorStepStrings, twoFactorStepStrings } from "#app/i18n/two-factor-step.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
@@ -134,13 +134,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const headers = passRetryAfter;
 
 export function meta({ matches, location }: Route.MetaArgs) {
-  const root = rootSeo(matches);
-  return [
-    ...pageMeta(root, location.pathname, {
-      title: root?.lang === "de" ? "Zwei-Faktor-Anmeldung" : "Two-factor sign-in",
-    }),
-    { name: "robots", content: "noindex" },
-  ];
+  return noindexPageMeta(matches, location.pathname, { en: "Two-factor sign-in", de: "Zwei-Faktor-Anmeldung" });
 }
 
 function CodeForm(props: {

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import type { Route } from "./+types/not-found";
 
@@ -10,11 +10,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ title: t("notFound.title"), text: t("notFound.text") }, { status: 404 });
 }
 
-export function meta({ loaderData, matches, location }: Route.MetaArgs) {
-  return [
-    ...pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.title }),
-    { name: "robots", content: "noindex" },
-  ];
+export function meta({ matches, location, loaderData }: Route.MetaArgs) {
+  return noindexPageMeta(matches, location.pathname, loaderData?.title);
 }
 
 export default function NotFoundPage({ loaderData }: Route.ComponentProps) {
