@@ -123,6 +123,14 @@ export function getRuntime(): Runtime {
   return runtime;
 }
 
+/**
+ * The storage the server runs with (made here under DATA_DIR/storage). It lives in the runtime, not in the
+ * storage module, so that storage does not import the runtime that creates it.
+ */
+export function getStorage(): FileStorage {
+  return getRuntime().storage;
+}
+
 export function getDb() {
   return getRuntime().database.db;
 }

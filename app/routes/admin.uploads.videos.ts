@@ -1,7 +1,6 @@
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { refusalMessage } from "#app/domains/content/content-admin.server.ts";
-import { getStorage } from "#app/domains/media/storage.server.ts";
 import {
   formatMegabytes,
   type ReceivedUpload,
@@ -18,7 +17,7 @@ import {
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { getDb, getRuntime, getStorage } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/admin.uploads.videos";
 
 function answer(result: ActionResult, status = 200): Response {

@@ -4,7 +4,6 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { getRuntime } from "#app/lib/runtime.server.ts";
 
 /**
  * Where uploaded and generated files live. A key is a relative path whose first segment is the area:
@@ -293,11 +292,6 @@ export function createLocalStorage(options: { root: string; secret: string }): F
     },
   };
   return storage;
-}
-
-/** The storage the server runs with (created by the runtime under DATA_DIR/storage). */
-export function getStorage(): FileStorage {
-  return getRuntime().storage;
 }
 
 /** The signing secret for private media URLs, derived from the auth secret so no new variable is needed. */

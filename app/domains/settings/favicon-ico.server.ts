@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
-import { getStorage, PUBLIC_MEDIA_PATH } from "#app/domains/media/storage.server.ts";
+import { PUBLIC_MEDIA_PATH } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { getStorage } from "#app/lib/runtime.server.ts";
 import shippedIcon from "../../../public/favicon.svg?raw";
 import { isSitePath } from "./settings-form.ts";
 import { faviconUrls } from "./site-images.ts";
