@@ -8,4 +8,7 @@ import { FailedAttemptLimiter } from "./rate-limit.server.ts";
 export const RESET_REQUESTS_PER_EMAIL = 3;
 export const RESET_REQUEST_WINDOW_MS = 60 * 60_000;
 
-export const resetRequestLimiter = new FailedAttemptLimiter(RESET_REQUESTS_PER_EMAIL, RESET_REQUEST_WINDOW_MS);
+/** Made once by the runtime, which holds it beside the per-client limiter. */
+export function createResetRequestLimiter(): FailedAttemptLimiter {
+  return new FailedAttemptLimiter(RESET_REQUESTS_PER_EMAIL, RESET_REQUEST_WINDOW_MS);
+}

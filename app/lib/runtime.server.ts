@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Auth, createAuth } from "#app/auth/auth.server.ts";
 import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
+import { createResetRequestLimiter } from "#app/auth/recovery-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
@@ -19,6 +20,8 @@ export type Runtime = {
   database: AppDatabase;
   auth: Auth;
   authLimiter: FailedAttemptLimiter;
+  /** Password reset requests per e-mail address (see recovery-limit.server.ts). */
+  resetRequestLimiter: FailedAttemptLimiter;
   /** Uploaded and generated files, under DATA_DIR/storage. */
   storage: FileStorage;
   /** Outgoing mail (SMTP_URL, or the outbox under DATA_DIR/outbox). */
@@ -78,6 +81,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       database,
       auth,
       authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
+      resetRequestLimiter: createResetRequestLimiter(),
       storage,
       mail: createMailService({
         smtpUrl: env.mail.smtpUrl,

@@ -1,7 +1,6 @@
 import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { resetRequestLimiter } from "#app/auth/recovery-limit.server.ts";
 import { getSessionUser } from "#app/auth/session.server.ts";
 import { TextField } from "#app/components/ui/field.tsx";
 import { type AuthToast, tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
@@ -54,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isValidEmail(email)) return refuse(t("auth.error.emailInvalid"), email, 400);
 
   // Every request counts towards both limits: each may send a mail.
-  const wait = runtime.authLimiter.begin(client) || resetRequestLimiter.begin(email);
+  const wait = runtime.authLimiter.begin(client) || runtime.resetRequestLimiter.begin(email);
   if (wait > 0) {
     return data({ ok: false, email, toast: tooManyAttempts(t, wait) } satisfies ForgotResult, {
       status: 429,
