@@ -9,6 +9,7 @@ import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { type AppMailService, createMailService, startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
+import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "./data-files.server.ts";
 import { type Env, maskSmtpUrl } from "./env.server.ts";
@@ -23,6 +24,8 @@ export type Runtime = {
   storage: FileStorage;
   /** Outgoing mail (SMTP_URL, or the outbox under DATA_DIR/outbox). */
   mail: AppMailService;
+  /** The key of the posts' "preview as visitor" links (app/domains/posts/preview-link.server.ts). */
+  previewSecret: string;
 };
 
 // Kept beside the runtime: stopped with it.
@@ -79,6 +82,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       auth,
       authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
       storage,
+      previewSecret: previewSecretOf(secret),
       mail: createMailService({
         smtpUrl: env.mail.smtpUrl,
         from: env.mail.from,
