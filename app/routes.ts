@@ -16,6 +16,12 @@ export default [
     index("routes/admin._index.tsx"),
     route("gallery", "routes/admin.gallery.tsx"),
     route("uploads/gallery", "routes/admin.uploads.gallery.ts"),
+    route("posts", "routes/admin.posts.tsx"),
+    // "new" is the editor of a post not written yet: one route, so the first autosave does not remount the editor.
+    route("posts/:id", "routes/admin.posts.$id.tsx"),
+    route("posts/preview", "routes/admin.posts.preview.ts"),
+    route("posts/autosave", "routes/admin.posts.autosave.ts"),
+    route("uploads/posts", "routes/admin.uploads.posts.ts"),
     route("links", "routes/admin.links.tsx"),
     route("faq", "routes/admin.faq.tsx"),
     route("videos", "routes/admin.videos.tsx"),

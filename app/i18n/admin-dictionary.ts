@@ -12,6 +12,8 @@ import { adminMailDe } from "./admin/mail.de.ts";
 import { adminMailEn } from "./admin/mail.en.ts";
 import { adminPostRulesDe } from "./admin/post-rules.de.ts";
 import { adminPostRulesEn } from "./admin/post-rules.en.ts";
+import { adminPostsEditorDe } from "./admin/posts-editor.de.ts";
+import { adminPostsEditorEn } from "./admin/posts-editor.en.ts";
 import { adminSiteDe } from "./admin/site.de.ts";
 import { adminSiteEn } from "./admin/site.en.ts";
 import { createTranslator, type Language, type TranslateWith } from "./i18n.ts";
@@ -30,6 +32,7 @@ export const adminEn = {
   ...adminAuditEn,
   ...adminChecklistEn,
   ...adminPostRulesEn,
+  ...adminPostsEditorEn,
 };
 export type AdminMessageKey = keyof typeof adminEn;
 export type AdminDictionary = Record<AdminMessageKey, string>;
@@ -42,6 +45,7 @@ export const adminDe = {
   ...adminAuditDe,
   ...adminChecklistDe,
   ...adminPostRulesDe,
+  ...adminPostsEditorDe,
 } satisfies AdminDictionary;
 
 export function adminDictionaryFor(lang: Language): AdminDictionary {

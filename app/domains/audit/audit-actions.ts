@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   "posts.publish",
   "posts.schedule",
   "posts.unpublish",
+  "posts.image-upload",
   "mail.dismiss-failures",
   "backup.download",
 ] as const;

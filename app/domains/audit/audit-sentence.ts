@@ -267,6 +267,8 @@ const RULES: Record<AuditAction, Rule> = {
     diff: row(t("admin.audit.field.publishAt"), null, record.newValue),
   }),
   "posts.unpublish": named("posts"),
+  // A picture uploaded in the post editor (cover or inline), named by its file.
+  "posts.image-upload": ({ t, record }) => ({ params: { target: plain(t, record.target) } }),
   "mail.dismiss-failures": ({ record }) => ({ params: { count: Number(record.newValue) || 0 } }),
   "backup.download": ({ t, record }) => ({
     params: { target: plain(t, record.target) },

@@ -102,6 +102,7 @@ export const adminAuditDe = {
   "admin.audit.says.posts.publish": "{actor} hat {item} veröffentlicht",
   "admin.audit.says.posts.schedule": "{actor} hat {item} zeitgesteuert eingeplant",
   "admin.audit.says.posts.unpublish": "{actor} hat {item} wieder zum Entwurf gemacht",
+  "admin.audit.says.posts.image-upload": "{actor} hat das Bild {target} für einen Beitrag hochgeladen",
   "admin.audit.says.gallery.create": "{actor} hat {item} hochgeladen",
   "admin.audit.says.gallery.update": "{actor} hat {item} bearbeitet",
   "admin.audit.says.gallery.publish": "{actor} hat {item} veröffentlicht",

@@ -98,6 +98,7 @@ export const adminAuditEn = {
   "admin.audit.says.posts.publish": "{actor} published {item}",
   "admin.audit.says.posts.schedule": "{actor} scheduled {item}",
   "admin.audit.says.posts.unpublish": "{actor} took {item} back to draft",
+  "admin.audit.says.posts.image-upload": "{actor} uploaded the picture {target} for a post",
   "admin.audit.says.gallery.create": "{actor} uploaded {item}",
   "admin.audit.says.gallery.update": "{actor} edited {item}",
   "admin.audit.says.gallery.publish": "{actor} published {item}",
