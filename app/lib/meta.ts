@@ -38,15 +38,22 @@ function urlFor(baseUrl: string, pathname: string, query: Record<string, string>
 export function pageMeta(
   seo: SeoData | undefined,
   pathname: string,
-  page: { title?: string; description?: string; query?: Record<string, string> } = {},
+  page: {
+    title?: string;
+    description?: string;
+    query?: Record<string, string>;
+    /** The path of each language version where they differ (a blog post has a slug per language). */
+    paths?: Record<Language, string>;
+  } = {},
 ): MetaDescriptor[] {
   if (!seo) return [{ title: page.title ?? "Tech Blog" }];
   const title = page.title ? `${page.title} · ${seo.siteTitle}` : seo.siteTitle;
   const description = page.description?.trim() || seo.description;
   const query = page.query ?? {};
+  const pathIn = (lang: Language) => page.paths?.[lang] ?? pathname;
   // One address per page, on BASE_URL, for search engines (canonical) and link previews (og:url) alike: two
   // different ones split what a shared link and a search result count for.
-  const canonical = urlFor(seo.baseUrl, pathname, query, seo.lang === "de" ? "de" : undefined);
+  const canonical = urlFor(seo.baseUrl, pathIn(seo.lang), query, seo.lang === "de" ? "de" : undefined);
   const icon = seo.faviconUrl || "/favicon.svg";
   const touchIcon = seo.faviconUrl || "/apple-touch-icon.png";
   const tags: MetaDescriptor[] = [
@@ -61,9 +68,9 @@ export function pageMeta(
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     { tagName: "link", rel: "canonical", href: canonical },
-    { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathname, query, "en") },
-    { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathname, query, "de") },
-    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathname, query) },
+    { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathIn("en"), query, "en") },
+    { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathIn("de"), query, "de") },
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathIn("en"), query) },
   ];
   // An uploaded favicon comes in the sizes browsers and phones ask for; a typed address serves for all.
   const uploadedIcons = seo.faviconUrl ? faviconUrls(seo.faviconUrl) : null;

@@ -9,6 +9,7 @@ import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { type AppMailService, createMailService, startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
+import { startPostScheduler } from "#app/domains/posts/post-scheduler.server.ts";
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "./data-files.server.ts";
@@ -29,7 +30,10 @@ export type Runtime = {
 };
 
 // Kept beside the runtime: stopped with it.
-const housekeeping = globalThis as typeof globalThis & { __vitrineStopMailHousekeeping?: () => void };
+const housekeeping = globalThis as typeof globalThis & {
+  __vitrineStopMailHousekeeping?: () => void;
+  __vitrineStopPostScheduler?: () => void;
+};
 
 // Kept on globalThis so that the development server's module reloads reuse one connection.
 const holder = globalThis as typeof globalThis & { __vitrineRuntime?: Runtime };
@@ -113,6 +117,9 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       db: database.db,
       logger: getLogger(),
     });
+    // Scheduled posts become published at their time, which drops the page cache (post-scheduler.server.ts).
+    housekeeping.__vitrineStopPostScheduler?.();
+    housekeeping.__vitrineStopPostScheduler = startPostScheduler({ db: database.db, logger: getLogger() });
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };
   } catch (error) {
@@ -136,6 +143,8 @@ export async function stopRuntime(): Promise<void> {
   holder.__vitrineRuntime = undefined;
   housekeeping.__vitrineStopMailHousekeeping?.();
   housekeeping.__vitrineStopMailHousekeeping = undefined;
+  housekeeping.__vitrineStopPostScheduler?.();
+  housekeeping.__vitrineStopPostScheduler = undefined;
   // Mails under way are given a moment to go out (or be recorded as failed) before the database closes.
   await runtime?.mail.close();
   await runtime?.database.close();
