@@ -7,6 +7,8 @@ import { VideoCard } from "#app/components/video-player.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { latestGalleryImages } from "#app/domains/home/home.server.ts";
 import { publicLinks } from "#app/domains/links/links.server.ts";
+import { ownerData } from "#app/domains/seo/owner-data.server.ts";
+import { jsonLdMeta, websiteAndPerson } from "#app/domains/seo/structured-data.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
 import { galleryHref } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
@@ -27,11 +29,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     publicLinks(db, lang),
     latestVideo(db, lang),
   ]);
-  return { ...texts, images, links: withIconMarkup(links), video, watermark: publicWatermark(settings) };
+  return {
+    ...texts,
+    images,
+    links: withIconMarkup(links),
+    video,
+    watermark: publicWatermark(settings),
+    owner: ownerData(settings, links),
+  };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
-  return pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.home_title });
+  const seo = rootSeo(matches);
+  const tags = pageMeta(seo, location.pathname, { title: loaderData?.home_title });
+  return seo && loaderData ? [...tags, ...jsonLdMeta(websiteAndPerson(seo, loaderData.owner))] : tags;
 }
 
 const moreLinkClass =
