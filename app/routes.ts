@@ -7,6 +7,11 @@ export default [
   route("links", "routes/links.tsx"),
   route("faq", "routes/faq.tsx"),
   route("videos", "routes/videos.tsx"),
+  route("blog", "routes/blog._index.tsx"),
+  route("blog/tag/:tag", "routes/blog.tag.$tag.tsx"),
+  // A signed "preview as visitor" link (app/domains/posts/preview-link.server.ts); before the slugs.
+  route("blog/preview", "routes/blog.preview.tsx"),
+  route("blog/:slug", "routes/blog.$slug.tsx"),
   route("auth", "routes/auth.tsx"),
   route("auth/two-factor", "routes/auth.two-factor.tsx"),
   route("auth/forgot", "routes/auth.forgot.tsx"),

@@ -36,13 +36,15 @@ function urlFor(baseUrl: string, pathname: string, query: Record<string, string>
  */
 export function languageUrls(
   baseUrl: string,
-  pathname: string,
+  pathname: string | Record<Language, string>,
   query: Record<string, string> = {},
 ): { en: string; de: string; default: string } {
+  // A blog post has a path (slug) per language; the x-default is the English one.
+  const pathIn = (lang: Language) => (typeof pathname === "string" ? pathname : pathname[lang]);
   return {
-    en: urlFor(baseUrl, pathname, query, "en"),
-    de: urlFor(baseUrl, pathname, query, "de"),
-    default: urlFor(baseUrl, pathname, query),
+    en: urlFor(baseUrl, pathIn("en"), query, "en"),
+    de: urlFor(baseUrl, pathIn("de"), query, "de"),
+    default: urlFor(baseUrl, pathIn("en"), query),
   };
 }
 
@@ -54,7 +56,13 @@ export function languageUrls(
 export function pageMeta(
   seo: SeoData | undefined,
   pathname: string,
-  page: { title?: string; description?: string; query?: Record<string, string> } = {},
+  page: {
+    title?: string;
+    description?: string;
+    query?: Record<string, string>;
+    /** The path of each language version where they differ (a blog post has a slug per language). */
+    paths?: Record<Language, string>;
+  } = {},
 ): MetaDescriptor[] {
   if (!seo) return [{ title: page.title ?? "Tech Blog" }];
   const title = page.title ? `${page.title} · ${seo.siteTitle}` : seo.siteTitle;
@@ -62,7 +70,7 @@ export function pageMeta(
   const query = page.query ?? {};
   // One address per page, on BASE_URL, for search engines (canonical) and link previews (og:url) alike: two
   // different ones split what a shared link and a search result count for.
-  const urls = languageUrls(seo.baseUrl, pathname, query);
+  const urls = languageUrls(seo.baseUrl, page.paths ?? pathname, query);
   const canonical = seo.lang === "de" ? urls.de : urls.default;
   const icon = seo.faviconUrl || "/favicon.svg";
   const touchIcon = seo.faviconUrl || "/apple-touch-icon.png";
