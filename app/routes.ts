@@ -1,6 +1,6 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
-// The spec's route table (§2), plus four resource routes without UI.
+// The spec's route table (§2), plus resource routes without UI.
 export default [
   index("routes/gallery.tsx"),
   route("home", "routes/home.tsx"),
@@ -59,6 +59,8 @@ export default [
   route("api/settings", "routes/api.settings.ts"),
   route("api/preferences", "routes/api.preferences.ts"),
   route("favicon.ico", "routes/favicon.ico.ts"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
