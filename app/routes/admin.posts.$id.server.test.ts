@@ -68,7 +68,14 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
   const run = (id: string, fields: Record<string, string>, t = en, now = NOW) =>
     runEditorAction(db(), testAdmin, id, fields, { t, now });
   const postCount = async () =>
-    Number((await db().selectFrom("posts").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db()
+          .selectFrom("posts")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("writes a new draft and sends the form to its own address", async () => {
     const result = await run(NEW_POST, form({ intent: "save", title: "Hello", title_de: "Hallo", body: "# Hi" }));
@@ -116,7 +123,10 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
       publishAt: "2026-03-29T07:00:00.000Z",
       visible: false,
     });
-    expect(await run(id, form({ intent: "publish", title: "Walk" }))).toMatchObject({ ok: true, message: "Published." });
+    expect(await run(id, form({ intent: "publish", title: "Walk" }))).toMatchObject({
+      ok: true,
+      message: "Published.",
+    });
     expect(await getPostForAdmin(db(), id, { now: NOW })).toMatchObject({ status: "published", visible: true });
     expect(await run(id, form({ intent: "unpublish", title: "Walk" }))).toMatchObject({ ok: true });
     expect(await getPostForAdmin(db(), id, { now: NOW })).toMatchObject({ status: "draft", visible: false });
@@ -158,8 +168,14 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
     expect(await postCount()).toBe(1);
     expect((await getPostForAdmin(db(), id))?.body).toBe("one two");
     await run(id, form({ intent: "publish", title: "Draft", body: "one two" }));
-    const refused = await run(NEW_POST, form({ intent: "autosave", post_id: id, title: "Draft", body: "half-written" }));
-    expect(refused).toMatchObject({ ok: false, message: "Only drafts are saved automatically; save this post yourself." });
+    const refused = await run(
+      NEW_POST,
+      form({ intent: "autosave", post_id: id, title: "Draft", body: "half-written" }),
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      message: "Only drafts are saved automatically; save this post yourself.",
+    });
     expect((await getPostForAdmin(db(), id))?.body).toBe("one two");
   });
 
@@ -179,7 +195,10 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
     const link = new URL(editor?.previewLinks?.de ?? "", "http://site.test");
     expect(link.searchParams.get("lang")).toBe("de");
     expect(verifyPreviewLink(link.searchParams, { secret: SECRET, now: NOW })?.postId).toBe(id);
-    expect(await loadPostEditor(db(), NEW_POST, { previewSecret: SECRET })).toMatchObject({ post: null, previewLinks: null });
+    expect(await loadPostEditor(db(), NEW_POST, { previewSecret: SECRET })).toMatchObject({
+      post: null,
+      previewLinks: null,
+    });
     expect(await loadPostEditor(db(), "missing", { previewSecret: SECRET })).toBeNull();
     expect(await loadPostEditor(db(), "%00", { previewSecret: SECRET })).toBeNull();
   });
