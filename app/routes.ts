@@ -1,12 +1,17 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
-// The spec's route table (§2), plus four resource routes without UI.
+// The spec's route table (§2), plus resource routes without UI.
 export default [
   index("routes/gallery.tsx"),
   route("home", "routes/home.tsx"),
   route("links", "routes/links.tsx"),
   route("faq", "routes/faq.tsx"),
   route("videos", "routes/videos.tsx"),
+  route("blog", "routes/blog._index.tsx"),
+  route("blog/tag/:tag", "routes/blog.tag.$tag.tsx"),
+  // A signed "preview as visitor" link (app/domains/posts/preview-link.server.ts); before the slugs.
+  route("blog/preview", "routes/blog.preview.tsx"),
+  route("blog/:slug", "routes/blog.$slug.tsx"),
   route("auth", "routes/auth.tsx"),
   route("auth/two-factor", "routes/auth.two-factor.tsx"),
   route("auth/forgot", "routes/auth.forgot.tsx"),
@@ -16,6 +21,12 @@ export default [
     index("routes/admin._index.tsx"),
     route("gallery", "routes/admin.gallery.tsx"),
     route("uploads/gallery", "routes/admin.uploads.gallery.ts"),
+    route("posts", "routes/admin.posts.tsx"),
+    // "new" is the editor of a post not written yet: one route, so the first autosave does not remount the editor.
+    route("posts/:id", "routes/admin.posts.$id.tsx"),
+    route("posts/preview", "routes/admin.posts.preview.ts"),
+    route("posts/autosave", "routes/admin.posts.autosave.ts"),
+    route("uploads/posts", "routes/admin.uploads.posts.ts"),
     route("links", "routes/admin.links.tsx"),
     route("faq", "routes/admin.faq.tsx"),
     route("videos", "routes/admin.videos.tsx"),
@@ -48,6 +59,8 @@ export default [
   route("api/settings", "routes/api.settings.ts"),
   route("api/preferences", "routes/api.preferences.ts"),
   route("favicon.ico", "routes/favicon.ico.ts"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -13,6 +13,7 @@ const navItems: MenuItem<MessageKey>[] = [
   { to: "/links", label: "nav.links", section: "links" },
   { to: "/faq", label: "nav.faq", section: "faq" },
   { to: "/videos", label: "nav.videos", section: "videos" },
+  { to: "/blog", label: "nav.blog", section: "blog" },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

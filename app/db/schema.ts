@@ -230,6 +230,44 @@ export interface AccountTokensTable {
   used_at: DbDate | null;
 }
 
+/** A blog post (issue 12): English fields and their German twins (`_de`; empty German falls back to English). */
+export interface PostsTable {
+  id: string;
+  /** The admin who wrote it; no foreign key (the post outlives the account). */
+  author_id: string;
+  status: "draft" | "scheduled" | "published";
+  /** When it was or will be published; null for a draft never published. */
+  publish_at: DbDate | null;
+  title: string;
+  title_de: string;
+  /** The current slugs, unique per language ([a-z0-9-]); every slug ever used is in post_slugs. */
+  slug: string;
+  slug_de: string;
+  excerpt: string;
+  excerpt_de: string;
+  /** Markdown. */
+  body: string;
+  body_de: string;
+  cover_image_id: string | null;
+  cover_alt: string;
+  cover_alt_de: string;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+/** Every slug a post ever had (its current ones too): an old slug answers 301 to the current one. */
+export interface PostSlugsTable {
+  slug: string;
+  lang: "en" | "de";
+  post_id: string;
+}
+
+export interface PostTagsTable {
+  post_id: string;
+  /** Lower-case, trimmed. */
+  tag: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -248,4 +286,7 @@ export interface Database {
   mail_failures: MailFailuresTable;
   twoFactor: TwoFactorTable;
   account_tokens: AccountTokensTable;
+  posts: PostsTable;
+  post_slugs: PostSlugsTable;
+  post_tags: PostTagsTable;
 }

@@ -10,6 +10,10 @@ import { adminGalleryDe } from "./admin/gallery.de.ts";
 import { adminGalleryEn } from "./admin/gallery.en.ts";
 import { adminMailDe } from "./admin/mail.de.ts";
 import { adminMailEn } from "./admin/mail.en.ts";
+import { adminPostRulesDe } from "./admin/post-rules.de.ts";
+import { adminPostRulesEn } from "./admin/post-rules.en.ts";
+import { adminPostsEditorDe } from "./admin/posts-editor.de.ts";
+import { adminPostsEditorEn } from "./admin/posts-editor.en.ts";
 import { adminSiteDe } from "./admin/site.de.ts";
 import { adminSiteEn } from "./admin/site.en.ts";
 import { createTranslator, type Language, type TranslateWith } from "./i18n.ts";
@@ -27,6 +31,8 @@ export const adminEn = {
   ...adminMailEn,
   ...adminAuditEn,
   ...adminChecklistEn,
+  ...adminPostRulesEn,
+  ...adminPostsEditorEn,
 };
 export type AdminMessageKey = keyof typeof adminEn;
 export type AdminDictionary = Record<AdminMessageKey, string>;
@@ -38,6 +44,8 @@ export const adminDe = {
   ...adminMailDe,
   ...adminAuditDe,
   ...adminChecklistDe,
+  ...adminPostRulesDe,
+  ...adminPostsEditorDe,
 } satisfies AdminDictionary;
 
 export function adminDictionaryFor(lang: Language): AdminDictionary {

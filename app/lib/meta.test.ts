@@ -163,3 +163,16 @@ describe("a page search engines leave out", () => {
     expect(read(noindexPageMeta(matches("en"), "/gone", undefined)).title).toBe("Vitrine");
   });
 });
+
+describe("a page whose language versions live at different paths (a blog post)", () => {
+  it("points canonical and each hreflang alternate at that language's own path", () => {
+    const paths = { en: "/blog/hello-world", de: "/blog/hallo-welt" };
+    const en = read(pageMeta(seo(), "/blog/hello-world", { paths }));
+    expect(en.link("canonical")).toEqual([`${BASE}/blog/hello-world`]);
+    expect(en.link("alternate", "en")).toEqual([`${BASE}/blog/hello-world?lang=en`]);
+    expect(en.link("alternate", "de")).toEqual([`${BASE}/blog/hallo-welt?lang=de`]);
+    expect(en.link("alternate", "x-default")).toEqual([`${BASE}/blog/hello-world`]);
+    const de = read(pageMeta(seo({ lang: "de" }), "/blog/hallo-welt", { paths }));
+    expect(de.link("canonical")).toEqual([`${BASE}/blog/hallo-welt?lang=de`]);
+  });
+});

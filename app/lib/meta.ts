@@ -31,6 +31,24 @@ function urlFor(baseUrl: string, pathname: string, query: Record<string, string>
 }
 
 /**
+ * A page's address per language, as its hreflang alternates name them: `en` and `de` by `?lang=`, `default`
+ * (x-default, and the English page's canonical) without. The sitemap lists the same (app/domains/seo/).
+ */
+export function languageUrls(
+  baseUrl: string,
+  pathname: string | Record<Language, string>,
+  query: Record<string, string> = {},
+): { en: string; de: string; default: string } {
+  // A blog post has a path (slug) per language; the x-default is the English one.
+  const pathIn = (lang: Language) => (typeof pathname === "string" ? pathname : pathname[lang]);
+  return {
+    en: urlFor(baseUrl, pathIn("en"), query, "en"),
+    de: urlFor(baseUrl, pathIn("de"), query, "de"),
+    default: urlFor(baseUrl, pathIn("en"), query),
+  };
+}
+
+/**
  * The head of every page: title, description, Open Graph and Twitter cards, icons,
  * canonical and hreflang alternates. A sub-page passes its own name to prefix the title, and the query
  * parameters that make it a page of its own (`image` of a shared picture; not `page` or `lang`).
@@ -38,7 +56,13 @@ function urlFor(baseUrl: string, pathname: string, query: Record<string, string>
 export function pageMeta(
   seo: SeoData | undefined,
   pathname: string,
-  page: { title?: string; description?: string; query?: Record<string, string> } = {},
+  page: {
+    title?: string;
+    description?: string;
+    query?: Record<string, string>;
+    /** The path of each language version where they differ (a blog post has a slug per language). */
+    paths?: Record<Language, string>;
+  } = {},
 ): MetaDescriptor[] {
   if (!seo) return [{ title: page.title ?? "Tech Blog" }];
   const title = page.title ? `${page.title} · ${seo.siteTitle}` : seo.siteTitle;
@@ -46,7 +70,8 @@ export function pageMeta(
   const query = page.query ?? {};
   // One address per page, on BASE_URL, for search engines (canonical) and link previews (og:url) alike: two
   // different ones split what a shared link and a search result count for.
-  const canonical = urlFor(seo.baseUrl, pathname, query, seo.lang === "de" ? "de" : undefined);
+  const urls = languageUrls(seo.baseUrl, page.paths ?? pathname, query);
+  const canonical = seo.lang === "de" ? urls.de : urls.default;
   const icon = seo.faviconUrl || "/favicon.svg";
   const touchIcon = seo.faviconUrl || "/apple-touch-icon.png";
   const tags: MetaDescriptor[] = [
@@ -61,9 +86,9 @@ export function pageMeta(
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     { tagName: "link", rel: "canonical", href: canonical },
-    { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathname, query, "en") },
-    { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathname, query, "de") },
-    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathname, query) },
+    { tagName: "link", rel: "alternate", hrefLang: "en", href: urls.en },
+    { tagName: "link", rel: "alternate", hrefLang: "de", href: urls.de },
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urls.default },
   ];
   // An uploaded favicon comes in the sizes browsers and phones ask for; a typed address serves for all.
   const uploadedIcons = seo.faviconUrl ? faviconUrls(seo.faviconUrl) : null;

@@ -10,6 +10,8 @@ import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { type AppMailService, createMailService, startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
+import { startPostScheduler } from "#app/domains/posts/post-scheduler.server.ts";
+import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "./data-files.server.ts";
 import { type Env, maskSmtpUrl } from "./env.server.ts";
@@ -26,10 +28,15 @@ export type Runtime = {
   storage: FileStorage;
   /** Outgoing mail (SMTP_URL, or the outbox under DATA_DIR/outbox). */
   mail: AppMailService;
+  /** The key of the posts' "preview as visitor" links (app/domains/posts/preview-link.server.ts). */
+  previewSecret: string;
 };
 
 // Kept beside the runtime: stopped with it.
-const housekeeping = globalThis as typeof globalThis & { __vitrineStopMailHousekeeping?: () => void };
+const housekeeping = globalThis as typeof globalThis & {
+  __vitrineStopMailHousekeeping?: () => void;
+  __vitrineStopPostScheduler?: () => void;
+};
 
 // Kept on globalThis so that the development server's module reloads reuse one connection.
 const holder = globalThis as typeof globalThis & { __vitrineRuntime?: Runtime };
@@ -83,6 +90,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
       resetRequestLimiter: createResetRequestLimiter(),
       storage,
+      previewSecret: previewSecretOf(secret),
       mail: createMailService({
         smtpUrl: env.mail.smtpUrl,
         from: env.mail.from,
@@ -113,6 +121,9 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       db: database.db,
       logger: getLogger(),
     });
+    // Scheduled posts become published at their time, which drops the page cache (post-scheduler.server.ts).
+    housekeeping.__vitrineStopPostScheduler?.();
+    housekeeping.__vitrineStopPostScheduler = startPostScheduler({ db: database.db, logger: getLogger() });
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };
   } catch (error) {
@@ -144,6 +155,8 @@ export async function stopRuntime(): Promise<void> {
   holder.__vitrineRuntime = undefined;
   housekeeping.__vitrineStopMailHousekeeping?.();
   housekeeping.__vitrineStopMailHousekeeping = undefined;
+  housekeeping.__vitrineStopPostScheduler?.();
+  housekeeping.__vitrineStopPostScheduler = undefined;
   // Mails under way are given a moment to go out (or be recorded as failed) before the database closes.
   await runtime?.mail.close();
   await runtime?.database.close();

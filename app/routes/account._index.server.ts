@@ -8,6 +8,7 @@ import {
   getOwnAccount,
   passwordChangedMail,
   setOwnLanguage,
+  setOwnName,
 } from "#app/domains/users/account.server.ts";
 import { tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
 import { type AccountMessageKey, type AccountTranslate, accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
@@ -23,7 +24,7 @@ import { getRuntime } from "#app/lib/runtime.server.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 
-export type AccountIntent = "password" | "language" | "delete";
+export type AccountIntent = "name" | "password" | "language" | "delete";
 export type AccountActionResult = ActionResult & { intent: AccountIntent | null };
 
 export async function accountOverviewLoader({ url, context }: Omit<Args, "request">) {
@@ -39,6 +40,8 @@ const secret = z.string().max(1000);
 const accountForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("password"), currentPassword: secret, newPassword: secret }),
   z.object({ intent: z.literal("language"), language: z.enum(languages) }),
+  // Checked by setOwnName (the shared text rule), which says what is wrong with it.
+  z.object({ intent: z.literal("name"), name: z.unknown() }),
   z.object({ intent: z.literal("delete"), password: secret }),
 ]);
 
@@ -60,7 +63,7 @@ const PASSWORD_PROBLEMS: Record<string, AccountMessageKey> = {
 };
 
 /**
- * The account page's three forms. A wrong password (current one, or the one that confirms a deletion) counts
+ * The account page's four forms. A wrong password (current one, or the one that confirms a deletion) counts
  * towards the per-address limit of sign-in failures, so this page cannot be used to guess a password faster than
  * the sign-in form; a refusal for any other reason is forgiven. Nothing is changed on any refusal.
  */
@@ -74,6 +77,15 @@ export async function accountOverviewAction({ request, url, context }: Args) {
   if (!parsed.success) return refused(null, t("account.common.formError"));
   const form = parsed.data;
   const actor = { id: user.id, email: user.email };
+
+  if (form.intent === "name") {
+    const result = await setOwnName(db, actor, form.name);
+    if (!result.ok) {
+      const message = t(`account.name.error.${result.problem}`);
+      return refused(form.intent, message, { name: message });
+    }
+    return { ok: true, intent: form.intent, message: t("account.name.saved") };
+  }
 
   if (form.intent === "language") {
     await setOwnLanguage(db, actor, form.language);

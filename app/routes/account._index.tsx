@@ -94,6 +94,26 @@ export default function AccountOverview({ loaderData, actionData }: Route.Compon
           </Form>
         </Section>
 
+        <Section id="name-heading" title={t("account.name.heading")} intro={t("account.name.intro")}>
+          <Form method="post" noValidate className="mt-4 flex max-w-md flex-wrap items-end gap-3">
+            <input type="hidden" name="intent" value="name" />
+            <div className="min-w-48 flex-1">
+              <TextField
+                label={t("account.name.label")}
+                name="name"
+                autoComplete="name"
+                maxLength={80}
+                defaultValue={account.name}
+                key={account.name}
+                error={errorsFor("name")?.name}
+              />
+            </div>
+            <Button type="submit" variant="secondary" disabled={busyWith === "name"}>
+              {t("account.name.submit")}
+            </Button>
+          </Form>
+        </Section>
+
         <Section id="language-heading" title={t("account.language.heading")} intro={t("account.language.intro")}>
           <Form method="post" className="mt-4 flex max-w-md flex-wrap items-end gap-3">
             <input type="hidden" name="intent" value="language" />

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { PostCards } from "#app/components/blog/post-cards.tsx";
 import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
@@ -7,6 +8,10 @@ import { VideoCard } from "#app/components/video-player.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { latestGalleryImages } from "#app/domains/home/home.server.ts";
 import { publicLinks } from "#app/domains/links/links.server.ts";
+import { toPostCard } from "#app/domains/posts/blog-pages.server.ts";
+import { listLatestPosts } from "#app/domains/posts/posts.server.ts";
+import { ownerData } from "#app/domains/seo/owner-data.server.ts";
+import { jsonLdMeta, websiteAndPerson } from "#app/domains/seo/structured-data.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
 import { galleryHref } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
@@ -20,18 +25,29 @@ import type { Route } from "./+types/home";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const db = getDb();
-  const [settings, texts, images, links, video] = await Promise.all([
+  const [settings, texts, images, links, video, posts] = await Promise.all([
     requestSettings(context),
     pageTexts(request, context, ["home_title", "home_subtitle"], ["home_content"]),
     latestGalleryImages(db, lang),
     publicLinks(db, lang),
     latestVideo(db, lang),
+    listLatestPosts(db, lang, 3),
   ]);
-  return { ...texts, images, links: withIconMarkup(links), video, watermark: publicWatermark(settings) };
+  return {
+    ...texts,
+    images,
+    links: withIconMarkup(links),
+    video,
+    posts: posts.map(toPostCard),
+    watermark: publicWatermark(settings),
+    owner: ownerData(settings, links),
+  };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
-  return pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.home_title });
+  const seo = rootSeo(matches);
+  const tags = pageMeta(seo, location.pathname, { title: loaderData?.home_title });
+  return seo && loaderData ? [...tags, ...jsonLdMeta(websiteAndPerson(seo, loaderData.owner))] : tags;
 }
 
 const moreLinkClass =
@@ -55,15 +71,20 @@ function Highlight(props: { id: string; title: string; more: string; to: string;
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
   const t = useTranslate();
-  const { images, links, video, watermark } = loaderData;
+  const { images, links, video, posts, watermark } = loaderData;
   return (
     <>
       <article className="max-w-3xl">
         <PageHeader title={loaderData.home_title} subtitle={loaderData.home_subtitle} />
         <MarkdownContent html={loaderData.home_content} />
       </article>
-      {images.length > 0 || links.length > 0 || video ? (
+      {images.length > 0 || links.length > 0 || video || posts.length > 0 ? (
         <div className="mt-14 space-y-14">
+          {posts.length > 0 ? (
+            <Highlight id="home-posts" title={t("home.latestPosts")} more={t("home.allPosts")} to="/blog">
+              <PostCards posts={posts} watermark={watermark} headingLevel={3} />
+            </Highlight>
+          ) : null}
           {images.length > 0 ? (
             <Highlight id="home-images" title={t("home.latestImages")} more={t("home.allImages")} to="/">
               {/* The gallery's rows: each picture whole, the watermark seen once. */}

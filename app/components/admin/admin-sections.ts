@@ -1,4 +1,15 @@
-import { FileClock, Images, KeyRound, Link2, Mail, MessageCircleQuestion, Settings, Users, Video } from "lucide-react";
+import {
+  FileClock,
+  Images,
+  KeyRound,
+  Link2,
+  Mail,
+  MessageCircleQuestion,
+  NotebookPen,
+  Settings,
+  Users,
+  Video,
+} from "lucide-react";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 
 export type AdminSection = { to: string; title: AdminMessageKey; text: AdminMessageKey; icon: typeof Settings };
@@ -6,6 +17,7 @@ export type AdminSection = { to: string; title: AdminMessageKey; text: AdminMess
 /** The admin screens, in the order the navigation and the dashboard show them. */
 export const adminSections: AdminSection[] = [
   { to: "/admin/gallery", title: "admin.section.gallery", text: "admin.section.galleryText", icon: Images },
+  { to: "/admin/posts", title: "admin.section.posts", text: "admin.section.postsText", icon: NotebookPen },
   { to: "/admin/links", title: "admin.section.links", text: "admin.section.linksText", icon: Link2 },
   { to: "/admin/faq", title: "admin.section.faq", text: "admin.section.faqText", icon: MessageCircleQuestion },
   { to: "/admin/videos", title: "admin.section.videos", text: "admin.section.videosText", icon: Video },

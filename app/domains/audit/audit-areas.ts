@@ -7,6 +7,7 @@ export const AUDIT_AREAS = [
   "links",
   "faq",
   "videos",
+  "posts",
   "backup",
   "mail",
   "account",

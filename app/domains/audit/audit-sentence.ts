@@ -118,7 +118,7 @@ function plain(t: AdminTranslate, value: string | null | undefined): string {
   return text && !isIdLike(text) ? text : t("admin.audit.unknown");
 }
 
-type Area = "gallery" | "links" | "faq" | "videos";
+type Area = "gallery" | "links" | "faq" | "videos" | "posts";
 
 /** The item in the sentence, named by its title at the time ("the picture “Alpine lake”"), never by an id. */
 function itemName(t: AdminTranslate, area: Area, name: string | null | undefined): string {
@@ -251,6 +251,24 @@ const RULES: Record<AuditAction, Rule> = {
     context.record.newValue
       ? named("videos")(context)
       : { key: "admin.audit.poster.removed", params: { item: itemName(context.t, "videos", context.record.target) } },
+  "account.changeName": ({ t, record }) => ({
+    diff: row(t("admin.audit.field.name"), record.oldValue, record.newValue),
+  }),
+  "posts.create": named("posts", "new"),
+  "posts.update": named("posts", "fields"),
+  "posts.delete": named("posts", "old"),
+  // The new value is the publish time (ISO) the post got; the old one its status before.
+  "posts.publish": ({ t, record }) => ({
+    params: { item: itemName(t, "posts", record.target) },
+    diff: row(t("admin.audit.field.publishAt"), null, record.newValue),
+  }),
+  "posts.schedule": ({ t, record }) => ({
+    params: { item: itemName(t, "posts", record.target) },
+    diff: row(t("admin.audit.field.publishAt"), null, record.newValue),
+  }),
+  "posts.unpublish": named("posts"),
+  // A picture uploaded in the post editor (cover or inline), named by its file.
+  "posts.image-upload": ({ t, record }) => ({ params: { target: plain(t, record.target) } }),
   "mail.dismiss-failures": ({ record }) => ({ params: { count: Number(record.newValue) || 0 } }),
   "backup.download": ({ t, record }) => ({
     params: { target: plain(t, record.target) },

@@ -211,7 +211,7 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
       const { rows } = await sql<{
         n: number;
       }>`select count(*)::int as n from pg_trigger where tgname like '%_notify_change'`.execute(database.db);
-      expect(rows[0]?.n).toBe(10);
+      expect(rows[0]?.n).toBe(13);
       // A new audit entry gets the next id, not one the restore loaded.
       const before = await database.db
         .selectFrom("audit_log")

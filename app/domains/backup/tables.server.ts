@@ -45,6 +45,9 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "twoFactor", key: ["id"], booleans: ["verified"], dates: ["lockedUntil"] },
   // Hashes only; a restored link works until it expires, as it would have without the restore.
   { name: "account_tokens", key: ["token_hash"], dates: ["expires_at", "created_at", "used_at"] },
+  { name: "posts", key: ["id"], dates: ["publish_at", ...contentDates] },
+  { name: "post_slugs", key: ["lang", "slug"] },
+  { name: "post_tags", key: ["post_id", "tag"] },
 ];
 
 export type NeutralValue = string | number | boolean | null;

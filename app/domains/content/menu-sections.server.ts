@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
+import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { MenuSections } from "./menu-sections.ts";
 
@@ -15,17 +16,25 @@ async function hasPublished(db: Kysely<Database>, table: "links" | "faq_entries"
  */
 function readPublishedSections(db: Kysely<Database>): Promise<MenuSections> {
   return cachedUntilChanged(db, "menu-sections", async () => {
-    const [links, faq, videos] = await Promise.all([
+    const [links, faq, videos, blog] = await Promise.all([
       hasPublished(db, "links"),
       hasPublished(db, "faq_entries"),
       hasPublished(db, "videos"),
+      // Kept until the next write: the scheduler's write at a post's time is what brings "Blog" in then.
+      hasPublishedPost(db),
     ]);
-    return { links, faq, videos };
+    return { links, faq, videos, blog };
   });
 }
 
-/** The content pages the main menu offers: those with a published entry, or all while the setting says so. */
+/**
+ * The content pages the main menu offers: those with a published entry, or all while the setting says so (the
+ * blog only once a post is visible).
+ */
 export async function readMenuSections(db: Kysely<Database>, settings: SiteSettings): Promise<MenuSections> {
-  if (settings.menu_show_empty_sections === "true") return { links: true, faq: true, videos: true };
-  return { ...(await readPublishedSections(db)) };
+  const published = await readPublishedSections(db);
+  // The blog joins the menu with its first visible post whatever the setting: an empty blog is no section yet.
+  if (settings.menu_show_empty_sections === "true")
+    return { links: true, faq: true, videos: true, blog: published.blog };
+  return { ...published };
 }

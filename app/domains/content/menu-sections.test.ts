@@ -7,14 +7,23 @@ const items: MenuItem<string>[] = [
   { to: "/links", label: "Links", section: "links" },
   { to: "/faq", label: "FAQ", section: "faq" },
   { to: "/videos", label: "Videos", section: "videos" },
+  { to: "/blog", label: "Blog", section: "blog" },
 ];
 
 const paths = (sections: Parameters<typeof menuItemsFor>[1]) => menuItemsFor(items, sections).map((item) => item.to);
 
 describe("the main menu's content pages", () => {
   it("leaves out the content pages without a published entry, keeping the others in order", () => {
-    expect(paths({ links: false, faq: false, videos: false })).toEqual(["/", "/home"]);
-    expect(paths({ links: false, faq: true, videos: false })).toEqual(["/", "/home", "/faq"]);
-    expect(paths({ links: true, faq: true, videos: true })).toEqual(["/", "/home", "/links", "/faq", "/videos"]);
+    expect(paths({ links: false, faq: false, videos: false, blog: false })).toEqual(["/", "/home"]);
+    expect(paths({ links: false, faq: true, videos: false, blog: false })).toEqual(["/", "/home", "/faq"]);
+    expect(paths({ links: false, faq: false, videos: false, blog: true })).toEqual(["/", "/home", "/blog"]);
+    expect(paths({ links: true, faq: true, videos: true, blog: true })).toEqual([
+      "/",
+      "/home",
+      "/links",
+      "/faq",
+      "/videos",
+      "/blog",
+    ]);
   });
 });

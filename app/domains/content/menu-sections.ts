@@ -1,5 +1,5 @@
 /** Whether the main menu offers each content page (see menu-sections.server.ts). */
-export type MenuSections = { links: boolean; faq: boolean; videos: boolean };
+export type MenuSections = { links: boolean; faq: boolean; videos: boolean; blog: boolean };
 
 export type MenuItem<Label extends string> = { to: string; label: Label; section?: keyof MenuSections };
 

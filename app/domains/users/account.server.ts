@@ -6,6 +6,7 @@ import { toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import type { MailMessage } from "#app/domains/mail/mail-message.ts";
 import { isLanguage, type Language } from "#app/i18n/i18n.ts";
+import { type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { PASSWORD_MAX_LENGTH, type PasswordProblem, passwordProblem } from "./password-policy.ts";
 import { deleteUser } from "./user-admin.server.ts";
 import { describeUserAgent } from "./user-agent.ts";
@@ -16,17 +17,25 @@ import { setPassword } from "./users.server.ts";
  * `actor` is always the person, as the request's session resolved them; every change is audited under their name.
  */
 
-export type OwnAccount = { email: string; language: Language; createdAt: string; lastSignInAt: string | null };
+export type OwnAccount = {
+  email: string;
+  /** The display name shown as a post's author; empty: the part of the e-mail before @ is shown. */
+  name: string;
+  language: Language;
+  createdAt: string;
+  lastSignInAt: string | null;
+};
 
 export async function getOwnAccount(db: Kysely<Database>, userId: string): Promise<OwnAccount | undefined> {
   const row = await db
     .selectFrom("user")
-    .select(["email", "language", "createdAt", "lastSignInAt"])
+    .select(["email", "name", "language", "createdAt", "lastSignInAt"])
     .where("id", "=", userId)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
     email: row.email,
+    name: row.name,
     language: isLanguage(row.language) ? row.language : "en",
     createdAt: toIsoString(row.createdAt),
     lastSignInAt: row.lastSignInAt === null ? null : toIsoString(row.lastSignInAt),
@@ -93,6 +102,36 @@ export async function setOwnLanguage(
       newValue: language,
     });
     return { changed: true };
+  });
+}
+
+export const DISPLAY_NAME_MAX = 80;
+const displayNameSchema = textSchema({ max: DISPLAY_NAME_MAX });
+
+/**
+ * Sets the person's display name (better-auth's `name`; shown as the author of their posts). Empty is allowed:
+ * the part of the e-mail before @ stands in. A refused name (too long, control characters, a line break)
+ * changes nothing and says why, as the shared text rule's problem code.
+ */
+export async function setOwnName(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  name: unknown,
+): Promise<{ ok: true; changed: boolean } | { ok: false; problem: TextProblem }> {
+  const parsed = displayNameSchema.safeParse(name);
+  if (!parsed.success) return { ok: false, problem: (parsed.error.issues[0]?.message ?? "invalid") as TextProblem };
+  const value = parsed.data;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("user").select("name").where("id", "=", actor.id).executeTakeFirst();
+    if (!row || row.name === value) return { ok: true, changed: false } as const;
+    await trx.updateTable("user").set({ name: value, updatedAt: new Date() }).where("id", "=", actor.id).execute();
+    await recordAudit(trx, actor, {
+      action: "account.changeName",
+      target: actor.email,
+      oldValue: row.name,
+      newValue: value,
+    });
+    return { ok: true, changed: true } as const;
   });
 }
 

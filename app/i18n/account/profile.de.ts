@@ -24,6 +24,18 @@ export const accountProfileDe = {
     "Das neue Passwort ist zu verbreitet oder zu leicht zu erraten. Bitte wählen Sie ein anderes.",
   "account.password.error.notFound": "Dieses Konto hat kein Passwort, das sich ändern ließe.",
 
+  "account.name.heading": "Anzeigename",
+  "account.name.intro":
+    "Wird als Autor Ihrer Blogbeiträge gezeigt. Bleibt er leer, erscheint der Teil Ihrer E-Mail-Adresse vor dem @.",
+  "account.name.label": "Anzeigename",
+  "account.name.submit": "Namen speichern",
+  "account.name.saved": "Ihr Anzeigename wurde gespeichert.",
+  "account.name.error.required": "Bitte geben Sie einen Namen ein.",
+  "account.name.error.tooLong": "Der Name darf höchstens 80 Zeichen lang sein.",
+  "account.name.error.control": "Der Name enthält Zeichen, die sich nicht speichern lassen.",
+  "account.name.error.lineBreak": "Der Name muss in eine Zeile passen.",
+  "account.name.error.invalid": "Der Name ist ungültig.",
+
   "account.language.heading": "Sprache für E-Mails",
   "account.language.intro":
     "E-Mails dieser Website erreichen Sie in dieser Sprache. Bei der Anmeldung wird sie auf die Sprache gesetzt, die Sie verwenden.",

@@ -21,6 +21,18 @@ export const accountProfileEn = {
   "account.password.error.common": "The new password is too common or too easy to guess. Please choose another.",
   "account.password.error.notFound": "This account has no password to change.",
 
+  "account.name.heading": "Display name",
+  "account.name.intro":
+    "Shown as the author of your blog posts. Left empty, the part of your e-mail address before the @ is shown.",
+  "account.name.label": "Display name",
+  "account.name.submit": "Save name",
+  "account.name.saved": "Your display name has been saved.",
+  "account.name.error.required": "Enter a name.",
+  "account.name.error.tooLong": "The name must be at most 80 characters long.",
+  "account.name.error.control": "The name contains characters that cannot be stored.",
+  "account.name.error.lineBreak": "The name must fit on one line.",
+  "account.name.error.invalid": "The name is not valid.",
+
   "account.language.heading": "Language for e-mails",
   "account.language.intro":
     "E-mails from this site reach you in this language. Signing in sets it to the language you use.",

@@ -246,6 +246,7 @@ export const adminSiteDe = {
   "admin.audit.areaName.links": "Links",
   "admin.audit.areaName.faq": "FAQ",
   "admin.audit.areaName.videos": "Videos",
+  "admin.audit.areaName.posts": "Blogbeiträge",
   "admin.audit.areaName.backup": "Sicherungen",
   "admin.audit.areaName.account": "Kontoänderungen",
   "admin.audit.filter": "Anzeigen",

@@ -234,6 +234,7 @@ export const adminSiteEn = {
   "admin.audit.areaName.links": "Links",
   "admin.audit.areaName.faq": "FAQ",
   "admin.audit.areaName.videos": "Videos",
+  "admin.audit.areaName.posts": "Blog posts",
   "admin.audit.areaName.backup": "Backups",
   "admin.audit.areaName.account": "Account changes",
   "admin.audit.filter": "Show",

@@ -1,0 +1,235 @@
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import type { Database } from "#app/db/schema.ts";
+import type { AuditActor } from "#app/domains/audit/audit.server.ts";
+import {
+  type AdminPost,
+  createPost,
+  deletePost,
+  getPostForAdmin,
+  listPostsForAdmin,
+  type PostWriteResult,
+  setPostStatus,
+  updatePost,
+} from "#app/domains/posts/posts.server.ts";
+import { signPreviewLink } from "#app/domains/posts/preview-link.server.ts";
+import { fromZonedLocal, isTimeZone } from "#app/domains/posts/schedule-time.ts";
+import type { AdminMessageKey, AdminTranslate } from "#app/i18n/admin-dictionary.ts";
+import { translateFieldErrors } from "#app/lib/field-errors.ts";
+import { ROW_ID_PATTERN } from "#app/lib/text-schema.ts";
+
+/** The editor's form fields that make up a post (the names postFieldsSchema reads). */
+export const POST_FORM_FIELDS = [
+  "title",
+  "title_de",
+  "slug",
+  "slug_de",
+  "excerpt",
+  "excerpt_de",
+  "body",
+  "body_de",
+  "cover_image_id",
+  "cover_alt",
+  "cover_alt_de",
+  "tags",
+] as const;
+export type PostFormField = (typeof POST_FORM_FIELDS)[number];
+export type PostFormValues = Record<PostFormField, string>;
+
+/** The address segment of the editor for a post not written yet. */
+export const NEW_POST = "new";
+
+/**
+ * What the editor's buttons ask for. `save` keeps the status (Save draft / Save changes), `autosave` is the
+ * editor saving a draft by itself (refused for a post visitors may see: those change only when the admin says so),
+ * `publish` now, `schedule` at the picker's time, `unpublish` back to draft, `delete`.
+ */
+export const EDITOR_INTENTS = ["save", "autosave", "publish", "schedule", "unpublish", "delete"] as const;
+export type EditorIntent = (typeof EDITOR_INTENTS)[number];
+
+export type EditorResult =
+  | {
+      ok: true;
+      intent: EditorIntent;
+      message: string;
+      /** The post's id (a new post's, once the first save wrote it); null after delete. */
+      id: string | null;
+      updatedAt: string | null;
+      /** Where a full form post goes next (a new post's own address, the list after delete). */
+      redirectTo: string | null;
+    }
+  | {
+      ok: false;
+      intent: EditorIntent | null;
+      message: string;
+      fieldErrors: Record<string, string>;
+      /** What was sent, so a page rendered without JavaScript shows it again instead of the stored post. */
+      values: PostFormValues | null;
+      /** A new post's id when its fields were written but the status change was refused. */
+      id?: string;
+    };
+
+export function formValuesOf(post: AdminPost | null): PostFormValues {
+  return {
+    title: post?.title ?? "",
+    title_de: post?.titleDe ?? "",
+    slug: post?.slug ?? "",
+    slug_de: post?.slugDe ?? "",
+    excerpt: post?.excerpt ?? "",
+    excerpt_de: post?.excerptDe ?? "",
+    body: post?.body ?? "",
+    body_de: post?.bodyDe ?? "",
+    cover_image_id: post?.coverImageId ?? "",
+    cover_alt: post?.coverAlt ?? "",
+    cover_alt_de: post?.coverAltDe ?? "",
+    tags: post?.tags.join(", ") ?? "",
+  };
+}
+
+function valuesFrom(form: Record<string, string>): PostFormValues {
+  const values = {} as PostFormValues;
+  for (const field of POST_FORM_FIELDS) values[field] = form[field] ?? "";
+  return values;
+}
+
+/** The editor's data: the post (null for a new one), the tags in use for suggestions, the preview links. */
+export async function loadPostEditor(
+  db: Kysely<Database>,
+  id: string,
+  options: { previewSecret: string; now?: Date },
+): Promise<{
+  post: AdminPost | null;
+  values: PostFormValues;
+  knownTags: string[];
+  previewLinks: { en: string; de: string } | null;
+} | null> {
+  const post = id === NEW_POST ? null : ROW_ID_PATTERN.test(id) ? await getPostForAdmin(db, id, options) : undefined;
+  if (post === undefined) return null;
+  if (id !== NEW_POST && post === null) return null;
+  const knownTags = [...new Set((await listPostsForAdmin(db, options)).flatMap((summary) => summary.tags))].sort();
+  const link = post ? signPreviewLink(post.id, { secret: options.previewSecret, now: options.now }) : null;
+  return {
+    post,
+    values: formValuesOf(post),
+    knownTags,
+    previewLinks: link ? { en: link, de: `${link}&lang=de` } : null,
+  };
+}
+
+const controlSchema = z.object({
+  intent: z.enum(EDITOR_INTENTS),
+  /** A new post's id once an autosave wrote it (the editor's address still says "new"). */
+  post_id: z.string().regex(ROW_ID_PATTERN).optional().or(z.literal("")),
+  /** The schedule picker: a wall-clock time and the browser's time zone (UTC when the browser sent none). */
+  publish_local: z.string().max(40).optional(),
+  time_zone: z.string().max(64).optional(),
+});
+
+/**
+ * The moment the schedule picker names, or the field error: empty or malformed, a time the clocks skip in
+ * that zone, or not ahead of `now`.
+ */
+export function scheduledMoment(
+  local: string | undefined,
+  timeZone: string | undefined,
+  now: Date,
+): { ok: true; moment: Date } | { ok: false; error: AdminMessageKey } {
+  const zone = timeZone && isTimeZone(timeZone) ? timeZone : "UTC";
+  const result = fromZonedLocal(local ?? "", zone);
+  if (!result.ok) {
+    return {
+      ok: false,
+      error: result.reason === "skipped" ? "admin.posts.error.publishAtSkipped" : "admin.posts.error.publishAt",
+    };
+  }
+  if (result.moment <= now) return { ok: false, error: "admin.posts.error.publishAtPast" };
+  return result;
+}
+
+/**
+ * Runs one press of the editor's buttons for post `routeId` (or a new post): saves the fields, then changes the
+ * status as asked. Each write is one of the posts service's audited transactions. Refusals change nothing and
+ * say why per field in the admin's language.
+ */
+export async function runEditorAction(
+  db: Kysely<Database>,
+  actor: AuditActor,
+  routeId: string,
+  form: Record<string, string>,
+  options: { t: AdminTranslate; now?: Date },
+): Promise<EditorResult> {
+  const { t } = options;
+  const now = options.now ?? new Date();
+  const values = valuesFrom(form);
+  const refuse = (
+    message: string,
+    fieldErrors: Record<string, string> = {},
+    intent: EditorIntent | null = null,
+  ): EditorResult => ({ ok: false, intent, message, fieldErrors, values });
+
+  const control = controlSchema.safeParse(form);
+  if (!control.success) return refuse(t("admin.common.error"));
+  const { intent } = control.data;
+  const isNew = routeId === NEW_POST && !control.data.post_id;
+  const id = routeId === NEW_POST ? control.data.post_id || null : routeId;
+  if (id !== null && !ROW_ID_PATTERN.test(id)) return refuse(t("admin.posts.notFound"), {}, intent);
+  const existing = id ? await getPostForAdmin(db, id, { now }) : null;
+  if (!isNew && !existing) return refuse(t("admin.posts.notFound"), {}, intent);
+
+  if (intent === "delete") {
+    if (!id) return refuse(t("admin.posts.notFound"), {}, intent);
+    const deleted = await deletePost(db, actor, id);
+    if (!deleted.ok) return refuse(t("admin.posts.notFound"), {}, intent);
+    return {
+      ok: true,
+      intent,
+      message: t("admin.posts.deleted"),
+      id: null,
+      updatedAt: null,
+      redirectTo: "/admin/posts",
+    };
+  }
+  if (intent === "autosave" && existing && existing.status !== "draft") {
+    return refuse(t("admin.posts.autosaveDraftsOnly"), {}, intent);
+  }
+
+  // The time is checked before anything is written: a refused schedule leaves no new draft behind.
+  let moment: Date | null = null;
+  if (intent === "schedule") {
+    const chosen = scheduledMoment(control.data.publish_local, control.data.time_zone, now);
+    if (!chosen.ok) {
+      return refuse(t("admin.posts.error.notSaved"), translateFieldErrors(t, { publishAt: chosen.error }), intent);
+    }
+    moment = chosen.moment;
+  }
+
+  const saved: PostWriteResult = existing
+    ? await updatePost(db, actor, existing.id, values, { now })
+    : await createPost(db, actor, values, { now });
+  if (!saved.ok) {
+    if (saved.reason === "not-found") return refuse(t("admin.posts.notFound"), {}, intent);
+    return refuse(t("admin.posts.error.notSaved"), translateFieldErrors(t, saved.fieldErrors), intent);
+  }
+
+  let result: PostWriteResult = saved;
+  if (intent === "publish") result = await setPostStatus(db, actor, saved.id, { status: "published" }, { now });
+  if (intent === "unpublish") result = await setPostStatus(db, actor, saved.id, { status: "draft" }, { now });
+  if (intent === "schedule" && moment) {
+    result = await setPostStatus(db, actor, saved.id, { status: "scheduled", publishAt: moment }, { now });
+  }
+  // The autosave route answers JSON: the editor moves its own address.
+  const redirectTo = isNew && intent !== "autosave" ? `/admin/posts/${saved.id}` : null;
+  if (!result.ok) {
+    // The fields were saved; only the status change was refused (the post vanished, or the time went by).
+    const fieldErrors = result.reason === "invalid" ? translateFieldErrors(t, result.fieldErrors) : {};
+    return { ...refuse(t("admin.posts.statusNotChanged"), fieldErrors, intent), id: saved.id } as EditorResult;
+  }
+  const message = {
+    save: t("admin.posts.saved"),
+    autosave: t("admin.posts.autosaved"),
+    publish: t("admin.posts.published"),
+    schedule: t("admin.posts.scheduled"),
+    unpublish: t("admin.posts.unpublished"),
+  }[intent];
+  return { ok: true, intent, message, id: result.id, updatedAt: result.post.updatedAt, redirectTo };
+}

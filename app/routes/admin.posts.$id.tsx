@@ -1,0 +1,72 @@
+import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { ActionMessage } from "#app/components/admin/action-message.tsx";
+import { PostEditor } from "#app/components/admin/posts/post-editor.tsx";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.posts.$id";
+import { loadPostEditor, runEditorAction } from "./admin.posts.$id.server.ts";
+
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
+  requireAdmin(url, context);
+  const editor = await loadPostEditor(getDb(), params.id, { previewSecret: getRuntime().previewSecret });
+  if (!editor) {
+    const t = adminTranslatorFor(languageOf(request).lang);
+    throw data(t("admin.posts.notFound"), { status: 404 });
+  }
+  return editor;
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.posts");
+}
+
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const result = await runEditorAction(getDb(), admin, params.id, await readForm(request), { t });
+  if (!result.ok)
+    return data(
+      { ...result, ok: false as const },
+      { status: result.message === t("admin.posts.notFound") ? 404 : 400 },
+    );
+  if (result.redirectTo) throw redirect(result.redirectTo, 303);
+  return result;
+}
+
+/** A picture upload or preview never reloads the post: only the editor's own saves do. */
+export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formAction && /^\/admin\/(uploads|posts\/(preview|autosave))/.test(formAction)) return false;
+  return defaultShouldRevalidate;
+}
+
+export default function AdminPostEditor({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useAdminTranslate();
+  const { post } = loaderData;
+  const refused = actionData && !actionData.ok ? actionData : null;
+  return (
+    <div>
+      <header className="mb-6">
+        <h1 className="text-3xl font-bold tracking-tight">
+          {post ? t("admin.posts.editor.heading") : t("admin.posts.editor.newHeading")}
+        </h1>
+        {post ? <p className="mt-2 text-zinc-600 dark:text-zinc-300">{post.title}</p> : null}
+      </header>
+      <ActionMessage result={actionData} />
+      <PostEditor
+        // A save that the server confirmed opens the editor afresh on what it stored.
+        key={`${post?.id ?? "new"}|${post?.updatedAt ?? ""}|${post?.status ?? ""}`}
+        post={post}
+        values={refused?.values ?? loaderData.values}
+        serverValues={loaderData.values}
+        knownTags={loaderData.knownTags}
+        previewLinks={loaderData.previewLinks}
+        fieldErrors={refused?.fieldErrors ?? {}}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { data } from "react-router";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.posts.autosave";
+import { NEW_POST, runEditorAction } from "./admin.posts.$id.server.ts";
+
+/**
+ * The editor saving a draft by itself, a few seconds after each change: JSON in, JSON out, so a lost connection
+ * is the editor's to handle (it keeps the text in the browser and tries again) rather than a page error.
+ * `post_id` names the draft, empty for a post not written yet (the answer then gives its new id). A post
+ * visitors may see is refused here: it changes only when the admin saves it.
+ */
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const form = await readForm(request);
+  const result = await runEditorAction(getDb(), admin, NEW_POST, { ...form, intent: "autosave" }, { t });
+  return data(result, { status: result.ok ? 200 : 400, headers: { "Cache-Control": "no-store" } });
+}
+
+/** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */
+export function loader({ url, context }: Route.LoaderArgs) {
+  refuseAdminRead(url, context);
+}

@@ -1,0 +1,71 @@
+import { data } from "react-router";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
+import { formatMegabytes, receiveUpload, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
+import { storePostImage } from "#app/domains/posts/post-images.server.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
+import type { Route } from "./+types/admin.uploads.posts";
+
+const refused = (message: string, status: number) => data<ActionResult>({ ok: false, message }, { status });
+
+/**
+ * POST /admin/uploads/posts: one picture for a post (its cover, or one placed in its text), field `file`. It goes
+ * through the site's image pipeline like a gallery upload and is answered with its `images.id` and how to show it;
+ * the editor then refers to it as the cover or as `![alt](image:<id>)` in the Markdown.
+ */
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
+  const { uploadMaxBytes } = getRuntime().env;
+
+  let upload: Awaited<ReturnType<typeof receiveUpload>>;
+  try {
+    upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1 });
+  } catch (error) {
+    const full = storageRefusal(error);
+    if (full) return refused(t(full.messageKey), full.status);
+    if (!(error instanceof UploadError)) throw error;
+    const message =
+      error.status === 413 && error.fileName
+        ? t("admin.gallery.error.tooLarge", { name: error.fileName, size: formatMegabytes(uploadMaxBytes) })
+        : error.message;
+    return refused(message, error.status);
+  }
+
+  try {
+    const file = upload.files[0];
+    if (!file) return refused(t("admin.gallery.error.noFile"), 400);
+    const name = file.originalName;
+    try {
+      const settings = await requestSettings(context);
+      const stored = await storePostImage(getDb(), admin, file.path, {
+        originalName: name,
+        watermark: watermarkText(settings),
+      });
+      return data({ ok: true as const, message: t("admin.posts.image.uploaded", { name }), ...stored });
+    } catch (error) {
+      const full = storageRefusal(error);
+      if (full) return refused(t(full.messageKey), full.status);
+      if (!(error instanceof ImageError)) throw error;
+      const key =
+        error.code === "too_large"
+          ? "admin.gallery.error.tooManyPixels"
+          : error.code === "unreadable"
+            ? "admin.gallery.error.unreadable"
+            : "admin.gallery.error.notImage";
+      return refused(t(key, { name }), error.code === "too_large" ? 413 : 415);
+    }
+  } finally {
+    await upload.cleanup();
+  }
+}
+
+/** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */
+export function loader({ url, context }: Route.LoaderArgs) {
+  refuseAdminRead(url, context);
+}

@@ -1,0 +1,34 @@
+import { data, redirect } from "react-router";
+import { PostArticle } from "#app/components/blog/post-article.tsx";
+import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
+import { loadPostPage } from "#app/domains/posts/blog-pages.server.ts";
+import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
+import { requestSettings } from "#app/lib/site-context.server.ts";
+import type { Route } from "./+types/blog.$slug";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { lang } = languageOf(request);
+  const [settings, post] = await Promise.all([
+    requestSettings(context),
+    loadPostPage(getDb(), { lang, slug: params.slug }),
+  ]);
+  // Unknown, a draft, or not yet due: the site's not-found page, whatever the post's state.
+  if (post === null) throw data(null, { status: 404 });
+  // A slug the post had before (or its other language's): moved for good, to the current one, query kept.
+  if ("redirectTo" in post) throw redirect(`${post.redirectTo}${new URL(request.url).search}`, 301);
+  return { post, watermark: publicWatermark(settings) };
+}
+
+export function meta({ loaderData, matches, location }: Route.MetaArgs) {
+  return pageMeta(rootSeo(matches), location.pathname, {
+    title: loaderData?.post.title,
+    description: loaderData?.post.excerpt,
+    paths: loaderData?.post.paths,
+  });
+}
+
+export default function BlogPostPage({ loaderData }: Route.ComponentProps) {
+  return <PostArticle post={loaderData.post} watermark={loaderData.watermark} />;
+}
