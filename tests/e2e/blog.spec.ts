@@ -1,8 +1,14 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { storeImage } from "#app/domains/media/images.server.ts";
 import { type AdminPost, createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
 import type { CreatedUser } from "#tests/support/factories.ts";
+import { storageIn, testPhoto } from "#tests/support/gallery-factories.ts";
 import { expectNoViolations } from "./axe.ts";
+import { E2E_DATA_DIR } from "./e2e-env.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // The posts are made once (through the domain, as the admin editor would) and read by every test in order.
@@ -47,8 +53,17 @@ async function makePosts(db: Kysely<Database>, author: CreatedUser): Promise<Pos
     { title: `Middle ${run}`, title_de: `Mitte ${run}`, excerpt: "In between.", excerpt_de: "Dazwischen." },
     "2001-01-02T10:00:00Z",
   );
+  // A cover through the real pipeline (every size and format), as the editor's upload makes it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-cover-"));
+  const file = path.join(dir, "cover.jpg");
+  fs.writeFileSync(file, await testPhoto({ width: 1600, height: 900, label: "Cover" }));
+  const coverId = await storeImage(db, file, { storage: storageIn(E2E_DATA_DIR) });
+  fs.rmSync(dir, { recursive: true, force: true });
   const newest = await publish(
     {
+      cover_image_id: coverId,
+      cover_alt: "A gradient with the word Cover",
+      cover_alt_de: "Ein Farbverlauf mit dem Wort Cover",
       title: `Newest ${run}`,
       title_de: `Neuester ${run}`,
       excerpt: "The last one.",
@@ -109,6 +124,10 @@ test("a tag lists its posts newest first, and previous/next lead through them", 
   await more.getByRole("link", { name: `Newer post ${newest.title}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(newest.title);
   await expect(page).toHaveURL(new RegExp(`/blog/${newest.slug}$`));
+  // Its cover, in the sizes the pipeline made.
+  const cover = page.getByRole("img", { name: "A gradient with the word Cover" });
+  await expect(cover).toHaveAttribute("width", "1600");
+  await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   // A long post shows its contents, each entry leading to its heading.
   const contents = page.getByRole("navigation", { name: "Contents" });
   await expect(contents.getByRole("link")).toHaveText(["First part", "Second part", "A detail", "Last part"]);
