@@ -16,8 +16,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   ]);
   // Unknown, a draft, or not yet due: the site's not-found page, whatever the post's state.
   if (post === null) throw data(null, { status: 404 });
-  // A slug the post had before (or its other language's): moved for good, to the current one, query kept.
-  if ("redirectTo" in post) throw redirect(`${post.redirectTo}${new URL(request.url).search}`, 301);
+  // A slug the post had before: moved for good (301); its other language's slug: this language's version (302).
+  if ("redirectTo" in post) {
+    throw redirect(`${post.redirectTo}${new URL(request.url).search}`, post.permanent ? 301 : 302);
+  }
   return { post, watermark: publicWatermark(settings) };
 }
 
