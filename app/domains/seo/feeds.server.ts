@@ -49,6 +49,10 @@ export function absoluteAddresses(html: string, baseUrl: string, pageUrl: string
     );
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
 const FEED_TITLE: Record<Language, string> = { en: "Blog", de: "Blog" };
 
 async function buildFeed(
@@ -90,10 +94,11 @@ async function buildFeed(
       ? absoluteAddresses((await renderPostBody(post.body, lang, { db })).html, baseUrl, link)
       : undefined;
     feed.addItem({
-      title: post.title,
+      // Titles and summaries are HTML in both formats (Atom says type="html"): the plain texts are escaped.
+      title: escapeHtml(post.title),
       id: link,
       link,
-      description: post.excerpt || undefined,
+      description: post.excerpt ? escapeHtml(post.excerpt) : undefined,
       content,
       // RSS readers order by pubDate, which an edit should not move; Atom has both times.
       date: new Date(format === "rss" ? post.publishedAt : post.updatedAt),
