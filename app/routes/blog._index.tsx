@@ -13,7 +13,7 @@ import type { Route } from "./+types/blog._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
-  const page = pageParameter(new URL(request.url).searchParams);
+  const page = pageParameter(new URL(request.url).searchParams.get("page"));
   const [settings, list] = await Promise.all([
     requestSettings(context),
     loadBlogList(getDb(), { lang, page, tag: null }),

@@ -16,7 +16,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const tag = tagParameter(params.tag);
   // A tag no visible post has is no page (an unknown tag answers 404, as an unknown post does).
   if (tag === null) throw data(null, { status: 404 });
-  const page = pageParameter(new URL(request.url).searchParams);
+  const page = pageParameter(new URL(request.url).searchParams.get("page"));
   const [settings, list] = await Promise.all([requestSettings(context), loadBlogList(getDb(), { lang, page, tag })]);
   if (!list) throw data(null, { status: 404 });
   return { list, tag, title: translatorFor(lang)("blog.tagTitle", { tag }), watermark: publicWatermark(settings) };

@@ -80,8 +80,7 @@ export function toPostCard(post: PublicPostSummary): PostCard {
 }
 
 /** `?page=`: a positive whole number; anything else is the first page (as the gallery reads it). */
-export function pageParameter(params: URLSearchParams): number {
-  const page = params.get("page");
+export function pageParameter(page: string | null): number {
   return page !== null && /^\d{1,7}$/.test(page) ? Math.max(1, Number(page)) : 1;
 }
 

@@ -66,3 +66,29 @@ describe.each(databaseKinds)("the post scheduler (%s)", (kind) => {
     expect((await getPostForAdmin(database.db, draft.id))?.status).toBe("draft");
   });
 });
+
+describe.each(databaseKinds)("a look without due posts (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+
+  it("writes nothing, so the page cache stays", async () => {
+    const created = await createPost(database.db, testAdmin, { title: "Far ahead" });
+    if (!created.ok) throw new Error("not created");
+    await setPostStatus(database.db, testAdmin, created.id, {
+      status: "scheduled",
+      publishAt: new Date(Date.now() + 3_600_000),
+    });
+    // PostgreSQL tells of the commits above asynchronously (and its listener connects on first use): wait until
+    // the version holds still.
+    let before = database.changeVersion();
+    for (let settled = false; !settled; ) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const now = database.changeVersion();
+      settled = now === before;
+      before = now;
+    }
+    const stop = startPostScheduler({ db: database.db, logger: quiet, pollMs: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stop();
+    expect(database.changeVersion()).toBe(before);
+  });
+});

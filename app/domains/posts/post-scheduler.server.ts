@@ -7,8 +7,11 @@ type SchedulerLogger = {
   error: (details: object, message: string) => void;
 };
 
-/** How often the scheduler looks for newly scheduled posts (one scheduled by another process, or just now). */
-export const SCHEDULER_POLL_MS = 30_000;
+/**
+ * How often the scheduler looks for newly scheduled posts (one scheduled by another process, or just now): a post
+ * due sooner than this after being scheduled appears at most this late. A look is one indexed SELECT, no write.
+ */
+export const SCHEDULER_POLL_MS = 5_000;
 /** Timers may fire a moment early by the database's clock: wait this much past the due time. */
 const LATE_MARGIN_MS = 5;
 

@@ -898,8 +898,18 @@ export async function listPublishedTags(db: Db, options: { now?: Date } = {}): P
 // ---------------------------------------------------------------------------------------------------------------
 // The scheduler's part
 
-/** Flips every scheduled post whose time has come to published; answers how many. Its updated time stays. */
+/**
+ * Flips every scheduled post whose time has come to published; answers how many. Its updated time stays. Looks
+ * first and writes only when a post is due: any UPDATE counts as a change and would drop the page cache.
+ */
 export async function publishDuePosts(db: Kysely<Database>, now: Date = new Date()): Promise<number> {
+  const due = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("status", "=", "scheduled")
+    .where("publish_at", "<=", now)
+    .execute();
+  if (due.length === 0) return 0;
   const result = await db
     .updateTable("posts")
     .set({ status: "published" })
