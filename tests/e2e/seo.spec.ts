@@ -1,5 +1,9 @@
+import { createPost } from "#app/domains/posts/posts.server.ts";
+import { previewSecretOf, signPreviewLink } from "#app/domains/posts/preview-link.server.ts";
+import { expectNoViolations } from "./axe.ts";
 import { collectCspViolations } from "./csp-violations.ts";
-import { clientNavigate, expect, test, waitForHydration } from "./fixtures.ts";
+import { E2E_SECRET } from "./e2e-env.ts";
+import { clientNavigate, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 /** The JSON-LD types in the document's head as the browser has it now (after any client navigation). */
 async function jsonLdTypes(page: import("@playwright/test").Page): Promise<string[]> {
@@ -58,5 +62,53 @@ test("structured data and feed links reach the browser without breaking the Cont
     expect(response.headers()["content-type"], path).toContain(type);
   }
 
+  expect(violations).toEqual([]);
+});
+
+test("a post's code is highlighted in both themes, readable, with heading links, and breaks no policy", async ({
+  page,
+  database,
+  makeUser,
+}) => {
+  const violations = await collectCspViolations(page);
+  // A draft seen through its preview link: nothing of it reaches the other tests' lists.
+  const author = await makeUser({ admin: true });
+  const created = await createPost(
+    database.db,
+    { id: author.id, email: author.email },
+    {
+      title: `Code sample ${Date.now()}`,
+      body: [
+        "## First steps",
+        "Some text.",
+        '```ts\n// A comment\nexport const answer: number = 42;\nconst text = "quoted";\n```',
+        "### Then",
+        "```\nplain text block\n```",
+      ].join("\n\n"),
+    },
+  );
+  if (!created.ok) throw new Error(JSON.stringify(created));
+  const link = signPreviewLink(created.id, { secret: previewSecretOf(E2E_SECRET) });
+  try {
+    for (const theme of ["light", "dark"] as const) {
+      await setPreferences(page, { theme });
+      await page.goto(link);
+      const article = page.getByRole("main");
+      await expect(article.getByRole("heading", { level: 2, name: "First steps", exact: true })).toBeVisible();
+      // The anchor link beside the heading leads to it.
+      const anchor = article.getByRole("link", { name: "Link to this section: First steps" });
+      await expect(anchor).toHaveAttribute("href", "#first-steps");
+      const keyword = article.locator("pre.shiki span", { hasText: /^export$/ });
+      const expected = theme === "light" ? "rgb(207, 34, 46)" : "rgb(255, 123, 114)";
+      await expect(keyword).toHaveCSS("color", expected);
+      await expect(article.locator("pre.shiki").first()).toHaveCSS(
+        "background-color",
+        theme === "light" ? "rgb(255, 255, 255)" : "rgb(13, 17, 23)",
+      );
+      await expectNoViolations(page, `post preview (${theme})`);
+    }
+  } finally {
+    await database.db.deleteFrom("posts").where("id", "=", created.id).execute();
+  }
   expect(violations).toEqual([]);
 });
