@@ -1,6 +1,6 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
-// The spec's route table (§2), plus four resource routes without UI.
+// The spec's route table (§2), plus resource routes without UI.
 export default [
   index("routes/gallery.tsx"),
   route("home", "routes/home.tsx"),
@@ -11,6 +11,9 @@ export default [
   route("blog/tag/:tag", "routes/blog.tag.$tag.tsx"),
   // A signed "preview as visitor" link (app/domains/posts/preview-link.server.ts); before the slugs.
   route("blog/preview", "routes/blog.preview.tsx"),
+  // The blog's feeds (a slug has no dot, so no post can take these addresses).
+  route("blog/feed.xml", "routes/blog.feed.xml.ts"),
+  route("blog/atom.xml", "routes/blog.atom.xml.ts"),
   route("blog/:slug", "routes/blog.$slug.tsx"),
   route("auth", "routes/auth.tsx"),
   route("auth/two-factor", "routes/auth.two-factor.tsx"),
@@ -53,6 +56,8 @@ export default [
   route("api/settings", "routes/api.settings.ts"),
   route("api/preferences", "routes/api.preferences.ts"),
   route("favicon.ico", "routes/favicon.ico.ts"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

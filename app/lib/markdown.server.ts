@@ -1,37 +1,54 @@
 import { LRUCache } from "lru-cache";
-import MarkdownIt from "markdown-it";
+import MarkdownIt, { type MarkdownItOptions } from "markdown-it";
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 const SAME_SITE_PATH = /^(\/(?!\/)|#)/;
 
-const markdown = new MarkdownIt({
-  // Raw HTML in the source is shown as text, never rendered.
-  html: false,
-  linkify: true,
-  typographer: true,
-});
+/**
+ * A Markdown renderer with the site's safety rules: raw HTML in the source is shown as text, links only
+ * http(s), mailto or same-site paths, images only from this site. The blog's body renderer
+ * (`app/domains/posts/post-body.server.ts`) builds on the same rules and adds its own on top.
+ */
+export function createSafeMarkdown(options: MarkdownItOptions = {}) {
+  const markdown = new MarkdownIt({
+    ...options,
+    // Raw HTML in the source is shown as text, never rendered.
+    html: false,
+    linkify: true,
+    typographer: true,
+  });
 
-markdown.validateLink = (url: string) => {
+  markdown.validateLink = (url: string) => isSafeLink(url);
+
+  const defaultImage = markdown.renderer.rules.image;
+  markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
+    // Images from other hosts would make the visitor's browser contact a third party.
+    const src = String(tokens[idx]?.attrGet("src") ?? "");
+    if (!SAME_SITE_PATH.test(src)) return markdown.utils.escapeHtml(tokens[idx]?.content ?? "");
+    return defaultImage ? defaultImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
+  };
+
+  markdown.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx];
+    const href = String(token?.attrGet("href") ?? "");
+    if (token && /^https?:/i.test(href)) {
+      token.attrSet("rel", "noopener noreferrer");
+    }
+    return self.renderToken(tokens, idx, options);
+  };
+  return markdown;
+}
+
+/** Whether a link or image address passes the safe renderer: http(s), mailto, or a path on this site. */
+export function isSafeLink(url: string): boolean {
   const trimmed = url.trim();
   return SAFE_LINK.test(trimmed) || SAME_SITE_PATH.test(trimmed);
-};
+}
 
-const defaultImage = markdown.renderer.rules.image;
-markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
-  // Images from other hosts would make the visitor's browser contact a third party.
-  const src = String(tokens[idx]?.attrGet("src") ?? "");
-  if (!SAME_SITE_PATH.test(src)) return markdown.utils.escapeHtml(tokens[idx]?.content ?? "");
-  return defaultImage ? defaultImage(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
-};
+/** What `createSafeMarkdown` makes. */
+export type SafeMarkdown = ReturnType<typeof createSafeMarkdown>;
 
-markdown.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
-  const token = tokens[idx];
-  const href = String(token?.attrGet("href") ?? "");
-  if (token && /^https?:/i.test(href)) {
-    token.attrSet("rel", "noopener noreferrer");
-  }
-  return self.renderToken(tokens, idx, options);
-};
+const markdown = createSafeMarkdown();
 
 /** Rendered documents kept: the settings' texts (footer, home, legal pages) in two languages, with room to spare. */
 const RENDERED_CACHE_SIZE = 64;

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "react-router";
+import { feedAutodiscovery } from "#app/domains/seo/feed-links.ts";
 import { faviconUrls } from "#app/domains/settings/site-images.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 
@@ -31,6 +32,24 @@ function urlFor(baseUrl: string, pathname: string, query: Record<string, string>
 }
 
 /**
+ * A page's address per language, as its hreflang alternates name them: `en` and `de` by `?lang=`, `default`
+ * (x-default, and the English page's canonical) without. The sitemap lists the same (app/domains/seo/).
+ */
+export function languageUrls(
+  baseUrl: string,
+  pathname: string | Record<Language, string>,
+  query: Record<string, string> = {},
+): { en: string; de: string; default: string } {
+  // A blog post has a path (slug) per language; the x-default is the English one.
+  const pathIn = (lang: Language) => (typeof pathname === "string" ? pathname : pathname[lang]);
+  return {
+    en: urlFor(baseUrl, pathIn("en"), query, "en"),
+    de: urlFor(baseUrl, pathIn("de"), query, "de"),
+    default: urlFor(baseUrl, pathIn("en"), query),
+  };
+}
+
+/**
  * The head of every page: title, description, Open Graph and Twitter cards, icons,
  * canonical and hreflang alternates. A sub-page passes its own name to prefix the title, and the query
  * parameters that make it a page of its own (`image` of a shared picture; not `page` or `lang`).
@@ -50,10 +69,10 @@ export function pageMeta(
   const title = page.title ? `${page.title} · ${seo.siteTitle}` : seo.siteTitle;
   const description = page.description?.trim() || seo.description;
   const query = page.query ?? {};
-  const pathIn = (lang: Language) => page.paths?.[lang] ?? pathname;
   // One address per page, on BASE_URL, for search engines (canonical) and link previews (og:url) alike: two
   // different ones split what a shared link and a search result count for.
-  const canonical = urlFor(seo.baseUrl, pathIn(seo.lang), query, seo.lang === "de" ? "de" : undefined);
+  const urls = languageUrls(seo.baseUrl, page.paths ?? pathname, query);
+  const canonical = seo.lang === "de" ? urls.de : urls.default;
   const icon = seo.faviconUrl || "/favicon.svg";
   const touchIcon = seo.faviconUrl || "/apple-touch-icon.png";
   const tags: MetaDescriptor[] = [
@@ -68,9 +87,11 @@ export function pageMeta(
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     { tagName: "link", rel: "canonical", href: canonical },
-    { tagName: "link", rel: "alternate", hrefLang: "en", href: urlFor(seo.baseUrl, pathIn("en"), query, "en") },
-    { tagName: "link", rel: "alternate", hrefLang: "de", href: urlFor(seo.baseUrl, pathIn("de"), query, "de") },
-    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urlFor(seo.baseUrl, pathIn("en"), query) },
+    { tagName: "link", rel: "alternate", hrefLang: "en", href: urls.en },
+    { tagName: "link", rel: "alternate", hrefLang: "de", href: urls.de },
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urls.default },
+    // The blog's feeds in the page's language, for feed readers' autodiscovery.
+    ...feedAutodiscovery(seo.baseUrl, seo.siteTitle, seo.lang),
   ];
   // An uploaded favicon comes in the sizes browsers and phones ask for; a typed address serves for all.
   const uploadedIcons = seo.faviconUrl ? faviconUrls(seo.faviconUrl) : null;

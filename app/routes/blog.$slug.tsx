@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { PostArticle } from "#app/components/blog/post-article.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadPostPage } from "#app/domains/posts/blog-pages.server.ts";
+import { postMeta } from "#app/domains/seo/post-meta.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
@@ -24,11 +25,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
-  return pageMeta(rootSeo(matches), location.pathname, {
+  const seo = rootSeo(matches);
+  const tags = pageMeta(seo, location.pathname, {
     title: loaderData?.post.title,
     description: loaderData?.post.excerpt,
     paths: loaderData?.post.paths,
   });
+  // og:type article with its times, BlogPosting and BreadcrumbList (helper B's app/domains/seo/post-meta.ts).
+  return seo && loaderData ? postMeta(seo, tags, loaderData.post) : tags;
 }
 
 export default function BlogPostPage({ loaderData }: Route.ComponentProps) {

@@ -8,6 +8,7 @@ import { listPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
 import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { imageSources, largeImage, thumbnailWatermark } from "#app/domains/media/image-display.ts";
+import { imageObject, jsonLdMeta } from "#app/domains/seo/structured-data.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
@@ -93,6 +94,7 @@ export function meta({ matches, location, loaderData }: Route.MetaArgs) {
     }),
     { property: "og:image:width", content: String(large.width) },
     { property: "og:image:height", content: String(large.height) },
+    ...jsonLdMeta(imageObject(seo, shared)),
   ];
 }
 

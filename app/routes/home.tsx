@@ -10,6 +10,8 @@ import { latestGalleryImages } from "#app/domains/home/home.server.ts";
 import { publicLinks } from "#app/domains/links/links.server.ts";
 import { toPostCard } from "#app/domains/posts/blog-pages.server.ts";
 import { listLatestPosts } from "#app/domains/posts/posts.server.ts";
+import { ownerData } from "#app/domains/seo/owner-data.server.ts";
+import { jsonLdMeta, websiteAndPerson } from "#app/domains/seo/structured-data.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
 import { galleryHref } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
@@ -38,11 +40,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     video,
     posts: posts.map(toPostCard),
     watermark: publicWatermark(settings),
+    owner: ownerData(settings, links),
   };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
-  return pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.home_title });
+  const seo = rootSeo(matches);
+  const tags = pageMeta(seo, location.pathname, { title: loaderData?.home_title });
+  return seo && loaderData ? [...tags, ...jsonLdMeta(websiteAndPerson(seo, loaderData.owner))] : tags;
 }
 
 const moreLinkClass =

@@ -1,43 +1,323 @@
-import type { Language } from "#app/i18n/i18n.ts";
-import { renderMarkdown } from "#app/lib/markdown.server.ts";
+import type { Kysely } from "kysely";
+import { LRUCache } from "lru-cache";
+import type { Token } from "markdown-it";
+import { createHighlighter, createJavaScriptRegexEngine, type Highlighter } from "shiki";
+import type { Database } from "#app/db/schema.ts";
+import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
+import { imageSources } from "#app/domains/media/image-display.ts";
+import { createSafeMarkdown, type SafeMarkdown } from "#app/lib/markdown.server.ts";
+import { getRuntime } from "#app/lib/runtime.server.ts";
 
 /**
- * PLACEHOLDER until helper B's renderer (branch blog-seo: Shiki highlighting, heading anchors, picture
- * references) is merged; B's version of this file wins. Same signature: the safe Markdown renderer, headings
- * h2/h3 given ids for the table of contents, and the words counted.
+ * A post's Markdown body as HTML, on the server only (no highlighter reaches the browser).
+ *
+ * On top of the site's safe renderer (`createSafeMarkdown`: no raw HTML, safe link addresses, images only from
+ * this site) it adds:
+ * - **Pictures from the editor**: `![alt text](image:<images.id>)`. The reference names a row of `images`
+ *   (made by the ordinary pipeline, `storeImage`) and becomes a responsive `<picture>` with its width and
+ *   height, so the page does not shift while it loads. An id that names no image renders nothing.
+ * - **Code blocks** highlighted by Shiki in both themes at once (`github-light-default` / `github-dark-default`:
+ *   every token colour meets WCAG AA on its background), both as CSS variables that `app/app.css` applies
+ *   by the page's theme. A fence's language outside `LANGUAGES` is shown as plain text.
+ * - **Headings** h2/h3 get an id made from their text (unique within the post, never one the page's own
+ *   layout uses) and a link to themselves beside them (in `<div class="post-heading">`); they make the table
+ *   of contents.
+ * - **Words**: prose and inline code, not fenced code (they measure reading time).
  */
-export type PostBody = { html: string; toc: { id: string; text: string; level: 2 | 3 }[]; words: number };
+export type PostBody = {
+  html: string;
+  toc: TocEntry[];
+  words: number;
+};
 
-function plainText(html: string): string {
-  return html
-    .replace(/<[^>]+>/g, "")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'");
+export type TocEntry = { id: string; text: string; level: 2 | 3 };
+
+export type PostLanguage = "en" | "de";
+
+/** The languages highlighted; anything else in a fence's info string is plain text. */
+const LANGUAGES = [
+  "bash",
+  "c",
+  "cpp",
+  "css",
+  "diff",
+  "dockerfile",
+  "go",
+  "html",
+  "java",
+  "javascript",
+  "json",
+  "jsx",
+  "markdown",
+  "php",
+  "python",
+  "ruby",
+  "rust",
+  "sql",
+  "toml",
+  "tsx",
+  "typescript",
+  "xml",
+  "yaml",
+] as const;
+
+/** Short names writers use, for the languages above. */
+const ALIASES: Record<string, (typeof LANGUAGES)[number]> = {
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  ts: "typescript",
+  mts: "typescript",
+  sh: "bash",
+  shell: "bash",
+  zsh: "bash",
+  console: "bash",
+  py: "python",
+  rb: "ruby",
+  rs: "rust",
+  yml: "yaml",
+  md: "markdown",
+  htm: "html",
+  svg: "xml",
+  "c++": "cpp",
+  golang: "go",
+  docker: "dockerfile",
+  patch: "diff",
+};
+
+export const CODE_THEMES = { light: "github-light-default", dark: "github-dark-default" } as const;
+
+let highlighter: Promise<Highlighter> | undefined;
+
+/** Made once, on the first post rendered (the grammars take a moment to load). */
+function loadHighlighter(): Promise<Highlighter> {
+  highlighter ??= createHighlighter({
+    themes: [CODE_THEMES.light, CODE_THEMES.dark],
+    langs: [...LANGUAGES],
+    // The JavaScript engine needs no WebAssembly file beside the server build.
+    engine: createJavaScriptRegexEngine(),
+  }).catch((error: unknown) => {
+    highlighter = undefined;
+    throw error;
+  });
+  return highlighter;
 }
 
-export async function renderPostBody(markdown: string, _lang: Language): Promise<PostBody> {
-  const toc: PostBody["toc"] = [];
-  const used = new Set<string>();
-  const html = renderMarkdown(markdown).replace(/<h([23])>([\s\S]*?)<\/h\1>/g, (_all, level: string, inner: string) => {
-    const text = plainText(inner).trim();
-    const base =
-      text
-        .normalize("NFKD")
-        .replace(/[\u0300-\u036f]/g, "")
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, "-")
-        .replace(/^-+|-+$/g, "") || "section";
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
-    used.add(id);
-    toc.push({ id, text, level: level === "2" ? 2 : 3 });
-    return `<h${level} id="${id}">${inner}</h${level}>`;
+function codeLanguage(info: string): string {
+  const name = info.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+  if ((LANGUAGES as readonly string[]).includes(name)) return name;
+  return ALIASES[name] ?? "text";
+}
+
+/** Ids the page around the body uses itself (the skip link's target). */
+const RESERVED_IDS = ["main"];
+
+const TRANSLITERATION: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue", ß: "ss", æ: "ae", ø: "o", œ: "oe" };
+
+/** A heading's text as an id: lower case, German letters spelled out, accents dropped, words joined by '-'. */
+export function slugifyHeading(text: string): string {
+  const slug = text
+    .toLowerCase()
+    .replace(/[äöüßæøœ]/g, (letter) => TRANSLITERATION[letter] ?? letter)
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+  return slug === "" ? "section" : slug;
+}
+
+const ANCHOR_LABEL: Record<PostLanguage, string> = {
+  en: "Link to this section",
+  de: "Link zu diesem Abschnitt",
+};
+
+type RenderEnv = { lang: PostLanguage; toc: TocEntry[] };
+
+/** Where a picture from the editor goes; HTML comments cannot come from the source (raw HTML is escaped). */
+const IMAGE_MARKER = /<!--post-image:([A-Za-z0-9_-]{1,100}):([^>]*?)-->/g;
+const IMAGE_REFERENCE = /^image:([A-Za-z0-9_-]{1,100})$/;
+
+function inlineText(token: Token | undefined): string {
+  return (token?.children ?? [])
+    .filter((child) => child.type === "text" || child.type === "code_inline" || child.type === "image")
+    .map((child) => child.content)
+    .join("")
+    .trim();
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+
+function countWords(tokens: Token[]): number {
+  let words = 0;
+  for (const token of tokens) {
+    if (token.type !== "inline") continue;
+    for (const child of token.children ?? []) {
+      if (child.type === "text" || child.type === "code_inline") words += child.content.match(WORD)?.length ?? 0;
+    }
+  }
+  return words;
+}
+
+function createPostMarkdown(code: Highlighter): SafeMarkdown {
+  const markdown = createSafeMarkdown({
+    highlight: (source, info) =>
+      // Shiki escapes the code; a <pre> answer is used as it is. tabindex lets a keyboard scroll a wide block.
+      code.codeToHtml(source.replace(/\n$/, ""), {
+        lang: codeLanguage(info),
+        themes: CODE_THEMES,
+        // Both themes as CSS variables; app/app.css picks one by the page's theme.
+        defaultColor: false,
+        // A pathological line is shown plain instead of holding the server.
+        tokenizeMaxLineLength: 2000,
+        tokenizeTimeLimit: 500,
+      }),
   });
-  const words = plainText(html)
-    .split(/\s+/)
-    .filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
-  return { html, toc, words };
+
+  const safeValidate = markdown.validateLink;
+  markdown.validateLink = (url) => IMAGE_REFERENCE.test(url.trim()) || safeValidate(url);
+
+  const safeImage = markdown.renderer.rules.image;
+  markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const reference = IMAGE_REFERENCE.exec(String(token?.attrGet("src") ?? "").trim());
+    if (token && reference) {
+      // Resolved per request (`resolveImages`), so a redrawn or deleted picture shows as it is now.
+      const alt = encodeURIComponent(self.renderInlineAsText(token.children ?? [], options, env));
+      return `<!--post-image:${reference[1]}:${alt}-->`;
+    }
+    return safeImage ? safeImage(tokens, idx, options, env, self) : "";
+  };
+
+  const safeLinkOpen = markdown.renderer.rules.link_open;
+  markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    // `image:` is an address for pictures only; as a link it leads nowhere.
+    if (token && IMAGE_REFERENCE.test(String(token.attrGet("href") ?? "").trim())) token.attrs = null;
+    return safeLinkOpen ? safeLinkOpen(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
+  };
+
+  // Ids for h2/h3, unique within the post, and the table of contents from them.
+  markdown.core.ruler.push("post_heading_ids", (state) => {
+    const env = state.env as RenderEnv;
+    const used = new Set(RESERVED_IDS);
+    state.tokens.forEach((token, index) => {
+      if (token.type !== "heading_open" || (token.tag !== "h2" && token.tag !== "h3")) return;
+      const text = inlineText(state.tokens[index + 1]);
+      const base = slugifyHeading(text);
+      let id = base;
+      for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+      used.add(id);
+      token.attrSet("id", id);
+      token.meta = { anchorId: id, anchorText: text };
+      env.toc.push({ id, text, level: token.tag === "h2" ? 2 : 3 });
+    });
+  });
+
+  // The heading and its link side by side in a wrapper: the link stays out of the heading, so the heading's
+  // accessible name (and the table of contents' entry) is its text alone.
+  markdown.renderer.rules.heading_open = (tokens, idx, options, _env, self) => {
+    const anchored = Boolean((tokens[idx]?.meta as { anchorId?: string } | null)?.anchorId);
+    return `${anchored ? '<div class="post-heading">' : ""}${self.renderToken(tokens, idx, options)}`;
+  };
+  markdown.renderer.rules.heading_close = (tokens, idx, options, env, self) => {
+    const open = tokens[idx - 2];
+    const meta = open?.meta as { anchorId?: string; anchorText?: string } | null;
+    const id = meta?.anchorId;
+    if (!id) return self.renderToken(tokens, idx, options);
+    // Named with the heading, so the links of different sections do not share one name.
+    const label = markdown.utils.escapeHtml(`${ANCHOR_LABEL[(env as RenderEnv).lang]}: ${meta.anchorText ?? ""}`);
+    // Its visible '#' is decoration; its name says what it does.
+    return `${self.renderToken(tokens, idx, options).trimEnd()}<a class="heading-anchor" href="#${id}" aria-label="${label}"><span aria-hidden="true">#</span></a></div>\n`;
+  };
+
+  return markdown;
+}
+
+let postMarkdown: SafeMarkdown | undefined;
+
+/** Rendered bodies kept, by language and text, up to about this many characters of HTML in all. */
+const RENDERED_CACHE_CHARS = 16 * 1024 * 1024;
+const rendered = new LRUCache<string, PostBody>({
+  maxSize: RENDERED_CACHE_CHARS,
+  sizeCalculation: (body) => Math.max(1, body.html.length),
+});
+
+type ImageRow = { id: string; width: number; height: number; placeholder: string; variants: string; watermark: string };
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** The body's widest column (max-w-3xl) on wide screens, the viewport's width on small ones. */
+const PICTURE_SIZES = "(min-width: 48rem) 48rem, 100vw";
+
+/** One picture as `<picture>`, like the ResponsiveImage component renders a stored image. */
+export function renderPicture(row: ImageRow, alt: string): string {
+  const image = imageForDisplay(row);
+  if (image.variants.length === 0) return "";
+  // With a watermark drawn into its large sizes, only those are offered (as in the lightbox), so the watermark is
+  // always seen and no clean large copy is served; without one, every width.
+  const { sources, fallback } = imageSources(image, row.watermark === "" ? "all" : "full");
+  if (!fallback.src) return "";
+  const sizes = escapeAttribute(PICTURE_SIZES);
+  const source = (type: string, srcset: string) =>
+    srcset ? `<source type="${type}" srcset="${escapeAttribute(srcset)}" sizes="${sizes}">` : "";
+  return (
+    `<picture>${source("image/avif", sources.avif)}${source("image/webp", sources.webp)}` +
+    `<img src="${escapeAttribute(fallback.src)}" srcset="${escapeAttribute(fallback.srcset)}" sizes="${sizes}"` +
+    ` width="${image.width}" height="${image.height}" alt="${escapeAttribute(alt)}" loading="lazy" decoding="async"` +
+    ` class="post-picture" style="background-image:url(&quot;${escapeAttribute(image.placeholder)}&quot;)"></picture>`
+  );
+}
+
+async function resolveImages(html: string, db: Kysely<Database>): Promise<string> {
+  const ids = [...new Set([...html.matchAll(IMAGE_MARKER)].map((match) => match[1] as string))];
+  if (ids.length === 0) return html;
+  const rows = await db
+    .selectFrom("images")
+    .select(["id", "width", "height", "placeholder", "variants", "watermark"])
+    .where("id", "in", ids)
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return html.replace(IMAGE_MARKER, (_marker, id: string, alt: string) => {
+    const row = byId.get(id);
+    if (!row) return "";
+    let text = "";
+    try {
+      text = decodeURIComponent(alt);
+    } catch {
+      text = "";
+    }
+    return renderPicture(row, text);
+  });
+}
+
+/**
+ * Renders a post's body (see the top of this file for what it adds to the safe renderer). The Markdown part
+ * (highlighting is the slow bit) is kept by language and text; the pictures are looked up on every call, one
+ * query, so a changed or deleted picture shows as it is now.
+ */
+export async function renderPostBody(
+  markdown: string,
+  lang: PostLanguage,
+  options: { db?: Kysely<Database> } = {},
+): Promise<PostBody> {
+  const key = `${lang}\u0000${markdown}`;
+  let body = rendered.get(key);
+  if (!body) {
+    postMarkdown ??= createPostMarkdown(await loadHighlighter());
+    const env: RenderEnv = { lang, toc: [] };
+    const tokens = postMarkdown.parse(markdown, env);
+    body = {
+      html: postMarkdown.renderer.render(tokens, postMarkdown.options, env),
+      toc: env.toc,
+      words: countWords(tokens),
+    };
+    rendered.set(key, body);
+  }
+  if (!body.html.includes("<!--post-image:")) return body;
+  const db = options.db ?? getRuntime().database.db;
+  return { ...body, html: await resolveImages(body.html, db) };
 }
