@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import { BlogPagination, PostCards } from "#app/components/blog/post-cards.tsx";
+import { BlogPagination } from "#app/components/blog/blog-pagination.tsx";
+import { PostCards } from "#app/components/blog/post-cards.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadBlogList, pageParameter } from "#app/domains/posts/blog-pages.server.ts";

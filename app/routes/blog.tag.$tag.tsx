@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
-import { BlogPagination, PostCards, tagHref } from "#app/components/blog/post-cards.tsx";
+import { BlogPagination } from "#app/components/blog/blog-pagination.tsx";
+import { PostCards, tagHref } from "#app/components/blog/post-cards.tsx";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadBlogList, pageParameter, tagParameter } from "#app/domains/posts/blog-pages.server.ts";
