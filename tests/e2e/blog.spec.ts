@@ -35,6 +35,7 @@ const longBody = [
 
 type Posts = { oldest: AdminPost; middle: AdminPost; newest: AdminPost; draft: AdminPost; fresh: AdminPost };
 let posts: Posts | undefined;
+let author: CreatedUser | undefined;
 
 /**
  * Three posts of this run's own tag, back-dated to three days in 2001 (so no other spec's post falls between
@@ -80,7 +81,10 @@ async function makePosts(db: Kysely<Database>, author: CreatedUser): Promise<Pos
 }
 
 test.beforeEach(async ({ database, makeUser }) => {
-  if (!posts) await makePosts(database.db, await makeUser({ admin: true }));
+  if (!posts) {
+    author = await makeUser({ admin: true });
+    await makePosts(database.db, author);
+  }
 });
 
 test("the blog lists published posts with date and reading time, never a draft, and Blog is in the menu", async ({
@@ -178,3 +182,26 @@ for (const theme of ["light", "dark"] as const) {
     }
   });
 }
+
+test("the author sets the display name their posts show on the account page", async ({ page, signInAs }) => {
+  const { middle } = posts as Posts;
+  await signInAs(page, author as CreatedUser);
+  await page.goto("/account");
+  await waitForHydration(page);
+  const section = page.getByRole("region", { name: "Display name" });
+  await expect(section.getByLabel("Display name")).toHaveValue("Ada Author");
+  await section.getByLabel("Display name").fill("Ada L.");
+  await section.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Your display name has been saved.").first()).toBeVisible();
+  await page.goto(`/blog/${middle.slug}`);
+  await expect(page.getByText("By Ada L.")).toBeVisible();
+  // Emptied, the part of the e-mail address before the @ stands in.
+  await page.goto("/account");
+  await waitForHydration(page);
+  await section.getByLabel("Display name").fill("");
+  await section.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Your display name has been saved.").first()).toBeVisible();
+  await page.goto(`/blog/${middle.slug}`);
+  await expect(page.getByText(`By ${(author as CreatedUser).email.split("@")[0]}`)).toBeVisible();
+  await expectNoViolations(page, "post with the e-mail name");
+});
