@@ -181,9 +181,9 @@ export function MarkdownBodyField(props: {
         className="min-h-40 rounded-md border border-dashed border-zinc-300 p-4 text-sm dark:border-zinc-700"
         data-testid={`post-preview-${props.lang}`}
       >
-        <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
+        <h2 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
           {t("admin.posts.preview.heading")}
-        </h3>
+        </h2>
         {preview.kind === "shown" ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: rendered on the server by the public pages' safe renderer
           <div lang={props.lang} className="prose-content" dangerouslySetInnerHTML={{ __html: preview.html }} />
