@@ -69,6 +69,19 @@ export type EditorResult =
       id?: string;
     };
 
+const DONE_MESSAGES: Partial<Record<EditorIntent, AdminMessageKey>> = {
+  save: "admin.posts.saved",
+  publish: "admin.posts.published",
+  schedule: "admin.posts.scheduled",
+  unpublish: "admin.posts.unpublished",
+  delete: "admin.posts.deleted",
+};
+
+/** The message of a `?done=<intent>` a redirect after a button press carries (anything else: none). */
+export function doneMessageKey(done: string | null): AdminMessageKey | null {
+  return (done && Object.hasOwn(DONE_MESSAGES, done) ? DONE_MESSAGES[done as EditorIntent] : null) ?? null;
+}
+
 export function formValuesOf(post: AdminPost | null): PostFormValues {
   return {
     title: post?.title ?? "",
@@ -186,7 +199,7 @@ export async function runEditorAction(
       message: t("admin.posts.deleted"),
       id: null,
       updatedAt: null,
-      redirectTo: "/admin/posts",
+      redirectTo: "/admin/posts?done=delete",
     };
   }
   if (intent === "autosave" && existing && existing.status !== "draft") {
@@ -217,8 +230,10 @@ export async function runEditorAction(
   if (intent === "schedule" && moment) {
     result = await setPostStatus(db, actor, saved.id, { status: "scheduled", publishAt: moment }, { now });
   }
-  // The autosave route answers JSON: the editor moves its own address.
-  const redirectTo = isNew && intent !== "autosave" ? `/admin/posts/${saved.id}` : null;
+  // A press of a button in the editor of a new post (which an autosave may have written already) goes on at the
+  // post's own address; the autosave route answers JSON and the editor moves its address itself.
+  // `done` names what happened, so the page it lands on can say so.
+  const redirectTo = routeId === NEW_POST && intent !== "autosave" ? `/admin/posts/${saved.id}?done=${intent}` : null;
   if (!result.ok) {
     // The fields were saved; only the status change was refused (the post vanished, or the time went by).
     const fieldErrors = result.reason === "invalid" ? translateFieldErrors(t, result.fieldErrors) : {};

@@ -202,6 +202,33 @@ test("no text is lost: offline, the browser keeps it, asks before the tab closes
   await expect(again.getByRole("alert").filter({ hasText: "Unsaved changes found" })).toHaveCount(0);
 });
 
+test("a picture dropped on the text goes through the pipeline and lands where the caret is", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  test.setTimeout(120_000);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/posts/new");
+  const body = panel(page, "English").getByLabel("Text (Markdown)");
+  await body.fill("Hello world");
+  await body.evaluate((element: HTMLTextAreaElement) => element.setSelectionRange(5, 5));
+  const bytes = [...(await testPhoto({ width: 800, height: 500, hue: 120, label: "drop" }))];
+  const dataTransfer = await page.evaluateHandle((data) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(data)], "dropped_picture.jpg", { type: "image/jpeg" }));
+    return transfer;
+  }, bytes);
+  await body.dispatchEvent("dragover", { dataTransfer });
+  await expect(page.getByText("Drop the picture to insert it here")).toBeVisible();
+  await body.dispatchEvent("drop", { dataTransfer });
+  await expect(body).toHaveValue(/^Hello\n\n!\[dropped picture\]\(image:[0-9a-f-]{36}\)\n\n world$/, {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId("post-preview-en").locator('img[alt="dropped picture"]')).toBeVisible({
+    timeout: 15_000,
+  });
+});
+
 test("the list filters by status and search without JavaScript, and a post is deleted only after confirming", async ({
   page,
   makeUser,
@@ -239,7 +266,8 @@ test("the list filters by status and search without JavaScript, and a post is de
   expect(await getPostForAdmin(database.db, doomed.id)).not.toBeNull();
   await page.getByRole("button", { name: "Delete post" }).click();
   await dialog.getByRole("button", { name: "Delete" }).click();
-  await expect(page).toHaveURL(/\/admin\/posts$/);
+  await expect(page).toHaveURL(/\/admin\/posts\?done=delete$/);
+  await expect(page.getByText("The post was deleted.")).toBeVisible();
   await expect(page.getByText(`Doomed draft ${id}`)).toHaveCount(0);
   await expect(page.getByText(`Kept draft ${id}`)).toBeVisible();
   expect(await getPostForAdmin(database.db, doomed.id)).toBeNull();

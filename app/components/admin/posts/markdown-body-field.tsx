@@ -94,9 +94,12 @@ export function MarkdownBodyField(props: {
   const caretAtDrop = (event: DragEvent<HTMLTextAreaElement>): number => {
     // Where the pointer is, when the browser can tell; otherwise where the caret was.
     const position = (
-      document as Document & { caretPositionFromPoint?: (x: number, y: number) => { offset: number } | null }
+      document as Document & {
+        caretPositionFromPoint?: (x: number, y: number) => { offset: number; offsetNode: Node } | null;
+      }
     ).caretPositionFromPoint?.(event.clientX, event.clientY);
-    return position?.offset ?? event.currentTarget.selectionStart ?? latest.current.length;
+    if (position && position.offsetNode === event.currentTarget) return position.offset;
+    return event.currentTarget.selectionStart ?? latest.current.length;
   };
 
   const onDrop = (event: DragEvent<HTMLTextAreaElement>) => {
