@@ -11,6 +11,9 @@ export default [
   route("blog/tag/:tag", "routes/blog.tag.$tag.tsx"),
   // A signed "preview as visitor" link (app/domains/posts/preview-link.server.ts); before the slugs.
   route("blog/preview", "routes/blog.preview.tsx"),
+  // The blog's feeds (a slug has no dot, so no post can take these addresses).
+  route("blog/feed.xml", "routes/blog.feed.xml.ts"),
+  route("blog/atom.xml", "routes/blog.atom.xml.ts"),
   route("blog/:slug", "routes/blog.$slug.tsx"),
   route("auth", "routes/auth.tsx"),
   route("auth/two-factor", "routes/auth.two-factor.tsx"),

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "react-router";
+import { feedAutodiscovery } from "#app/domains/seo/feed-links.ts";
 import { faviconUrls } from "#app/domains/settings/site-images.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 
@@ -89,6 +90,8 @@ export function pageMeta(
     { tagName: "link", rel: "alternate", hrefLang: "en", href: urls.en },
     { tagName: "link", rel: "alternate", hrefLang: "de", href: urls.de },
     { tagName: "link", rel: "alternate", hrefLang: "x-default", href: urls.default },
+    // The blog's feeds in the page's language, for feed readers' autodiscovery.
+    ...feedAutodiscovery(seo.baseUrl, seo.siteTitle, seo.lang),
   ];
   // An uploaded favicon comes in the sizes browsers and phones ask for; a typed address serves for all.
   const uploadedIcons = seo.faviconUrl ? faviconUrls(seo.faviconUrl) : null;

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { PostArticle } from "#app/components/blog/post-article.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadPostPage } from "#app/domains/posts/blog-pages.server.ts";
+import { postMeta } from "#app/domains/seo/post-meta.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
@@ -16,17 +17,22 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   ]);
   // Unknown, a draft, or not yet due: the site's not-found page, whatever the post's state.
   if (post === null) throw data(null, { status: 404 });
-  // A slug the post had before (or its other language's): moved for good, to the current one, query kept.
-  if ("redirectTo" in post) throw redirect(`${post.redirectTo}${new URL(request.url).search}`, 301);
+  // A slug the post had before: moved for good (301); its other language's slug: this language's version (302).
+  if ("redirectTo" in post) {
+    throw redirect(`${post.redirectTo}${new URL(request.url).search}`, post.permanent ? 301 : 302);
+  }
   return { post, watermark: publicWatermark(settings) };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
-  return pageMeta(rootSeo(matches), location.pathname, {
+  const seo = rootSeo(matches);
+  const tags = pageMeta(seo, location.pathname, {
     title: loaderData?.post.title,
     description: loaderData?.post.excerpt,
     paths: loaderData?.post.paths,
   });
+  // og:type article with its times, BlogPosting and BreadcrumbList (helper B's app/domains/seo/post-meta.ts).
+  return seo && loaderData ? postMeta(seo, tags, loaderData.post) : tags;
 }
 
 export default function BlogPostPage({ loaderData }: Route.ComponentProps) {

@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import { BlogPagination, PostCards } from "#app/components/blog/post-cards.tsx";
+import { BlogPagination } from "#app/components/blog/blog-pagination.tsx";
+import { PostCards } from "#app/components/blog/post-cards.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadBlogList, pageParameter } from "#app/domains/posts/blog-pages.server.ts";
@@ -13,7 +14,7 @@ import type { Route } from "./+types/blog._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
-  const page = pageParameter(new URL(request.url).searchParams);
+  const page = pageParameter(new URL(request.url).searchParams.get("page"));
   const [settings, list] = await Promise.all([
     requestSettings(context),
     loadBlogList(getDb(), { lang, page, tag: null }),

@@ -19,7 +19,14 @@ export function headers() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
-  const link = verifyPreviewLink(new URL(request.url).searchParams, { secret: getRuntime().previewSecret });
+  const { searchParams } = new URL(request.url);
+  // Only the link's own three parameters are signed and read (`lang` chooses the language, as on every page).
+  const signed = new URLSearchParams({
+    post: searchParams.get("post") ?? "",
+    expires: searchParams.get("expires") ?? "",
+    signature: searchParams.get("signature") ?? "",
+  });
+  const link = verifyPreviewLink(signed, { secret: getRuntime().previewSecret });
   // A wrong, changed or expired link says no more than an unknown address.
   if (!link) throw data(null, { status: 404, headers: PREVIEW_HEADERS });
   const [settings, post] = await Promise.all([

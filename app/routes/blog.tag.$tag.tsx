@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
-import { BlogPagination, PostCards, tagHref } from "#app/components/blog/post-cards.tsx";
+import { BlogPagination } from "#app/components/blog/blog-pagination.tsx";
+import { PostCards, tagHref } from "#app/components/blog/post-cards.tsx";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadBlogList, pageParameter, tagParameter } from "#app/domains/posts/blog-pages.server.ts";
@@ -16,7 +17,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const tag = tagParameter(params.tag);
   // A tag no visible post has is no page (an unknown tag answers 404, as an unknown post does).
   if (tag === null) throw data(null, { status: 404 });
-  const page = pageParameter(new URL(request.url).searchParams);
+  const page = pageParameter(new URL(request.url).searchParams.get("page"));
   const [settings, list] = await Promise.all([requestSettings(context), loadBlogList(getDb(), { lang, page, tag })]);
   if (!list) throw data(null, { status: 404 });
   return { list, tag, title: translatorFor(lang)("blog.tagTitle", { tag }), watermark: publicWatermark(settings) };

@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import { PostCards } from "#app/components/blog/post-cards.tsx";
 import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
@@ -82,7 +81,24 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <div className="mt-14 space-y-14">
           {posts.length > 0 ? (
             <Highlight id="home-posts" title={t("home.latestPosts")} more={t("home.allPosts")} to="/blog">
-              <PostCards posts={posts} watermark={watermark} headingLevel={3} />
+              {/* Titles, dates and excerpts only: the blog's cards (covers, tags) would take the page's JavaScript
+                  over its budget (tests/e2e/lean-public-pages.spec.ts). */}
+              <ul className="grid gap-8 sm:grid-cols-3">
+                {posts.map((post) => (
+                  <li key={post.id} className="space-y-2">
+                    <h3 className="text-lg font-semibold tracking-tight">
+                      <Link to={post.href} className="blog-title-link">
+                        {post.title}
+                      </Link>
+                    </h3>
+                    <p className="blog-muted">
+                      <time dateTime={post.publishedAt}>{post.date}</time> ·{" "}
+                      {t("blog.readingTime", { minutes: post.readingMinutes })}
+                    </p>
+                    {post.excerpt ? <p className="text-zinc-700 dark:text-zinc-200">{post.excerpt}</p> : null}
+                  </li>
+                ))}
+              </ul>
             </Highlight>
           ) : null}
           {images.length > 0 ? (

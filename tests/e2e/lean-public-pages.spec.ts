@@ -1,4 +1,6 @@
 import { gzipSync } from "node:zlib";
+import type { Page } from "@playwright/test";
+import { createPost, setPostStatus } from "#app/domains/posts/posts.server.ts";
 import { expect, test } from "./fixtures.ts";
 
 /** Gzipped JavaScript a visitor's page may load (React, the router and the page's own code). */
@@ -7,47 +9,77 @@ const JS_BUDGET_KIB = 125;
 const APP_CODE_BUDGET_KIB = 15;
 const FRAMEWORK_CHUNK = /\/assets\/framework-[\w-]+\.js$/;
 
-const publicPaths = ["/", "/home", "/links", "/faq", "/videos", "/legal-notice", "/privacy", "/account-deleted"];
+const publicPaths = [
+  "/",
+  "/home",
+  "/links",
+  "/faq",
+  "/videos",
+  "/blog",
+  "/legal-notice",
+  "/privacy",
+  "/account-deleted",
+];
 // The sign-in form and the forgotten-password page: auth-form code is theirs, the budget holds all the same.
 const authPaths = ["/auth", "/auth/forgot"];
 
 // Strings that only exist in the sign-in/sign-up form, the toast library and the admin screens.
 const forbiddenMarkers = ["inviteCode", "data-sonner-toaster", "admin.section.settings", "current-password"];
 
+/** Loads the page and expects its JavaScript within the budgets, and (but for the auth pages) no foreign code. */
+async function expectWithinBudget(page: Page, path: string) {
+  // Bodies are awaited after the page settles: a handler that stored each body when it arrived could
+  // miss the biggest file (the framework chunk) if its body came last.
+  const bodies = new Map<string, Promise<Buffer>>();
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") bodies.set(response.url(), response.body());
+  });
+  await page.goto(path);
+  await page.waitForLoadState("networkidle");
+  const scripts = new Map(await Promise.all([...bodies].map(async ([url, body]) => [url, await body] as const)));
+  expect(scripts.size).toBeGreaterThan(0);
+  for (const [url, body] of scripts) {
+    for (const marker of authPaths.includes(path) ? [] : forbiddenMarkers) {
+      expect(body.includes(marker), `${url} contains "${marker}"`).toBe(false);
+    }
+  }
+  const gzipped = [...scripts].map(([url, body]) => ({ url, kib: gzipSync(body).length / 1024 }));
+  const total = gzipped.reduce((sum, file) => sum + file.kib, 0);
+  console.log(
+    `JavaScript loaded by ${path}: ${scripts.size} files, ${total.toFixed(1)} KiB gzipped (${gzipped
+      .sort((a, b) => b.kib - a.kib)
+      .map((file) => `${new URL(file.url).pathname.replace("/assets/", "")} ${file.kib.toFixed(1)}`)
+      .join(", ")})`,
+  );
+  // React and the router are most of it; a development build of React alone would be over this.
+  expect(total).toBeLessThanOrEqual(JS_BUDGET_KIB);
+  expect(gzipped.filter((file) => FRAMEWORK_CHUNK.test(file.url))).toHaveLength(1);
+  const appCode = gzipped.filter((file) => !FRAMEWORK_CHUNK.test(file.url)).reduce((sum, file) => sum + file.kib, 0);
+  expect(appCode, `the site's own code on ${path}`).toBeLessThanOrEqual(APP_CODE_BUDGET_KIB);
+}
+
 for (const path of [...publicPaths, ...authPaths]) {
   test(`a visitor's page ${path} stays within the JavaScript budget${authPaths.includes(path) ? "" : " and loads no auth-form, toast or admin code"}`, async ({
     page,
   }) => {
-    // Bodies are awaited after the page settles: a handler that stored each body when it arrived could
-    // miss the biggest file (the framework chunk) if its body came last.
-    const bodies = new Map<string, Promise<Buffer>>();
-    page.on("response", (response) => {
-      if (response.request().resourceType() === "script") bodies.set(response.url(), response.body());
-    });
-    await page.goto(path);
-    await page.waitForLoadState("networkidle");
-    const scripts = new Map(await Promise.all([...bodies].map(async ([url, body]) => [url, await body] as const)));
-    expect(scripts.size).toBeGreaterThan(0);
-    for (const [url, body] of scripts) {
-      for (const marker of authPaths.includes(path) ? [] : forbiddenMarkers) {
-        expect(body.includes(marker), `${url} contains "${marker}"`).toBe(false);
-      }
-    }
-    const gzipped = [...scripts].map(([url, body]) => ({ url, kib: gzipSync(body).length / 1024 }));
-    const total = gzipped.reduce((sum, file) => sum + file.kib, 0);
-    console.log(
-      `JavaScript loaded by ${path}: ${scripts.size} files, ${total.toFixed(1)} KiB gzipped (${gzipped
-        .sort((a, b) => b.kib - a.kib)
-        .map((file) => `${new URL(file.url).pathname.replace("/assets/", "")} ${file.kib.toFixed(1)}`)
-        .join(", ")})`,
-    );
-    // React and the router are most of it; a development build of React alone would be over this.
-    expect(total).toBeLessThanOrEqual(JS_BUDGET_KIB);
-    expect(gzipped.filter((file) => FRAMEWORK_CHUNK.test(file.url))).toHaveLength(1);
-    const appCode = gzipped.filter((file) => !FRAMEWORK_CHUNK.test(file.url)).reduce((sum, file) => sum + file.kib, 0);
-    expect(appCode, `the site's own code on ${path}`).toBeLessThanOrEqual(APP_CODE_BUDGET_KIB);
+    await expectWithinBudget(page, path);
   });
 }
+
+test("a blog post's page stays within the JavaScript budget and loads no auth-form, toast or admin code", async ({
+  page,
+  database,
+  makeUser,
+}) => {
+  const admin = await makeUser({ admin: true });
+  const actor = { id: admin.id, email: admin.email };
+  const body = ["## Code", "```ts\nconst answer: number = 42;\n```", "## More", "Text.", "## End", "Bye."].join("\n\n");
+  const created = await createPost(database.db, actor, { title: `Budget post ${Date.now()}`, body, tags: "budget" });
+  if (!created.ok) throw new Error("The post was not created");
+  const published = await setPostStatus(database.db, actor, created.id, { status: "published" });
+  if (!published.ok) throw new Error("The post was not published");
+  await expectWithinBudget(page, `/blog/${created.post.slug}`);
+});
 
 test("the auth page loads the toast library only when it has something to say", async ({ page }) => {
   const scripts: Promise<string>[] = [];

@@ -305,6 +305,13 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       file: "routes/account._index.tsx",
       path: "/account?index",
       who: "admin",
+      baseline: { intent: "name", name: "Fuzzed Name" },
+      fuzz: ["name"],
+    },
+    {
+      file: "routes/account._index.tsx",
+      path: "/account?index",
+      who: "admin",
       baseline: { intent: "password", currentPassword: "wrong-password-1234", newPassword: "Fuzzed-new-password-1" },
       fuzz: ["currentPassword", "newPassword"],
     },
@@ -446,6 +453,9 @@ const QUERY_PARAMS: Record<string, string[]> = {
   "routes/account.two-factor.tsx": ["required"],
   "routes/auth.reset.tsx": ["token"],
   "routes/account.confirm-email.tsx": ["token"],
+  "routes/blog._index.tsx": ["page"],
+  "routes/blog.tag.$tag.tsx": ["page"],
+  "routes/blog.preview.tsx": ["post", "expires", "signature"],
 };
 
 /** Tables a refused request may still write: the sign-in failure count, and better-auth's scratch table. */
@@ -687,7 +697,16 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
     console.info(`fuzz (${kind}): ${sent} form posts in ${Date.now() - started} ms`);
     expect(problems.slice(0, 30), `${problems.length} problems`).toEqual([]);
     // What was accepted was clean: no stored text holds a control character or a lone surrogate.
-    const tables = ["gallery_images", "links", "faq_entries", "videos", "site_settings", "invite_codes", "audit_log"];
+    const tables = [
+      "gallery_images",
+      "links",
+      "faq_entries",
+      "videos",
+      "site_settings",
+      "invite_codes",
+      "audit_log",
+      "user",
+    ];
     for (const table of tables) {
       const rows = await database.db
         .selectFrom(table as "links")

@@ -5,9 +5,6 @@ import { type ImageDisplay, thumbnailWatermark } from "#app/domains/media/image-
 import type { PostCard } from "#app/domains/posts/blog-pages.server.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 
-const tagClass =
-  "inline-block rounded-full bg-zinc-100 px-2.5 py-0.5 text-xs font-medium text-zinc-800 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-zinc-800 dark:text-zinc-100 dark:hover:bg-zinc-700";
-
 export function tagHref(tag: string): string {
   return `/blog/tag/${encodeURIComponent(tag)}`;
 }
@@ -19,7 +16,7 @@ export function TagList({ tags, label }: { tags: string[]; label: string }) {
     <ul aria-label={label} className="flex flex-wrap gap-2">
       {tags.map((tag) => (
         <li key={tag}>
-          <Link to={tagHref(tag)} className={tagClass}>
+          <Link to={tagHref(tag)} className="blog-tag">
             #{tag}
           </Link>
         </li>
@@ -57,7 +54,7 @@ export function PostCover(props: {
 export function PostMeta({ post }: { post: Pick<PostCard, "publishedAt" | "date" | "readingMinutes"> }) {
   const t = useTranslate();
   return (
-    <p className="text-sm text-zinc-600 dark:text-zinc-300">
+    <p className="blog-muted">
       <time dateTime={post.publishedAt}>{post.date}</time>
       <span aria-hidden="true"> · </span>
       <span>{t("blog.readingTime", { minutes: post.readingMinutes })}</span>
@@ -87,10 +84,7 @@ export function PostCards(props: { posts: PostCard[]; watermark: Watermark | nul
               </Link>
             ) : null}
             <Heading className="text-xl font-semibold tracking-tight">
-              <Link
-                to={post.href}
-                className="underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
-              >
+              <Link to={post.href} className="blog-title-link">
                 {post.title}
               </Link>
             </Heading>
@@ -101,35 +95,5 @@ export function PostCards(props: { posts: PostCard[]; watermark: Watermark | nul
         </li>
       ))}
     </ul>
-  );
-}
-
-/** Newer/older page links with "Page n of m". */
-export function BlogPagination(props: { page: number; pageCount: number; basePath: string }) {
-  const t = useTranslate();
-  if (props.pageCount <= 1) return null;
-  const href = (page: number) => (page === 1 ? props.basePath : `${props.basePath}?page=${page}`);
-  const linkClass =
-    "rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:hover:bg-zinc-800";
-  return (
-    <nav aria-label={t("blog.pagination")} className="mt-12 flex flex-wrap items-center justify-between gap-4">
-      {props.page > 1 ? (
-        <Link to={href(props.page - 1)} rel="prev" className={linkClass}>
-          {t("blog.newerPosts")}
-        </Link>
-      ) : (
-        <span />
-      )}
-      <p className="text-sm text-zinc-600 dark:text-zinc-300">
-        {t("blog.pageOf", { page: props.page, pages: props.pageCount })}
-      </p>
-      {props.page < props.pageCount ? (
-        <Link to={href(props.page + 1)} rel="next" className={linkClass}>
-          {t("blog.olderPosts")}
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
   );
 }

@@ -80,8 +80,7 @@ export function toPostCard(post: PublicPostSummary): PostCard {
 }
 
 /** `?page=`: a positive whole number; anything else is the first page (as the gallery reads it). */
-export function pageParameter(params: URLSearchParams): number {
-  const page = params.get("page");
+export function pageParameter(page: string | null): number {
   return page !== null && /^\d{1,7}$/.test(page) ? Math.max(1, Number(page)) : 1;
 }
 
@@ -140,14 +139,14 @@ async function toPostPage(
   };
 }
 
-/** The visible post at `slug`: its page, `{ redirectTo }` (a path) for an old or other-language slug, or null. */
+/** The visible post at `slug`: its page, `{ redirectTo, permanent }` (a path) for an old or other-language slug, or null. */
 export async function loadPostPage(
   db: Kysely<Database>,
   options: { lang: Language; slug: string; now?: Date },
-): Promise<PostPage | { redirectTo: string } | null> {
+): Promise<PostPage | { redirectTo: string; permanent: boolean } | null> {
   const found = await findPublishedPostBySlug(db, options.lang, options.slug, { now: options.now });
   if (found === null) return null;
-  if ("redirectTo" in found) return { redirectTo: postHref(found.redirectTo) };
+  if ("redirectTo" in found) return { redirectTo: postHref(found.redirectTo), permanent: found.permanent };
   return toPostPage(db, found, options.lang, options.now);
 }
 

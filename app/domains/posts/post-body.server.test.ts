@@ -109,7 +109,9 @@ describe("post bodies: Markdown, highlighting, headings", () => {
     ]);
     const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(html).toContain('<h2 id="ueber-uns">Über uns<a class="heading-anchor" href="#ueber-uns"');
+    expect(html).toContain(
+      '<div class="post-heading"><h2 id="ueber-uns">Über uns</h2><a class="heading-anchor" href="#ueber-uns"',
+    );
     expect(html).toContain('aria-label="Link zu diesem Abschnitt: Über uns"');
     expect(html).toContain("<h4>Deep</h4>");
     const english = await renderPostBody(source, "en");

@@ -20,7 +20,8 @@ import { getRuntime } from "#app/lib/runtime.server.ts";
  *   every token colour meets WCAG AA on its background), both as CSS variables that `app/app.css` applies
  *   by the page's theme. A fence's language outside `LANGUAGES` is shown as plain text.
  * - **Headings** h2/h3 get an id made from their text (unique within the post, never one the page's own
- *   layout uses) and a link to themselves; they make the table of contents.
+ *   layout uses) and a link to themselves beside them (in `<div class="post-heading">`); they make the table
+ *   of contents.
  * - **Words**: prose and inline code, not fenced code (they measure reading time).
  */
 export type PostBody = {
@@ -214,6 +215,12 @@ function createPostMarkdown(code: Highlighter): SafeMarkdown {
     });
   });
 
+  // The heading and its link side by side in a wrapper: the link stays out of the heading, so the heading's
+  // accessible name (and the table of contents' entry) is its text alone.
+  markdown.renderer.rules.heading_open = (tokens, idx, options, _env, self) => {
+    const anchored = Boolean((tokens[idx]?.meta as { anchorId?: string } | null)?.anchorId);
+    return `${anchored ? '<div class="post-heading">' : ""}${self.renderToken(tokens, idx, options)}`;
+  };
   markdown.renderer.rules.heading_close = (tokens, idx, options, env, self) => {
     const open = tokens[idx - 2];
     const meta = open?.meta as { anchorId?: string; anchorText?: string } | null;
@@ -221,8 +228,8 @@ function createPostMarkdown(code: Highlighter): SafeMarkdown {
     if (!id) return self.renderToken(tokens, idx, options);
     // Named with the heading, so the links of different sections do not share one name.
     const label = markdown.utils.escapeHtml(`${ANCHOR_LABEL[(env as RenderEnv).lang]}: ${meta.anchorText ?? ""}`);
-    // The link follows the heading's text; its visible '#' is decoration, its name says what it does.
-    return `<a class="heading-anchor" href="#${id}" aria-label="${label}"><span aria-hidden="true">#</span></a>${self.renderToken(tokens, idx, options)}`;
+    // Its visible '#' is decoration; its name says what it does.
+    return `${self.renderToken(tokens, idx, options).trimEnd()}<a class="heading-anchor" href="#${id}" aria-label="${label}"><span aria-hidden="true">#</span></a></div>\n`;
   };
 
   return markdown;

@@ -78,19 +78,34 @@ describe.each(databaseKinds)("posts (%s)", (kind) => {
       accepted(
         await updatePost(db(), testAdmin, post.id, { title: "New name", title_de: "Neuer Name", slug: "new-name" }),
       );
-      expect(await findPublishedPostBySlug(db(), "en", "old-name")).toEqual({ redirectTo: "new-name" });
+      expect(await findPublishedPostBySlug(db(), "en", "old-name")).toEqual({
+        redirectTo: "new-name",
+        permanent: true,
+      });
       expect(await findPublishedPostBySlug(db(), "en", "new-name")).toMatchObject({ title: "New name" });
       // An empty German slug follows the new German title; the old German slug redirects too.
-      expect(await findPublishedPostBySlug(db(), "de", "alter-name")).toEqual({ redirectTo: "neuer-name" });
+      expect(await findPublishedPostBySlug(db(), "de", "alter-name")).toEqual({
+        redirectTo: "neuer-name",
+        permanent: true,
+      });
       // A slug of the other language leads to this language's version.
-      expect(await findPublishedPostBySlug(db(), "de", "new-name")).toEqual({ redirectTo: "neuer-name" });
-      expect(await findPublishedPostBySlug(db(), "en", "neuer-name")).toEqual({ redirectTo: "new-name" });
+      expect(await findPublishedPostBySlug(db(), "de", "new-name")).toEqual({
+        redirectTo: "neuer-name",
+        permanent: false,
+      });
+      expect(await findPublishedPostBySlug(db(), "en", "neuer-name")).toEqual({
+        redirectTo: "new-name",
+        permanent: false,
+      });
       // Nobody else may take the old slug: it still leads to this post.
       const other = await createPost(db(), testAdmin, { title: "Other", slug: "old-name" });
       expect(other).toMatchObject({ ok: false, fieldErrors: { slug: "admin.posts.error.slugTaken" } });
       // Renaming back is allowed.
       accepted(await updatePost(db(), testAdmin, post.id, { title: "Old name", slug: "old-name" }));
-      expect(await findPublishedPostBySlug(db(), "en", "new-name")).toEqual({ redirectTo: "old-name" });
+      expect(await findPublishedPostBySlug(db(), "en", "new-name")).toEqual({
+        redirectTo: "old-name",
+        permanent: true,
+      });
     });
 
     it("lets a draft never published forget the slugs nobody could have linked to", async () => {

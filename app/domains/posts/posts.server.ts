@@ -731,14 +731,16 @@ async function newestFirst(db: Db, ids: string[]): Promise<JoinedRow[]> {
 /**
  * The visible post at `slug` in `lang`: the post itself when it is its current slug there; `{ redirectTo }`
  * (the current slug in `lang`) for a slug it had before or the other language's slug; null for anything
- * else (unknown, draft, not yet due).
+ * else (unknown, draft, not yet due). `permanent` is true for an old slug of this language (a 301); a slug of the
+ * other language leads to this language's version only for this visitor's language (a 302: a browser keeping
+ * it would send a visitor who switches language back and forth in a circle).
  */
 export async function findPublishedPostBySlug(
   db: Db,
   lang: Language,
   slug: string,
   options: { now?: Date } = {},
-): Promise<PublicPost | { redirectTo: string } | null> {
+): Promise<PublicPost | { redirectTo: string; permanent: boolean } | null> {
   if (slug.length > SLUG_MAX || !SLUG_PATTERN.test(slug)) return null;
   const now = options.now ?? new Date();
   const other: Language = lang === "de" ? "en" : "de";
@@ -753,7 +755,7 @@ export async function findPublishedPostBySlug(
   const row = await postsQuery(db).where("p.id", "=", owner.post_id).where(visibleAt(now)).executeTakeFirst();
   if (!row) return null;
   const current = lang === "de" ? row.slug_de : row.slug;
-  if (current !== slug) return { redirectTo: current };
+  if (current !== slug) return { redirectTo: current, permanent: owner.lang === lang };
   const [post] = await toPublicPosts(db, [row], lang);
   return post ?? null;
 }

@@ -7,6 +7,7 @@ import { publishedOrderQuery } from "#app/domains/gallery/gallery.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { largeImage } from "#app/domains/media/image-display.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
+import type { Language } from "#app/i18n/i18n.ts";
 import { languageUrls } from "#app/lib/meta.ts";
 
 /**
@@ -20,8 +21,11 @@ import { languageUrls } from "#app/lib/meta.ts";
  * protocol's 50,000 addresses (two per page and picture); beyond that a sitemap index would be needed.
  */
 export type SitemapEntry = {
-  /** The page's path and the query that names what it shows (`{ image: id }`), without the language. */
-  path: string;
+  /**
+   * The page's path (or each language's, where they differ: a blog post's slugs) and the query that names what
+   * it shows (`{ image: id }`), without the language.
+   */
+  path: string | Record<Language, string>;
   query?: Record<string, string>;
   lastmod?: string;
   /** Absolute addresses of pictures on the page (the image sitemap extension). */
@@ -29,7 +33,7 @@ export type SitemapEntry = {
 };
 
 /** Extra entries (the blog's posts) are added through this, so the sitemap needs no knowledge of them here. */
-export type SitemapSource = (db: Kysely<Database>) => Promise<SitemapEntry[]>;
+export type SitemapSource = (db: Kysely<Database>, options: { now: Date }) => Promise<SitemapEntry[]>;
 
 function escapeXml(text: string): string {
   return text
@@ -158,11 +162,16 @@ export function buildSitemap(
   settings: SiteSettings,
   baseUrl: string,
   sources: SitemapSource[] = [],
+  options: { now?: Date } = {},
 ): Promise<string> {
-  return cachedUntilChanged(db, `sitemap:${baseUrl}`, async () => {
-    const lists = await Promise.all([listSitePages(db, settings), ...sources.map((source) => source(db))]);
+  // What is visible changes only by writes (a scheduled post is flipped to published at its time, a write too).
+  const compute = async () => {
+    const now = options.now ?? new Date();
+    const lists = await Promise.all([listSitePages(db, settings), ...sources.map((source) => source(db, { now }))]);
     return renderSitemap(lists.flat(), baseUrl);
-  });
+  };
+  // A test's clock gets its own rendering, never a kept one.
+  return options.now ? compute() : cachedUntilChanged(db, `sitemap:${baseUrl}`, compute);
 }
 
 /** `/robots.txt`: everything but the admin, sign-in and account pages, and where the sitemap is. */

@@ -82,6 +82,8 @@ export const settingDefaults = {
   meta_title: "",
   meta_description: "",
   meta_og_image: "",
+  // "true": the blog's RSS and Atom feeds carry each post in full; "false": its excerpt and a link.
+  feed_full_content: "true",
   // Retired (RETIRED_SETTING_KEYS): og:url and the canonical link come from BASE_URL.
   meta_og_url: "",
 

@@ -76,7 +76,12 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
   },
   {
     id: "sharing",
-    fields: [field("meta_title"), field("meta_description", "longText"), field("meta_og_image", "url")],
+    fields: [
+      field("meta_title"),
+      field("meta_description", "longText"),
+      field("meta_og_image", "url"),
+      field("feed_full_content", "boolean"),
+    ],
   },
   { id: "security", fields: [field("admin_require_two_factor", "boolean")] },
 ];

@@ -54,6 +54,8 @@ export const adminSiteDe = {
   "admin.settings.field.watermark_url": "Adresse im Wasserzeichen",
   "admin.settings.field.meta_title": "Titel für Suche und Teilen",
   "admin.settings.field.meta_description": "Beschreibung für Suche und Teilen",
+  "admin.settings.field.feed_full_content":
+    "Ganze Beiträge in den Feeds des Blogs (sonst die Kurzfassung und ein Link)",
   "admin.settings.field.meta_og_image": "Adresse des Vorschaubilds",
   "admin.settings.group.security": "Sicherheit",
   "admin.settings.group.securityText": "Regeln für die Anmeldung im Adminbereich.",

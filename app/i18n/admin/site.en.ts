@@ -52,6 +52,7 @@ export const adminSiteEn = {
   "admin.settings.field.meta_title": "Title for search and sharing",
   "admin.settings.field.meta_description": "Description for search and sharing",
   "admin.settings.field.meta_og_image": "Share image address",
+  "admin.settings.field.feed_full_content": "Whole posts in the blog's feeds (otherwise the excerpt and a link)",
   "admin.settings.group.security": "Security",
   "admin.settings.group.securityText": "Rules for signing in to the admin area.",
   "admin.settings.field.admin_require_two_factor": "Admins must use two-factor sign-in",
