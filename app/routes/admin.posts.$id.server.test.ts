@@ -111,6 +111,7 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
     expect(await run("no-such-post", form({ intent: "save", title: "T" }))).toMatchObject({
       ok: false,
       message: "This post does not exist (any more).",
+      notFound: true,
     });
     expect(await run("../etc", form({ intent: "delete" }))).toMatchObject({ ok: false });
     expect(await postCount()).toBe(0);

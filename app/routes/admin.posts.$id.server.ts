@@ -67,6 +67,8 @@ export type EditorResult =
       values: PostFormValues | null;
       /** A new post's id when its fields were written but the status change was refused. */
       id?: string;
+      /** The post does not exist (any more): answered 404. */
+      notFound?: true;
     };
 
 const DONE_MESSAGES: Partial<Record<EditorIntent, AdminMessageKey>> = {
@@ -185,14 +187,22 @@ export async function runEditorAction(
   const { intent } = control.data;
   const isNew = routeId === NEW_POST && !control.data.post_id;
   const id = routeId === NEW_POST ? control.data.post_id || null : routeId;
-  if (id !== null && !ROW_ID_PATTERN.test(id)) return refuse(t("admin.posts.notFound"), {}, intent);
+  const missing = (): EditorResult => ({
+    ok: false,
+    intent,
+    message: t("admin.posts.notFound"),
+    fieldErrors: {},
+    values,
+    notFound: true,
+  });
+  if (id !== null && !ROW_ID_PATTERN.test(id)) return missing();
   const existing = id ? await getPostForAdmin(db, id, { now }) : null;
-  if (!isNew && !existing) return refuse(t("admin.posts.notFound"), {}, intent);
+  if (!isNew && !existing) return missing();
 
   if (intent === "delete") {
-    if (!id) return refuse(t("admin.posts.notFound"), {}, intent);
+    if (!id) return missing();
     const deleted = await deletePost(db, actor, id);
-    if (!deleted.ok) return refuse(t("admin.posts.notFound"), {}, intent);
+    if (!deleted.ok) return missing();
     return {
       ok: true,
       intent,
@@ -220,7 +230,7 @@ export async function runEditorAction(
     ? await updatePost(db, actor, existing.id, values, { now })
     : await createPost(db, actor, values, { now });
   if (!saved.ok) {
-    if (saved.reason === "not-found") return refuse(t("admin.posts.notFound"), {}, intent);
+    if (saved.reason === "not-found") return missing();
     return refuse(t("admin.posts.error.notSaved"), translateFieldErrors(t, saved.fieldErrors), intent);
   }
 

@@ -28,11 +28,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const result = await runEditorAction(getDb(), admin, params.id, await readForm(request), { t });
-  if (!result.ok)
-    return data(
-      { ...result, ok: false as const },
-      { status: result.message === t("admin.posts.notFound") ? 404 : 400 },
-    );
+  if (!result.ok) return data({ ...result, ok: false as const }, { status: result.notFound ? 404 : 400 });
   if (result.redirectTo) throw redirect(result.redirectTo, 303);
   return result;
 }

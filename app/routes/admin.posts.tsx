@@ -18,7 +18,7 @@ import type { Route } from "./+types/admin.posts";
 import { doneMessageKey } from "./admin.posts.$id.server.ts";
 
 /** The list's filter from the address: an unknown status means all, a search is cut to a sane length. */
-export function parseListFilter(url: URL): { status: PostStatus | null; search: string } {
+function parseListFilter(url: URL): { status: PostStatus | null; search: string } {
   const status = url.searchParams.get("status");
   const search = (url.searchParams.get("q") ?? "")
     .replace(/[\p{Cc}]/gu, " ")
