@@ -80,7 +80,12 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
   it("writes a new draft and sends the form to its own address", async () => {
     const result = await run(NEW_POST, form({ intent: "save", title: "Hello", title_de: "Hallo", body: "# Hi" }));
     const id = okId(result);
-    expect(result).toMatchObject({ ok: true, intent: "save", message: "Saved.", redirectTo: `/admin/posts/${id}` });
+    expect(result).toMatchObject({
+      ok: true,
+      intent: "save",
+      message: "Saved.",
+      redirectTo: `/admin/posts/${id}?done=save`,
+    });
     const post = await getPostForAdmin(db(), id);
     expect(post).toMatchObject({ status: "draft", slug: "hello", slugDe: "hallo", body: "# Hi" });
   });
@@ -106,6 +111,7 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
     expect(await run("no-such-post", form({ intent: "save", title: "T" }))).toMatchObject({
       ok: false,
       message: "This post does not exist (any more).",
+      notFound: true,
     });
     expect(await run("../etc", form({ intent: "delete" }))).toMatchObject({ ok: false });
     expect(await postCount()).toBe(0);
@@ -167,6 +173,12 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
     okId(await run(NEW_POST, form({ intent: "autosave", post_id: id, title: "Draft", body: "one two" })));
     expect(await postCount()).toBe(1);
     expect((await getPostForAdmin(db(), id))?.body).toBe("one two");
+    // A button pressed in that editor saves the same post and goes on at its own address.
+    expect(await run(NEW_POST, form({ intent: "save", post_id: id, title: "Draft", body: "one two" }))).toMatchObject({
+      ok: true,
+      redirectTo: `/admin/posts/${id}?done=save`,
+    });
+    expect(await postCount()).toBe(1);
     await run(id, form({ intent: "publish", title: "Draft", body: "one two" }));
     const refused = await run(
       NEW_POST,
@@ -181,7 +193,7 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
 
   it("deletes, then the post is gone and the list is next", async () => {
     const id = okId(await run(NEW_POST, form({ intent: "save", title: "Gone soon" })));
-    expect(await run(id, { intent: "delete" })).toMatchObject({ ok: true, redirectTo: "/admin/posts" });
+    expect(await run(id, { intent: "delete" })).toMatchObject({ ok: true, redirectTo: "/admin/posts?done=delete" });
     expect(await getPostForAdmin(db(), id)).toBeNull();
     expect(await run(id, { intent: "delete" })).toMatchObject({ ok: false });
   });

@@ -67,7 +67,22 @@ export type EditorResult =
       values: PostFormValues | null;
       /** A new post's id when its fields were written but the status change was refused. */
       id?: string;
+      /** The post does not exist (any more): answered 404. */
+      notFound?: true;
     };
+
+const DONE_MESSAGES: Partial<Record<EditorIntent, AdminMessageKey>> = {
+  save: "admin.posts.saved",
+  publish: "admin.posts.published",
+  schedule: "admin.posts.scheduled",
+  unpublish: "admin.posts.unpublished",
+  delete: "admin.posts.deleted",
+};
+
+/** The message of a `?done=<intent>` a redirect after a button press carries (anything else: none). */
+export function doneMessageKey(done: string | null): AdminMessageKey | null {
+  return (done && Object.hasOwn(DONE_MESSAGES, done) ? DONE_MESSAGES[done as EditorIntent] : null) ?? null;
+}
 
 export function formValuesOf(post: AdminPost | null): PostFormValues {
   return {
@@ -172,21 +187,29 @@ export async function runEditorAction(
   const { intent } = control.data;
   const isNew = routeId === NEW_POST && !control.data.post_id;
   const id = routeId === NEW_POST ? control.data.post_id || null : routeId;
-  if (id !== null && !ROW_ID_PATTERN.test(id)) return refuse(t("admin.posts.notFound"), {}, intent);
+  const missing = (): EditorResult => ({
+    ok: false,
+    intent,
+    message: t("admin.posts.notFound"),
+    fieldErrors: {},
+    values,
+    notFound: true,
+  });
+  if (id !== null && !ROW_ID_PATTERN.test(id)) return missing();
   const existing = id ? await getPostForAdmin(db, id, { now }) : null;
-  if (!isNew && !existing) return refuse(t("admin.posts.notFound"), {}, intent);
+  if (!isNew && !existing) return missing();
 
   if (intent === "delete") {
-    if (!id) return refuse(t("admin.posts.notFound"), {}, intent);
+    if (!id) return missing();
     const deleted = await deletePost(db, actor, id);
-    if (!deleted.ok) return refuse(t("admin.posts.notFound"), {}, intent);
+    if (!deleted.ok) return missing();
     return {
       ok: true,
       intent,
       message: t("admin.posts.deleted"),
       id: null,
       updatedAt: null,
-      redirectTo: "/admin/posts",
+      redirectTo: "/admin/posts?done=delete",
     };
   }
   if (intent === "autosave" && existing && existing.status !== "draft") {
@@ -207,7 +230,7 @@ export async function runEditorAction(
     ? await updatePost(db, actor, existing.id, values, { now })
     : await createPost(db, actor, values, { now });
   if (!saved.ok) {
-    if (saved.reason === "not-found") return refuse(t("admin.posts.notFound"), {}, intent);
+    if (saved.reason === "not-found") return missing();
     return refuse(t("admin.posts.error.notSaved"), translateFieldErrors(t, saved.fieldErrors), intent);
   }
 
@@ -217,8 +240,10 @@ export async function runEditorAction(
   if (intent === "schedule" && moment) {
     result = await setPostStatus(db, actor, saved.id, { status: "scheduled", publishAt: moment }, { now });
   }
-  // The autosave route answers JSON: the editor moves its own address.
-  const redirectTo = isNew && intent !== "autosave" ? `/admin/posts/${saved.id}` : null;
+  // A press of a button in the editor of a new post (which an autosave may have written already) goes on at the
+  // post's own address; the autosave route answers JSON and the editor moves its address itself.
+  // `done` names what happened, so the page it lands on can say so.
+  const redirectTo = routeId === NEW_POST && intent !== "autosave" ? `/admin/posts/${saved.id}?done=${intent}` : null;
   if (!result.ok) {
     // The fields were saved; only the status change was refused (the post vanished, or the time went by).
     const fieldErrors = result.reason === "invalid" ? translateFieldErrors(t, result.fieldErrors) : {};

@@ -9,16 +9,15 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/admin.posts.$id";
-import { loadPostEditor, runEditorAction } from "./admin.posts.$id.server.ts";
+import { doneMessageKey, loadPostEditor, runEditorAction } from "./admin.posts.$id.server.ts";
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
+  const t = adminTranslatorFor(languageOf(request).lang);
   const editor = await loadPostEditor(getDb(), params.id, { previewSecret: getRuntime().previewSecret });
-  if (!editor) {
-    const t = adminTranslatorFor(languageOf(request).lang);
-    throw data(t("admin.posts.notFound"), { status: 404 });
-  }
-  return editor;
+  if (!editor) throw data(t("admin.posts.notFound"), { status: 404 });
+  const done = doneMessageKey(url.searchParams.get("done"));
+  return { ...editor, done: done ? t(done) : null };
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
@@ -29,11 +28,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const result = await runEditorAction(getDb(), admin, params.id, await readForm(request), { t });
-  if (!result.ok)
-    return data(
-      { ...result, ok: false as const },
-      { status: result.message === t("admin.posts.notFound") ? 404 : 400 },
-    );
+  if (!result.ok) return data({ ...result, ok: false as const }, { status: result.notFound ? 404 : 400 });
   if (result.redirectTo) throw redirect(result.redirectTo, 303);
   return result;
 }
@@ -56,7 +51,7 @@ export default function AdminPostEditor({ loaderData, actionData }: Route.Compon
         </h1>
         {post ? <p className="mt-2 text-zinc-600 dark:text-zinc-300">{post.title}</p> : null}
       </header>
-      <ActionMessage result={actionData} />
+      <ActionMessage result={actionData ?? (loaderData.done ? { ok: true, message: loaderData.done } : undefined)} />
       <PostEditor
         // A save that the server confirmed opens the editor afresh on what it stored.
         key={`${post?.id ?? "new"}|${post?.updatedAt ?? ""}|${post?.status ?? ""}`}

@@ -19,7 +19,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const t = adminTranslatorFor(languageOf(request).lang);
   const form = await readForm(request);
   const result = await runEditorAction(getDb(), admin, NEW_POST, { ...form, intent: "autosave" }, { t });
-  return data(result, { status: result.ok ? 200 : 400, headers: { "Cache-Control": "no-store" } });
+  return data(result, {
+    status: result.ok ? 200 : result.notFound ? 404 : 400,
+    headers: { "Cache-Control": "no-store" },
+  });
 }
 
 /** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */

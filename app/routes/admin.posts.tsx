@@ -1,6 +1,7 @@
 import { Plus, Search } from "lucide-react";
 import { Form, Link } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { LocalTime } from "#app/components/admin/posts/local-time.tsx";
 import { PostStatusBadge } from "#app/components/admin/posts/post-status-badge.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
@@ -8,13 +9,16 @@ import { inputClass } from "#app/components/ui/field.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { POST_STATUSES, type PostStatus } from "#app/domains/posts/post-schema.ts";
 import { listPostsForAdmin } from "#app/domains/posts/posts.server.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/admin.posts";
+import { doneMessageKey } from "./admin.posts.$id.server.ts";
 
 /** The list's filter from the address: an unknown status means all, a search is cut to a sane length. */
-export function parseListFilter(url: URL): { status: PostStatus | null; search: string } {
+function parseListFilter(url: URL): { status: PostStatus | null; search: string } {
   const status = url.searchParams.get("status");
   const search = (url.searchParams.get("q") ?? "")
     .replace(/[\p{Cc}]/gu, " ")
@@ -26,11 +30,13 @@ export function parseListFilter(url: URL): { status: PostStatus | null; search: 
   };
 }
 
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
   const filter = parseListFilter(url);
   const posts = await listPostsForAdmin(getDb(), { status: filter.status, search: filter.search || null });
-  return { posts, filter };
+  // After a delete, the editor sends the admin here with `?done=delete`.
+  const done = doneMessageKey(url.searchParams.get("done"));
+  return { posts, filter, done: done ? adminTranslatorFor(languageOf(request).lang)(done) : null };
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
@@ -57,6 +63,7 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
         </Link>
       </header>
 
+      <ActionMessage result={loaderData.done ? { ok: true, message: loaderData.done } : undefined} />
       {/* A GET form: the filter is in the address, works without JavaScript and can be bookmarked. */}
       <Form
         method="get"

@@ -63,6 +63,7 @@ test("an admin sees the dashboard and an Admin link in the header", async ({ pag
   const dashboard = page.getByRole("main");
   for (const section of [
     "Gallery",
+    "Posts",
     "Links",
     "FAQ",
     "Videos",

@@ -43,6 +43,9 @@ const READ_PATHS = [
   "/admin/audit",
   "/admin/audit?area=settings",
   "/admin/outbox",
+  "/admin/posts",
+  "/admin/posts?status=draft&q=walk",
+  "/admin/posts/new",
 ];
 
 /**

@@ -99,6 +99,11 @@ describe.each(databaseKinds)("the blog's feeds, sitemap entries and structured d
       const xml = await eventually(path, (body) => body.includes("<item>"));
       const response = await request(server.url(path));
       expect(response.headers["content-type"]).toBe("application/rss+xml; charset=utf-8");
+      // A reader polling with the ETag it has gets no body while nothing changed.
+      const etag = String(response.headers.etag);
+      const again = await request(server.url(path), { headers: { "If-None-Match": etag } });
+      expect(again.status).toBe(304);
+      expect(again.body).toBe("");
       expect(XMLValidator.validate(xml)).toBe(true);
       const channel = rssParser.parse(xml).rss.channel as {
         link: string;

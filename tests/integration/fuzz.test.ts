@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKUP_TABLES } from "#app/domains/backup/tables.server.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
+import { createPost } from "#app/domains/posts/posts.server.ts";
 import { settingKinds } from "#app/domains/settings/settings-form.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
 import { withoutControlCharacters } from "#app/lib/text-schema.ts";
@@ -79,6 +80,7 @@ type Seeded = {
   linkId: string;
   faqId: string;
   videoId: string;
+  postId: string;
   inviteCode: string;
 };
 
@@ -181,6 +183,77 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       who: "admin",
       baseline: { source: "**bold**" },
       fuzz: ["source"],
+    },
+    // The post editor (issue 12): every field of a save, the schedule picker, the autosave, the preview, the upload.
+    {
+      file: "routes/admin.posts.$id.tsx",
+      path: `/admin/posts/${seeded.postId}`,
+      who: "admin",
+      baseline: {
+        intent: "save",
+        title: "Post",
+        title_de: "Beitrag",
+        slug: "post",
+        slug_de: "",
+        excerpt: "",
+        excerpt_de: "",
+        body: "## Hello",
+        body_de: "",
+        cover_image_id: "",
+        cover_alt: "",
+        cover_alt_de: "",
+        tags: "notes, travel",
+      },
+      fuzz: [
+        "intent",
+        "title",
+        "title_de",
+        "slug",
+        "slug_de",
+        "excerpt",
+        "body",
+        "cover_image_id",
+        "cover_alt",
+        "tags",
+      ],
+      light: ["excerpt_de", "body_de", "cover_alt_de"],
+    },
+    {
+      file: "routes/admin.posts.$id.tsx",
+      path: "/admin/posts/new",
+      who: "admin",
+      baseline: { intent: "schedule", title: "Later", publish_local: "2099-01-01T10:00", time_zone: "Europe/Berlin" },
+      fuzz: ["publish_local", "time_zone", "post_id"],
+    },
+    {
+      file: "routes/admin.posts.autosave.ts",
+      path: "/admin/posts/autosave",
+      who: "admin",
+      baseline: { post_id: "", title: "Draft", body: "Text" },
+      fuzz: ["post_id", "title", "body"],
+    },
+    {
+      file: "routes/admin.posts.preview.ts",
+      path: "/admin/posts/preview",
+      who: "admin",
+      baseline: { source: "## Hello ![x](image:no-such-image)", lang: "de" },
+      fuzz: ["source", "lang"],
+    },
+    {
+      file: "routes/admin.uploads.posts.ts",
+      path: "/admin/uploads/posts",
+      who: "admin",
+      baseline: {},
+      fuzz: [],
+      multipart: { fileField: "file", file: tinyJpeg, type: "image/jpeg" },
+    },
+    // Last of the post's: once it went through, the post is gone and every later one is refused as unknown.
+    {
+      file: "routes/admin.posts.$id.tsx",
+      path: `/admin/posts/${seeded.postId}`,
+      who: "admin",
+      baseline: { intent: "delete" },
+      fuzz: ["intent"],
     },
     // Reads no field: only the whole bodies below reach it (each answered with a fresh archive).
     { file: "routes/admin.backup.ts", path: "/admin/backup", who: "admin", baseline: {}, fuzz: [] },
@@ -374,6 +447,8 @@ const QUERY_PARAMS: Record<string, string[]> = {
   "routes/gallery.tsx": ["page", "category", "image"],
   "routes/auth.tsx": ["redirectTo", "invite", "mode"],
   "routes/admin.audit.tsx": ["area", "page"],
+  "routes/admin.posts.tsx": ["status", "q", "done"],
+  "routes/admin.posts.$id.tsx": ["done"],
   "routes/auth.two-factor.tsx": ["redirectTo"],
   "routes/account.two-factor.tsx": ["required"],
   "routes/auth.reset.tsx": ["token"],
@@ -438,7 +513,8 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       embed_url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
       active: "on",
     });
-    if (!link.ok || !faq.ok || !video.ok) throw new Error("The fuzz test's content was refused");
+    const post = await createPost(database.db, factoryActor, { title: "Post", title_de: "Beitrag", body: "Text" });
+    if (!link.ok || !faq.ok || !video.ok || !post.ok) throw new Error("The fuzz test's content was refused");
     seeded = {
       admin: users.admin,
       member,
@@ -446,6 +522,7 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       linkId: link.id,
       faqId: faq.id,
       videoId: video.id,
+      postId: post.id,
       inviteCode: await createInvite(database.db),
     };
     tinyJpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#336699" } })

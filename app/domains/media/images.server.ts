@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import type { Insertable, Kysely, Transaction } from "kysely";
+import { type Insertable, type Kysely, sql, type Transaction } from "kysely";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 import type { Database, ImagesTable } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
@@ -574,8 +574,25 @@ async function redrawWatermarks(
     .select(["id", "original_key", "variants", "watermark"])
     .where("watermark", "!=", wanted)
     .where("ready", "=", true)
-    // Only gallery pictures carry the watermark; video posters keep theirs clean.
-    .where("id", "in", (eb) => eb.selectFrom("gallery_images").select("image_id"))
+    // Gallery pictures and blog posts' pictures (covers, and pictures in a post's text as `image:<id>`) carry the
+    // watermark; video posters keep theirs clean.
+    .where((eb) =>
+      eb.or([
+        eb("id", "in", eb.selectFrom("gallery_images").select("image_id")),
+        eb("id", "in", eb.selectFrom("posts").select("cover_image_id").where("cover_image_id", "is not", null)),
+        eb.exists(
+          eb
+            .selectFrom("posts")
+            .select("posts.id")
+            .where((inner) =>
+              inner.or([
+                inner("posts.body", "like", sql<string>`'%(image:' || images.id || ')%'`),
+                inner("posts.body_de", "like", sql<string>`'%(image:' || images.id || ')%'`),
+              ]),
+            ),
+        ),
+      ]),
+    )
     .execute();
   let updated = 0;
   let failed = 0;

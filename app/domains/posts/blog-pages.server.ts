@@ -122,7 +122,7 @@ async function toPostPage(
   now: Date | undefined,
 ): Promise<PostPage> {
   const [body, adjacent] = await Promise.all([
-    renderPostBody(post.body, lang),
+    renderPostBody(post.body, lang, { db }),
     getAdjacentPosts(db, post.id, lang, { now }),
   ]);
   const updatedDate = formatPostDate(post.updatedAt, lang);

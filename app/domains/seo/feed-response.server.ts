@@ -4,6 +4,7 @@ import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import { FEED_TYPES, type FeedFormat } from "./feed-links.ts";
 import { renderFeed } from "./feeds.server.ts";
+import { textResponse } from "./text-response.server.ts";
 
 /**
  * The answer of `/blog/feed.xml` and `/blog/atom.xml`: the feed in the language `?lang=` names (English
@@ -21,7 +22,5 @@ export async function feedResponse(
     format,
     lang,
   });
-  return new Response(xml, {
-    headers: { "Content-Type": `${FEED_TYPES[format]}; charset=utf-8`, "Cache-Control": "public, max-age=600" },
-  });
+  return textResponse(request, xml, `${FEED_TYPES[format]}; charset=utf-8`);
 }

@@ -23,7 +23,7 @@ export const adminPostsEditorDe = {
   "admin.posts.column.updated": "Zuletzt geändert",
   "admin.posts.empty": "Noch keine Beiträge. Schreiben Sie den ersten.",
   "admin.posts.noMatch": "Kein Beitrag passt zu diesem Filter.",
-  "admin.posts.count": "{count} Beiträge",
+  "admin.posts.count": "Angezeigte Beiträge: {count}",
   "admin.posts.edit": "{title} bearbeiten",
   "admin.posts.status.draft": "Entwurf",
   "admin.posts.status.scheduled": "Geplant",

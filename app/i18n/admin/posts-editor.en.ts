@@ -22,7 +22,7 @@ export const adminPostsEditorEn = {
   "admin.posts.column.updated": "Last updated",
   "admin.posts.empty": "No posts yet. Write the first one.",
   "admin.posts.noMatch": "No post matches this filter.",
-  "admin.posts.count": "{count} posts",
+  "admin.posts.count": "Posts shown: {count}",
   "admin.posts.edit": "Edit {title}",
   "admin.posts.status.draft": "Draft",
   "admin.posts.status.scheduled": "Scheduled",

@@ -94,9 +94,12 @@ export function MarkdownBodyField(props: {
   const caretAtDrop = (event: DragEvent<HTMLTextAreaElement>): number => {
     // Where the pointer is, when the browser can tell; otherwise where the caret was.
     const position = (
-      document as Document & { caretPositionFromPoint?: (x: number, y: number) => { offset: number } | null }
+      document as Document & {
+        caretPositionFromPoint?: (x: number, y: number) => { offset: number; offsetNode: Node } | null;
+      }
     ).caretPositionFromPoint?.(event.clientX, event.clientY);
-    return position?.offset ?? event.currentTarget.selectionStart ?? latest.current.length;
+    if (position && position.offsetNode === event.currentTarget) return position.offset;
+    return event.currentTarget.selectionStart ?? latest.current.length;
   };
 
   const onDrop = (event: DragEvent<HTMLTextAreaElement>) => {
@@ -181,9 +184,9 @@ export function MarkdownBodyField(props: {
         className="min-h-40 rounded-md border border-dashed border-zinc-300 p-4 text-sm dark:border-zinc-700"
         data-testid={`post-preview-${props.lang}`}
       >
-        <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
+        <h2 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-300">
           {t("admin.posts.preview.heading")}
-        </h3>
+        </h2>
         {preview.kind === "shown" ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: rendered on the server by the public pages' safe renderer
           <div lang={props.lang} className="prose-content" dangerouslySetInnerHTML={{ __html: preview.html }} />

@@ -145,13 +145,7 @@ export function PostEditor(props: {
         </div>
       ) : null}
 
-      <Form
-        ref={form}
-        method="post"
-        action={draft.postId ? `/admin/posts/${draft.postId}` : "/admin/posts/new"}
-        onSubmit={() => setSubmitting(true)}
-        className="grid gap-6"
-      >
+      <Form ref={form} method="post" onSubmit={() => setSubmitting(true)} className="grid gap-6">
         <input type="hidden" name="post_id" value={draft.postId ?? ""} />
         <input type="hidden" name="time_zone" value={zone ?? ""} />
 
