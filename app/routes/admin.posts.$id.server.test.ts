@@ -191,6 +191,40 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
     expect((await getPostForAdmin(db(), id))?.body).toBe("one two");
   });
 
+  it("records a run of autosaves as one audit entry, from the text before the first to the text after the last", async () => {
+    const updates = async () =>
+      db()
+        .selectFrom("audit_log")
+        .select(["old_value", "new_value"])
+        .where("action", "=", "posts.update")
+        .orderBy("id")
+        .execute();
+    const id = okId(await run(NEW_POST, form({ intent: "save", title: "Notes", body: "a" })));
+    const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+    for (const [minute, body] of [
+      [1, "a b"],
+      [2, "a b c"],
+      [4, "a b c d"],
+    ] as const) {
+      okId(await run(id, form({ intent: "autosave", post_id: id, title: "Notes", body }), en, later(minute)));
+    }
+    let entries = await updates();
+    expect(entries).toHaveLength(1);
+    expect(JSON.parse(entries[0]?.old_value ?? "{}")).toMatchObject({ body: "a" });
+    expect(JSON.parse(entries[0]?.new_value ?? "{}")).toMatchObject({ body: "a b c d" });
+    // A save by hand is its own entry and ends the run; so does a pause longer than ten minutes.
+    okId(await run(id, form({ intent: "save", title: "Notes", body: "a b c d e" }), en, later(5)));
+    okId(await run(id, form({ intent: "autosave", post_id: id, title: "Notes", body: "f" }), en, later(6)));
+    okId(await run(id, form({ intent: "autosave", post_id: id, title: "Notes", body: "g" }), en, later(30)));
+    entries = await updates();
+    expect(entries.map((entry) => JSON.parse(entry.new_value ?? "{}").body)).toEqual([
+      "a b c d",
+      "a b c d e",
+      "f",
+      "g",
+    ]);
+  });
+
   it("deletes, then the post is gone and the list is next", async () => {
     const id = okId(await run(NEW_POST, form({ intent: "save", title: "Gone soon" })));
     expect(await run(id, { intent: "delete" })).toMatchObject({ ok: true, redirectTo: "/admin/posts?done=delete" });

@@ -227,7 +227,7 @@ export async function runEditorAction(
   }
 
   const saved: PostWriteResult = existing
-    ? await updatePost(db, actor, existing.id, values, { now })
+    ? await updatePost(db, actor, existing.id, values, { now, autosave: intent === "autosave" })
     : await createPost(db, actor, values, { now });
   if (!saved.ok) {
     if (saved.reason === "not-found") return missing();

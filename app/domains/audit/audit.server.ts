@@ -65,6 +65,41 @@ export async function recordAudit(
     .execute();
 }
 
+/**
+ * Records `entry`, or, when `extend` names an entry this actor recorded with the same action, rewrites that one
+ * (texts and time) instead. For a run of automatic saves of one thing: one entry for the run, not one per save.
+ * Answers the id of the entry written.
+ */
+export async function recordOrExtendAudit(
+  trx: Transaction<Database>,
+  actor: AuditActor,
+  entry: AuditEntry,
+  extend: number | null,
+): Promise<number> {
+  const values = {
+    target: entry.target.slice(0, AUDIT_VALUE_MAX),
+    old_value: shortValue(entry.oldValue),
+    new_value: shortValue(entry.newValue),
+    created_at: new Date(),
+  };
+  if (extend !== null) {
+    const updated = await trx
+      .updateTable("audit_log")
+      .set(values)
+      .where("id", "=", extend)
+      .where("actor_id", "=", actor.id)
+      .where("action", "=", entry.action)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return extend;
+  }
+  const row = await trx
+    .insertInto("audit_log")
+    .values({ ...values, actor_id: actor.id, actor_email: actor.email, action: entry.action })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** The newest records first, a page at a time. */
 export async function listAudit(
   db: Kysely<Database>,

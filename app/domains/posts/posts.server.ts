@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { Database, PostsTable } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
-import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
+import { type AuditActor, recordAudit, recordOrExtendAudit } from "#app/domains/audit/audit.server.ts";
 import { localized } from "#app/domains/content/content.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
@@ -510,15 +510,23 @@ export async function createPost(
 }
 
 /**
+ * The editor's automatic saves of one post by one admin, while they follow each other within this time, make
+ * one audit entry (from the text before the first to the text after the last), not one per pause in typing.
+ * In memory: after a restart the next automatic save starts a new entry.
+ */
+const AUTOSAVE_AUDIT_WINDOW_MS = 10 * 60_000;
+const autosaveRuns = new Map<string, { actorId: string; auditId: number; before: Described; at: number }>();
+
+/**
  * Saves the editor's form over post `id` (every field; its status stays). A changed slug keeps the old one in
- * post_slugs, so its address answers 301 to the new one.
+ * post_slugs, so its address answers 301 to the new one. `autosave` marks the editor's own saves (see above).
  */
 export async function updatePost(
   db: Kysely<Database>,
   actor: AuditActor,
   id: string,
   fields: Record<string, unknown>,
-  options: { now?: Date } = {},
+  options: { now?: Date; autosave?: boolean } = {},
 ): Promise<PostWriteResult> {
   const parsed = parseFields(fields);
   if (!parsed.ok) return parsed;
@@ -554,34 +562,51 @@ export async function updatePost(
     await keepSlugs(trx, id, { en: slugs.slug, de: slugs.slugDe }, row.publish_at !== null);
     await writeTags(trx, id, input.tags);
     // Only what changed, each text clipped: the entry says what was edited without copying the post.
-    const before: Described = describeFields(row, oldTags);
+    const saved: Described = describeFields(row, oldTags);
     const after: Described = describeFields(
       { ...input, slug: slugs.slug, slug_de: slugs.slugDe },
       input.tags.toSorted(),
     );
     for (const key of AUDITED_TEXTS) {
-      before[key] = clip(row[key]);
+      saved[key] = clip(row[key]);
       after[key] = clip(input[key]);
     }
-    if ((row.cover_image_id ?? "") !== (input.cover_image_id ?? "")) {
-      before.cover = row.cover_image_id ? "✓" : "";
-      after.cover = input.cover_image_id ? "✓" : "";
-    }
+    saved.cover = row.cover_image_id ? "✓" : "";
+    after.cover = input.cover_image_id ? "✓" : "";
+    const run = autosaveRuns.get(id);
+    const going =
+      options.autosave && run && run.actorId === actor.id && now.getTime() - run.at < AUTOSAVE_AUDIT_WINDOW_MS
+        ? run
+        : undefined;
+    const start = going?.before ?? saved;
+    const before: Described = { ...start };
     for (const key of Object.keys(after)) {
       if (before[key] === after[key]) {
         delete before[key];
         delete after[key];
       }
     }
-    await recordAudit(trx, actor, {
-      action: "posts.update",
-      target: input.title,
-      oldValue: JSON.stringify(before),
-      newValue: JSON.stringify(after),
-    });
-    return { ok: true } as const;
+    const auditId = await recordOrExtendAudit(
+      trx,
+      actor,
+      {
+        action: "posts.update",
+        target: input.title,
+        oldValue: JSON.stringify(before),
+        newValue: JSON.stringify(after),
+      },
+      going?.auditId ?? null,
+    );
+    return { ok: true, auditId, start } as const;
   });
   if (!outcome.ok) return outcome;
+  for (const [postId, kept] of autosaveRuns) {
+    if (now.getTime() - kept.at >= AUTOSAVE_AUDIT_WINDOW_MS) autosaveRuns.delete(postId);
+  }
+  // A save by hand closes the run: its entry stands on its own, and the next automatic save starts a new one.
+  if (options.autosave)
+    autosaveRuns.set(id, { actorId: actor.id, auditId: outcome.auditId, before: outcome.start, at: now.getTime() });
+  else autosaveRuns.delete(id);
   const post = await getPostForAdmin(db, id, { now });
   if (!post) return { ok: false, reason: "not-found" };
   return { ok: true, id, post };
