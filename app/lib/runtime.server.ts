@@ -10,6 +10,7 @@ import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { type AppMailService, createMailService, startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
+import { warmPostRenderer } from "#app/domains/posts/post-body.server.ts";
 import { startPostScheduler } from "#app/domains/posts/post-scheduler.server.ts";
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
@@ -124,6 +125,9 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
     // Scheduled posts become published at their time, which drops the page cache (post-scheduler.server.ts).
     housekeeping.__vitrineStopPostScheduler?.();
     housekeeping.__vitrineStopPostScheduler = startPostScheduler({ db: database.db, logger: getLogger() });
+    warmPostRenderer(database.db).catch((error: unknown) =>
+      getLogger().warn({ err: error }, "the code highlighter could not be loaded ahead of the first post"),
+    );
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };
   } catch (error) {
