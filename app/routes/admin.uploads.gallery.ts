@@ -3,14 +3,15 @@ import { requireAdmin } from "#app/auth/session.server.ts";
 import { refuseAdminRead } from "#app/auth/write-only.server.ts";
 import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
 import { galleryUploadSchema } from "#app/domains/gallery/gallery-schemas.ts";
-import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
-import { formatMegabytes, receiveUpload, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
+import { watermarkText } from "#app/domains/media/images.server.ts";
+import { receiveUpload } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/admin.uploads.gallery";
+import { imageRefusal, receiveRefusal } from "./admin.uploads.server.ts";
 
 const UPLOAD_FIELDS = ["publish", "placement", "after"];
 
@@ -30,14 +31,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   try {
     upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1, fields: UPLOAD_FIELDS });
   } catch (error) {
-    const full = storageRefusal(error);
-    if (full) return refused(t(full.messageKey), full.status);
-    if (!(error instanceof UploadError)) throw error;
-    const message =
-      error.status === 413 && error.fileName
-        ? t("admin.gallery.error.tooLarge", { name: error.fileName, size: formatMegabytes(uploadMaxBytes) })
-        : error.message;
-    return refused(message, error.status);
+    const refusal = receiveRefusal(error, t, uploadMaxBytes);
+    return refused(refusal.message, refusal.status);
   }
 
   try {
@@ -57,16 +52,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
         after: choices.data.after,
       });
     } catch (error) {
-      const full = storageRefusal(error);
-      if (full) return refused(t(full.messageKey), full.status);
-      if (!(error instanceof ImageError)) throw error;
-      const key =
-        error.code === "too_large"
-          ? "admin.gallery.error.tooManyPixels"
-          : error.code === "unreadable"
-            ? "admin.gallery.error.unreadable"
-            : "admin.gallery.error.notImage";
-      return refused(t(key, { name }), error.code === "too_large" ? 413 : 415);
+      const refusal = imageRefusal(error, t, name);
+      return refused(refusal.message, refusal.status);
     }
     return data<ActionResult>({ ok: true, message: t("admin.gallery.uploaded", { name }), id });
   } finally {

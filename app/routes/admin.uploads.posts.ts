@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { refuseAdminRead } from "#app/auth/write-only.server.ts";
-import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
-import { formatMegabytes, receiveUpload, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
+import { watermarkText } from "#app/domains/media/images.server.ts";
+import { receiveUpload } from "#app/domains/media/upload.server.ts";
 import { storePostImage } from "#app/domains/posts/post-images.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
@@ -10,6 +10,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/admin.uploads.posts";
+import { imageRefusal, receiveRefusal } from "./admin.uploads.server.ts";
 
 const refused = (message: string, status: number) => data<ActionResult>({ ok: false, message }, { status });
 
@@ -27,14 +28,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   try {
     upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1 });
   } catch (error) {
-    const full = storageRefusal(error);
-    if (full) return refused(t(full.messageKey), full.status);
-    if (!(error instanceof UploadError)) throw error;
-    const message =
-      error.status === 413 && error.fileName
-        ? t("admin.gallery.error.tooLarge", { name: error.fileName, size: formatMegabytes(uploadMaxBytes) })
-        : error.message;
-    return refused(message, error.status);
+    const refusal = receiveRefusal(error, t, uploadMaxBytes);
+    return refused(refusal.message, refusal.status);
   }
 
   try {
@@ -49,16 +44,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       });
       return data({ ok: true as const, message: t("admin.posts.image.uploaded", { name }), ...stored });
     } catch (error) {
-      const full = storageRefusal(error);
-      if (full) return refused(t(full.messageKey), full.status);
-      if (!(error instanceof ImageError)) throw error;
-      const key =
-        error.code === "too_large"
-          ? "admin.gallery.error.tooManyPixels"
-          : error.code === "unreadable"
-            ? "admin.gallery.error.unreadable"
-            : "admin.gallery.error.notImage";
-      return refused(t(key, { name }), error.code === "too_large" ? 413 : 415);
+      const refusal = imageRefusal(error, t, name);
+      return refused(refusal.message, refusal.status);
     }
   } finally {
     await upload.cleanup();
