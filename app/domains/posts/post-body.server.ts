@@ -6,6 +6,7 @@ import type { Database } from "#app/db/schema.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { imageSources } from "#app/domains/media/image-display.ts";
 import { createSafeMarkdown, type SafeMarkdown } from "#app/lib/markdown.server.ts";
+import { spellOut } from "./post-schema.ts";
 
 /**
  * A post's Markdown body as HTML, on the server only (no highlighter reaches the browser).
@@ -126,15 +127,9 @@ function codeLanguage(info: string): string {
 /** Ids the page around the body uses itself (the skip link's target). */
 const RESERVED_IDS = ["main"];
 
-const TRANSLITERATION: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue", ß: "ss", æ: "ae", ø: "o", œ: "oe" };
-
 /** A heading's text as an id: lower case, German letters spelled out, accents dropped, words joined by '-'. */
 export function slugifyHeading(text: string): string {
-  const slug = text
-    .toLowerCase()
-    .replace(/[äöüßæøœ]/g, (letter) => TRANSLITERATION[letter] ?? letter)
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
+  const slug = spellOut(text)
     .replace(/[^\p{L}\p{N}]+/gu, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 80)

@@ -22,13 +22,20 @@ export const TAGS_MAX = 20;
 /** A slug: lower-case letters, digits and single hyphens between them; what addresses carry. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** The text as a slug: accents dropped (ß → ss, ä → a), anything else between words a hyphen, at most SLUG_MAX. */
-export function slugify(text: string): string {
+const SPELLED_OUT: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue", ß: "ss", æ: "ae", ø: "o", œ: "oe" };
+
+/** Lower case, German letters spelled out as Germans write them without umlauts ("Größe" → "groesse"), accents dropped. */
+export function spellOut(text: string): string {
   return text
-    .normalize("NFKD")
-    .replace(/ß/g, "ss")
-    .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
+    .replace(/[äöüßæøœ]/g, (letter) => SPELLED_OUT[letter] ?? letter)
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "");
+}
+
+/** The text as a slug: spelled out (above), anything else between words a hyphen, at most SLUG_MAX. */
+export function slugify(text: string): string {
+  return spellOut(text)
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, SLUG_MAX)
