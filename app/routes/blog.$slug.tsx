@@ -31,7 +31,7 @@ export function meta({ loaderData, matches, location }: Route.MetaArgs) {
     description: loaderData?.post.excerpt,
     paths: loaderData?.post.paths,
   });
-  // og:type article with its times, BlogPosting and BreadcrumbList (helper B's app/domains/seo/post-meta.ts).
+  // og:type article with its times, BlogPosting and BreadcrumbList (app/domains/seo/post-meta.ts).
   return seo && loaderData ? postMeta(seo, tags, loaderData.post) : tags;
 }
 
