@@ -148,9 +148,12 @@ test("German metadata: German titles, a German canonical and hreflang alternates
   expect(meta(html, "og:locale")).toBe("de_DE");
   expect(link(html, "canonical")).toBe(`${E2E_BASE_URL}/faq?lang=de`);
   const alternates = headTags(html, "link").filter((l) => l.rel === "alternate");
-  expect(alternates.map((l) => [l.hreflang, l.href])).toEqual([
+  // The page in each language, then the blog's feeds in the page's language (for feed readers).
+  expect(alternates.map((l) => [l.hreflang ?? l.type, l.href])).toEqual([
     ["en", `${E2E_BASE_URL}/faq?lang=en`],
     ["de", `${E2E_BASE_URL}/faq?lang=de`],
     ["x-default", `${E2E_BASE_URL}/faq`],
+    ["application/rss+xml", `${E2E_BASE_URL}/blog/feed.xml?lang=de`],
+    ["application/atom+xml", `${E2E_BASE_URL}/blog/atom.xml?lang=de`],
   ]);
 });
