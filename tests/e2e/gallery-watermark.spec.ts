@@ -20,6 +20,8 @@ test.beforeAll(async () => {
       width: 1600,
       height: 900,
       watermark: "© Vitrine",
+      // First in the gallery: by the time this spec runs, the other specs have added more than a page.
+      placement: "top",
     });
   } finally {
     await database.close();

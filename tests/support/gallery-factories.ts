@@ -44,6 +44,8 @@ export async function createGalleryPicture(
   options: Partial<GalleryTexts> & {
     published?: boolean;
     watermark?: string;
+    /** Where it joins the gallery's order: at the end unless "top". */
+    placement?: "top" | "bottom";
     photo?: Buffer;
     hue?: number;
     width?: number;
@@ -62,6 +64,7 @@ export async function createGalleryPicture(
       originalName: "photo.jpg",
       watermark: options.watermark ?? "",
       published: options.published !== false,
+      placement: options.placement,
       storage,
     });
     await updateGalleryTexts(db, factoryActor, id, {
