@@ -369,6 +369,23 @@ function isMadeFrom(slug: string, base: string): boolean {
  * The slugs a post gets: the one typed (refused when another post has or had it), else the current one while
  * it still fits the title, else one made from the title (the English title when there is no German one).
  */
+/** The editor's fields as the row stores them, with the slugs chosen for them (a new post's and a save's alike). */
+function postTexts(input: PostFields, slugs: { slug: string; slugDe: string }) {
+  return {
+    title: input.title,
+    title_de: input.title_de,
+    slug: slugs.slug,
+    slug_de: slugs.slugDe,
+    excerpt: input.excerpt,
+    excerpt_de: input.excerpt_de,
+    body: input.body,
+    body_de: input.body_de,
+    cover_image_id: input.cover_image_id,
+    cover_alt: input.cover_alt,
+    cover_alt_de: input.cover_alt_de,
+  };
+}
+
 async function chooseSlugs(
   db: Db,
   fields: PostFields,
@@ -477,17 +494,7 @@ export async function createPost(
         author_id: actor.id,
         status: "draft",
         publish_at: null,
-        title: input.title,
-        title_de: input.title_de,
-        slug: slugs.slug,
-        slug_de: slugs.slugDe,
-        excerpt: input.excerpt,
-        excerpt_de: input.excerpt_de,
-        body: input.body,
-        body_de: input.body_de,
-        cover_image_id: input.cover_image_id,
-        cover_alt: input.cover_alt,
-        cover_alt_de: input.cover_alt_de,
+        ...postTexts(input, slugs),
         created_at: now,
         updated_at: now,
       })
@@ -544,17 +551,7 @@ export async function updatePost(
     await trx
       .updateTable("posts")
       .set({
-        title: input.title,
-        title_de: input.title_de,
-        slug: slugs.slug,
-        slug_de: slugs.slugDe,
-        excerpt: input.excerpt,
-        excerpt_de: input.excerpt_de,
-        body: input.body,
-        body_de: input.body_de,
-        cover_image_id: input.cover_image_id,
-        cover_alt: input.cover_alt,
-        cover_alt_de: input.cover_alt_de,
+        ...postTexts(input, slugs),
         updated_at: now,
       })
       .where("id", "=", id)
