@@ -1,17 +1,26 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
-import { createRequestHandler, RouterContextProvider } from "react-router";
+import { createRequestHandler, matchPath, RouterContextProvider, type ServerBuild } from "react-router";
 import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
 import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
+import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import { startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
-import { MAX_BODY_BYTES } from "#app/lib/forms.server.ts";
 import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext, databaseUnreachableContext, requestIdContext } from "#app/lib/request-context.ts";
 import { getRuntime, getStorage, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
 import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
+import {
+  MAX_BODY_BYTES,
+  type UploadFileLimits,
+  type UploadSizes,
+  uploadBodyLimit,
+  uploadLimitsOf,
+} from "#app/lib/upload-limit.ts";
 import { databaseUnavailableResponse } from "./database-unavailable.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
 import { healthHandler } from "./health.ts";
@@ -22,16 +31,46 @@ export { EnvError } from "#app/lib/env.server.ts";
 export { whenLogWritten } from "#app/lib/logger.server.ts";
 
 /**
- * Uploads are posted to these resource routes, which stream the body and enforce the exact limit per kind of
- * file; here only the most a request to that route may carry (its files plus form overhead) is checked.
+ * The upload routes of the build, each with the full path React Router matches and the limits its module declares
+ * in its `handle` (see upload-limit.ts); read once per build (in development, each reload brings a new one).
  */
-export function bodyLimitFor(pathname: string, env: Pick<Env, "uploadMaxBytes" | "videoUploadMaxBytes">): number {
-  if (pathname === "/admin/uploads/videos") return env.videoUploadMaxBytes + env.uploadMaxBytes + MAX_BODY_BYTES;
-  if (pathname === "/admin/uploads/gallery" || /^\/admin\/uploads\/site\/[a-z-]+$/.test(pathname)) {
-    return env.uploadMaxBytes + MAX_BODY_BYTES;
+type UploadRoute = { path: string; fileLimits: UploadFileLimits };
+const uploadRoutesByBuild = new WeakMap<ServerBuild, UploadRoute[]>();
+
+export function uploadRoutesOf(build: ServerBuild): UploadRoute[] {
+  const known = uploadRoutesByBuild.get(build);
+  if (known) return known;
+  const fullPath = (id: string | undefined): string => {
+    const route = id ? build.routes[id] : undefined;
+    if (!route) return "";
+    const own = route.path ?? "";
+    const parent = fullPath(route.parentId);
+    return own.startsWith("/") ? own : `${parent.replace(/\/$/, "")}/${own}`;
+  };
+  const found: UploadRoute[] = [];
+  for (const route of Object.values(build.routes)) {
+    const fileLimits = uploadLimitsOf(route?.module.handle);
+    if (route && fileLimits) found.push({ path: fullPath(route.id), fileLimits });
   }
-  return MAX_BODY_BYTES;
+  uploadRoutesByBuild.set(build, found);
+  return found;
 }
+
+/**
+ * The most a write to the path may carry: an upload route's own limit (its files streamed to disk by the route,
+ * which enforces each file's size), otherwise the small limit of a form or API body.
+ */
+export function bodyLimitFor(
+  pathname: string,
+  sizes: UploadSizes,
+  uploadRoutes: UploadRoute[],
+): { bytes: number; upload: UploadFileLimits | null } {
+  const route = uploadRoutes.find((candidate) => matchPath({ path: candidate.path, end: true }, pathname));
+  return route
+    ? { bytes: uploadBodyLimit(route.fileLimits, sizes), upload: route.fileLimits }
+    : { bytes: MAX_BODY_BYTES, upload: null };
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** The largest body of a refused write that is read before the answer (larger ones: answered, connection closed). */
 const REFUSED_BODY_READ_BYTES = 8 * 1024 * 1024;
@@ -187,13 +226,15 @@ app.use(healthHandler(() => getRuntime()));
  * answered mid-body, the client meets a closed socket while still sending (EPIPE, a reset in a browser) instead of
  * reading the answer. A larger one is not worth reading: answered at once, and the connection closed.
  */
-function refuseWrite(req: express.Request, res: express.Response, status: number, text: string) {
+function refuseWrite(req: express.Request, res: express.Response, status: number, text: string, json?: object) {
   let answered = false;
   const refuse = () => {
     if (answered) return;
     answered = true;
     clearTimeout(quiet);
-    res.status(status).type("text/plain").send(text);
+    // The upload screens ask for JSON and show its message; a plain client gets the text.
+    if (json && (req.headers.accept ?? "").includes("application/json")) res.status(status).json(json);
+    else res.status(status).type("text/plain").send(text);
   };
   // A client that announced a body and sends none (or stalls) is answered after a second of quiet.
   const quiet = setTimeout(refuse, REFUSED_BODY_QUIET_MS);
@@ -208,7 +249,7 @@ function refuseWrite(req: express.Request, res: express.Response, status: number
   req.resume();
 }
 
-app.use((req, res, next) => {
+app.use(async (req, res, next) => {
   if (SAFE_METHODS.has(req.method)) return next();
 
   const length = req.headers["content-length"];
@@ -225,9 +266,20 @@ app.use((req, res, next) => {
     return;
   }
   const env = getRuntime().env;
-  const limit = bodyLimitFor(pathname, env);
-  if (Number(length ?? 0) > limit) {
-    const megabytes = Math.round(limit / 1024 / 1024);
+  const limit = bodyLimitFor(pathname, env, uploadRoutesOf(await loadBuild()));
+  if (Number(length ?? 0) > limit.bytes) {
+    if (limit.upload) {
+      // Said in the admin's language with the file limit, as the upload screens show a route's own refusals.
+      const t = adminTranslatorFor(
+        languageOf(
+          new Request(new URL(req.originalUrl, "http://localhost"), { headers: { cookie: req.headers.cookie ?? "" } }),
+        ).lang,
+      );
+      const message = t("admin.upload.tooLarge", { max: formatMegabytes(Math.max(...limit.upload(env))) });
+      refuseWrite(req, res, 413, message, { ok: false, message });
+      return;
+    }
+    const megabytes = Math.round(limit.bytes / 1024 / 1024);
     refuseWrite(req, res, 413, `The request body is too large (at most ${megabytes} MB).`);
     return;
   }
@@ -249,7 +301,8 @@ app.use((req, res, next) => {
 // Uploaded media: public files by content-hashed name, private ones by signed URL (see serve-media.server.ts).
 app.use(mediaHandler(getStorage));
 
-const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
+const loadBuild = () => import("virtual:react-router/server-build");
+const handleRequest = createRequestHandler(loadBuild, process.env.NODE_ENV);
 
 app.use(async (req, res, next) => {
   try {

@@ -1,7 +1,6 @@
 import { data } from "react-router";
 
-/** Form posts and API bodies are small; anything larger is refused before it is read. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { MAX_BODY_BYTES } from "./upload-limit.ts";
 
 /** The submitted form as plain strings; a body that is not a form is a 400, never a crash. */
 export async function readForm(request: Request): Promise<Record<string, string>> {

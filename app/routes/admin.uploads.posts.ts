@@ -9,10 +9,14 @@ import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
+import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
 import type { Route } from "./+types/admin.uploads.posts";
 import { imageRefusal, receiveRefusal } from "./admin.uploads.server.ts";
 
 const refused = (message: string, status: number) => data<ActionResult>({ ok: false, message }, { status });
+
+/** One picture, as large as any image upload may be (UPLOAD_MAX_MB). */
+export const handle = uploadHandle((sizes) => [sizes.uploadMaxBytes]);
 
 /**
  * POST /admin/uploads/posts: one picture for a post (its cover, or one placed in its text), field `file`. It goes
@@ -22,13 +26,13 @@ const refused = (message: string, status: number) => data<ActionResult>({ ok: fa
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
-  const { uploadMaxBytes } = getRuntime().env;
+  const limits = receiveLimits(handle.upload.fileLimits, getRuntime().env);
 
   let upload: Awaited<ReturnType<typeof receiveUpload>>;
   try {
-    upload = await receiveUpload(request, { maxBytes: uploadMaxBytes, maxFiles: 1 });
+    upload = await receiveUpload(request, limits);
   } catch (error) {
-    const refusal = receiveRefusal(error, t, uploadMaxBytes);
+    const refusal = receiveRefusal(error, t, limits.maxBytes);
     return refused(refusal.message, refusal.status);
   }
 

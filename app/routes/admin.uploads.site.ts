@@ -9,7 +9,11 @@ import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
 import type { Route } from "./+types/admin.uploads.site";
+
+/** One picture, as large as any image upload may be (UPLOAD_MAX_MB). */
+export const handle = uploadHandle((sizes) => [sizes.uploadMaxBytes]);
 
 /**
  * POST /admin/uploads/site/(logo|favicon|share-image): one image as multipart/form-data (field `file`),
@@ -21,7 +25,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
-  const maxBytes = getRuntime().env.uploadMaxBytes;
+  const limits = receiveLimits(handle.upload.fileLimits, getRuntime().env);
+  const maxBytes = limits.maxBytes;
   const refuse = (status: number, message: string) =>
     wantsJson
       ? Response.json({ ok: false, message } satisfies ActionResult, { status })
@@ -32,7 +37,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
 
   let upload: Awaited<ReturnType<typeof receiveUpload>>;
   try {
-    upload = await receiveUpload(request, { maxBytes, maxFiles: 1 });
+    upload = await receiveUpload(request, limits);
   } catch (error) {
     const full = storageRefusal(error);
     if (full) return refuse(full.status, t(full.messageKey));

@@ -18,6 +18,7 @@ import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { getDb, getRuntime, getStorage } from "#app/lib/runtime.server.ts";
+import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
 import type { Route } from "./+types/admin.uploads.videos";
 
 function answer(result: ActionResult, status = 200): Response {
@@ -34,6 +35,9 @@ const SUCCESS_MESSAGES = {
   poster: "admin.videos.poster.saved",
   removePoster: "admin.videos.poster.removed",
 } as const;
+
+/** A video file (VIDEO_UPLOAD_MAX_MB) and its poster picture (UPLOAD_MAX_MB) in one request. */
+export const handle = uploadHandle((sizes) => [sizes.videoUploadMaxBytes, sizes.uploadMaxBytes]);
 
 /**
  * Video uploads (a new video with its file and poster, a new poster for a video, or a poster's removal): a resource route under
@@ -55,8 +59,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   let upload: ReceivedUpload;
   try {
     upload = await receiveUpload(request, {
-      maxBytes: Math.max(options.videoMaxBytes, options.posterMaxBytes),
-      maxFiles: 2,
+      ...receiveLimits(handle.upload.fileLimits, env),
       fields: VIDEO_UPLOAD_FIELDS,
     });
   } catch (error) {

@@ -2,6 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { createPost, getPostForAdmin } from "#app/domains/posts/posts.server.ts";
 import { toZonedLocal } from "#app/domains/posts/schedule-time.ts";
 import { testPhoto } from "#tests/support/gallery-factories.ts";
+import { noisyPhoto } from "#tests/support/media-fixtures.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
@@ -226,6 +227,28 @@ test("a picture dropped on the text goes through the pipeline and lands where th
   });
   await expect(page.getByTestId("post-preview-en").locator('img[alt="dropped picture"]')).toBeVisible({
     timeout: 15_000,
+  });
+});
+
+test("a cover straight from a camera (over 3 MB) is taken, and a file over the limit is refused with the reason", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  test.setTimeout(120_000);
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/posts/new");
+  await waitForHydration(page);
+  const camera = await noisyPhoto(2100, 1400);
+  expect(camera.length).toBeGreaterThan(3 * 1024 * 1024);
+  await page.getByTestId("cover-file").setInputFiles({ name: "DSC_0412.jpg", mimeType: "image/jpeg", buffer: camera });
+  await expect(page.getByTestId("cover-preview").locator("img")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("DSC_0412.jpg uploaded.")).toBeVisible();
+
+  // Over UPLOAD_MAX_MB (25 MB): the reason and the limit, not "check the connection".
+  const tooLarge = Buffer.alloc(26 * 1024 * 1024, 0xff);
+  await page.getByTestId("cover-file").setInputFiles({ name: "huge.jpg", mimeType: "image/jpeg", buffer: tooLarge });
+  await expect(page.getByText("The file is too large (at most 25 MB). Nothing was saved.")).toBeVisible({
+    timeout: 30_000,
   });
 });
 

@@ -20,3 +20,15 @@ export function pngPicture(width = 640, height = 360): Promise<Buffer> {
     .png()
     .toBuffer();
 }
+
+/**
+ * A camera-like JPEG that barely compresses (noise), so its size follows its pixels: 2100×1400 is over 3 MB, like
+ * the photos phones and cameras make.
+ */
+export async function noisyPhoto(width: number, height: number): Promise<Buffer> {
+  const noise = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+  return sharp(noise, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 100 })
+    .toBuffer();
+}

@@ -255,8 +255,11 @@ export async function receiveUpload(
   try {
     await Promise.all([reading, finished]);
   } catch (error) {
-    // The disk refused a file (see writePart): the rest is read to the end, so the answer reaches the client.
-    if (storageProblemOf(error)) await reading.catch(() => {});
+    // The disk refused a file (see writePart), or a file passed its limit (the HTTP edge let through no more than
+    // the route's files at their limits, so the rest is small): the rest is read to the end, so the answer reaches
+    // the client instead of a reset connection ("check the connection") while it is still sending.
+    const tooLargeFile = error instanceof UploadError && error.status === 413 && error.fileName !== undefined;
+    if (storageProblemOf(error) || tooLargeFile) await reading.catch(() => {});
     else body.destroy();
     await Promise.allSettled(writes);
     await cleanup();

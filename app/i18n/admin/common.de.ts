@@ -62,5 +62,6 @@ export const adminCommonDe = {
     "Der Speicher des Servers ist voll: Die Datei wurde nicht gespeichert. Bitte schaffen Sie Platz auf dem Server und versuchen Sie es erneut.",
   "admin.upload.storageReadOnly":
     "Der Server kann nicht in seinen Speicher schreiben (schreibgeschützt): Die Datei wurde nicht gespeichert. Bitte sagen Sie es der Person, die den Server betreibt.",
+  "admin.upload.tooLarge": "Die Datei ist zu groß (höchstens {max}). Es wurde nichts gespeichert.",
   "admin.upload.percent": "{percent} %",
 } satisfies Record<keyof typeof adminCommonEn, string>;

@@ -60,5 +60,6 @@ export const adminCommonEn = {
     "The server's storage is full: the file was not saved. Free some space on the server, then try again.",
   "admin.upload.storageReadOnly":
     "The server cannot write to its storage (it is read-only): the file was not saved. Please tell whoever runs the server.",
+  "admin.upload.tooLarge": "The file is too large (at most {max}). Nothing was saved.",
   "admin.upload.percent": "{percent} %",
 } as const;
