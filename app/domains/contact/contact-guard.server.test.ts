@@ -21,7 +21,9 @@ const START = Date.UTC(2026, 10, 24, 12, 0, 0);
 function solve(token: string, bits = POW_BITS): string {
   const challenge = readContactToken(secret, token)?.challenge ?? "";
   for (let nonce = 0; ; nonce++) {
-    const digest = createHash("sha256").update(powInput(challenge, String(nonce))).digest();
+    const digest = createHash("sha256")
+      .update(powInput(challenge, String(nonce)))
+      .digest();
     if (leadingZeroBits(digest) >= bits) return String(nonce);
   }
 }
