@@ -10,8 +10,9 @@ const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefi
 // Specs that change what every page shows (the site name, the description) or who is an admin: they run
 // after all the others, one test at a time, so that no other test sees their changes. To run one of them
 // alone: `npx playwright test --no-deps tests/e2e/admin-settings.spec.ts`.
-// admin-gallery adds, reorders and deletes pictures that the gallery spec counts.
-const SITE_WIDE = /(admin-settings|gallery-watermark|first-hour|gallery-layout|admin-gallery)\.spec\.ts$/;
+// admin-gallery adds, reorders and deletes pictures that the gallery spec counts; contact-form puts "Contact" in
+// every page's menu while it runs.
+const SITE_WIDE = /(admin-settings|gallery-watermark|first-hour|gallery-layout|admin-gallery|contact-form)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "./tests/e2e",

@@ -39,6 +39,8 @@ export default [
     route("invites", "routes/admin.invites.tsx"),
     route("users", "routes/admin.users.tsx"),
     route("audit", "routes/admin.audit.tsx"),
+    route("messages", "routes/admin.messages.tsx"),
+    route("messages/:id", "routes/admin.messages.$id.tsx"),
     route("outbox", "routes/admin.outbox.tsx"),
     route("outbox/:id", "routes/admin.outbox.$id.tsx"),
     route("backup", "routes/admin.backup.ts"),
@@ -57,6 +59,8 @@ export default [
   route("account-deleted", "routes/account-deleted.tsx"),
   route("legal-notice", "routes/legal-notice.tsx"),
   route("privacy", "routes/privacy.tsx"),
+  // The contact form: 404 while the owner has it off (app/domains/contact/).
+  route("contact", "routes/contact.tsx"),
 
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("api/settings", "routes/api.settings.ts"),

@@ -14,6 +14,7 @@ const navItems: MenuItem<MessageKey>[] = [
   { to: "/faq", label: "nav.faq", section: "faq" },
   { to: "/videos", label: "nav.videos", section: "videos" },
   { to: "/blog", label: "nav.blog", section: "blog" },
+  { to: "/contact", label: "nav.contact", section: "contact" },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

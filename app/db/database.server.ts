@@ -44,9 +44,10 @@ export type AppDatabase = {
 
 /**
  * Tables whose writes never change a page a visitor sees: sessions come and go with every sign-in, failed sign-ins
- * are counted per account (a password guesser must not empty the page cache with every try).
+ * are counted per account (a password guesser must not empty the page cache with every try), and visitors'
+ * contact messages are read only in the admin area (a stream of them must not empty it either).
  */
-const UNSHOWN_TABLES = new Set(["session", "verification", "sign_in_failures", "account_tokens"]);
+const UNSHOWN_TABLES = new Set(["session", "verification", "sign_in_failures", "account_tokens", "contact_messages"]);
 
 function tableNameOf(node: unknown, depth = 0): string | undefined {
   if (!node || typeof node !== "object" || depth > 4) return undefined;

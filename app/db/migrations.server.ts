@@ -425,6 +425,29 @@ export const siteMigrations: MigrationSet = (kind) => {
         await addChangeNotifications(db, kind, ["posts", "post_slugs", "post_tags"]);
       },
     },
+    "0014_contact_messages": {
+      async up(db: Kysely<unknown>) {
+        // Messages sent through the contact form (/contact), kept before any mail goes out so that none is lost
+        // when mail fails. No page a visitor sees shows them: no change notifications (UNSHOWN_TABLES), and a
+        // message does not empty the page cache. No client address is kept: the form tracks nobody.
+        await db.schema
+          .createTable("contact_messages")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("name", "text", (c) => c.notNull())
+          .addColumn("email", "text", (c) => c.notNull())
+          .addColumn("message", "text", (c) => c.notNull())
+          .addColumn("language", "text", (c) => c.notNull())
+          .addColumn("created_at", t.timestamp, (c) => c.notNull())
+          .addColumn("read_at", t.timestamp)
+          .execute();
+        // The admin list: newest first.
+        await db.schema
+          .createIndex("contact_messages_created_idx")
+          .on("contact_messages")
+          .columns(["created_at", "id"])
+          .execute();
+      },
+    },
   };
 };
 

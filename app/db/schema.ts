@@ -268,6 +268,20 @@ export interface PostTagsTable {
   tag: string;
 }
 
+/** A message sent through the contact form (app/domains/contact/); no client address is kept. */
+export interface ContactMessagesTable {
+  id: string;
+  /** As the sender typed them (single line, checked by contact-form.ts). */
+  name: string;
+  email: string;
+  message: string;
+  /** The language the sender wrote in (the page's): `en` or `de`. */
+  language: string;
+  created_at: DbDate;
+  /** When an admin marked it read; null while unread. */
+  read_at: DbDate | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -289,4 +303,5 @@ export interface Database {
   posts: PostsTable;
   post_slugs: PostSlugsTable;
   post_tags: PostTagsTable;
+  contact_messages: ContactMessagesTable;
 }

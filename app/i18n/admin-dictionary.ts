@@ -10,6 +10,8 @@ import { adminGalleryDe } from "./admin/gallery.de.ts";
 import { adminGalleryEn } from "./admin/gallery.en.ts";
 import { adminMailDe } from "./admin/mail.de.ts";
 import { adminMailEn } from "./admin/mail.en.ts";
+import { adminMessagesDe } from "./admin/messages.de.ts";
+import { adminMessagesEn } from "./admin/messages.en.ts";
 import { adminPostRulesDe } from "./admin/post-rules.de.ts";
 import { adminPostRulesEn } from "./admin/post-rules.en.ts";
 import { adminPostsEditorDe } from "./admin/posts-editor.de.ts";
@@ -33,6 +35,7 @@ export const adminEn = {
   ...adminChecklistEn,
   ...adminPostRulesEn,
   ...adminPostsEditorEn,
+  ...adminMessagesEn,
 };
 export type AdminMessageKey = keyof typeof adminEn;
 export type AdminDictionary = Record<AdminMessageKey, string>;
@@ -46,6 +49,7 @@ export const adminDe = {
   ...adminChecklistDe,
   ...adminPostRulesDe,
   ...adminPostsEditorDe,
+  ...adminMessagesDe,
 } satisfies AdminDictionary;
 
 export function adminDictionaryFor(lang: Language): AdminDictionary {

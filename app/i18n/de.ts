@@ -11,6 +11,7 @@ export const de = {
   "nav.faq": "FAQ",
   "nav.videos": "Videos",
   "nav.blog": "Blog",
+  "nav.contact": "Kontakt",
   "nav.admin": "Admin",
   "nav.account": "Konto",
   "nav.signIn": "Anmelden",

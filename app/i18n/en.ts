@@ -10,6 +10,7 @@ export const en = {
   "nav.faq": "FAQ",
   "nav.videos": "Videos",
   "nav.blog": "Blog",
+  "nav.contact": "Contact",
   "nav.admin": "Admin",
   "nav.account": "Account",
   "nav.signIn": "Sign in",

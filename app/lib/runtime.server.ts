@@ -6,6 +6,7 @@ import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
 import { createResetRequestLimiter } from "#app/auth/recovery-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
+import { type ContactGuard, contactSecretOf, createContactGuard } from "#app/domains/contact/contact-guard.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { type AppMailService, createMailService, startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
@@ -31,6 +32,10 @@ export type Runtime = {
   mail: AppMailService;
   /** The key of the posts' "preview as visitor" links (app/domains/posts/preview-link.server.ts). */
   previewSecret: string;
+  /** The key of the contact form's tokens (app/domains/contact/contact-guard.server.ts). */
+  contactSecret: string;
+  /** The contact form's spam checks and limits (in memory). */
+  contactGuard: ContactGuard;
 };
 
 // Kept beside the runtime: stopped with it.
@@ -92,6 +97,8 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       resetRequestLimiter: createResetRequestLimiter(),
       storage,
       previewSecret: previewSecretOf(secret),
+      contactSecret: contactSecretOf(secret),
+      contactGuard: createContactGuard({ secret: contactSecretOf(secret) }),
       mail: createMailService({
         smtpUrl: env.mail.smtpUrl,
         from: env.mail.from,

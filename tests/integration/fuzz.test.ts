@@ -16,6 +16,7 @@ import {
   startServerOnFreshDatabase,
   stopServerAndDatabase,
 } from "#tests/support/admin-server.ts";
+import { contactFormFields, enableContactForm } from "#tests/support/contact-form.ts";
 import { type CreatedUser, createInvite, createUser } from "#tests/support/factories.ts";
 import {
   NASTY_VALUES,
@@ -27,7 +28,13 @@ import {
   wireForm,
 } from "#tests/support/fuzz-values.ts";
 import { createGalleryPicture, factoryActor, storageIn } from "#tests/support/gallery-factories.ts";
-import { type HttpResponse, ROOT, request, type ServerProcess } from "#tests/support/server-process.ts";
+import {
+  type HttpResponse,
+  ROOT,
+  request,
+  type ServerProcess,
+  TEST_AUTH_SECRET,
+} from "#tests/support/server-process.ts";
 import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 /**
@@ -82,6 +89,9 @@ type Seeded = {
   videoId: string;
   postId: string;
   inviteCode: string;
+  messageId: string;
+  /** A contact form as a browser sends it: a signed token old enough, its proof of work. */
+  contactForm: Record<string, string>;
 };
 
 const CONTENT_FIELDS = {
@@ -437,6 +447,28 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       baseline: { token: "a-made-up-confirmation-token-opens-nothing", password: "wrong-password-1234" },
       fuzz: ["token", "password"],
     },
+    // The contact form (on for this test): until its token has sent one message, values reach the validation.
+    {
+      file: "routes/contact.tsx",
+      path: "/contact",
+      who: "visitor",
+      baseline: seeded.contactForm,
+      fuzz: ["name", "email", "message", "website", "token", "nonce"],
+    },
+    {
+      file: "routes/admin.messages.$id.tsx",
+      path: `/admin/messages/${seeded.messageId}`,
+      who: "admin",
+      baseline: { intent: "read", id: seeded.messageId },
+      fuzz: ["intent", "id"],
+    },
+    {
+      file: "routes/admin.messages.tsx",
+      path: "/admin/messages",
+      who: "admin",
+      baseline: { intent: "unread", id: seeded.messageId },
+      fuzz: ["intent", "id"],
+    },
     // Signing out ends the session it is sent with: sent as a visitor, its body is all there is to fuzz.
     { file: "routes/auth.sign-out.ts", path: "/auth/sign-out", who: "visitor", baseline: {}, fuzz: ["anything"] },
   ];
@@ -524,7 +556,22 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       videoId: video.id,
       postId: post.id,
       inviteCode: await createInvite(database.db),
+      messageId: "fuzz-message",
+      contactForm: contactFormFields(TEST_AUTH_SECRET, { email: "fuzz-sender@example.test" }),
     };
+    await enableContactForm(database.db);
+    await database.db
+      .insertInto("contact_messages")
+      .values({
+        id: seeded.messageId,
+        name: "Fuzz",
+        email: "fuzz@example.test",
+        message: "A message",
+        language: "en",
+        created_at: new Date(),
+        read_at: null,
+      })
+      .execute();
     tinyJpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#336699" } })
       .jpeg()
       .toBuffer();
@@ -706,6 +753,7 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       "invite_codes",
       "audit_log",
       "user",
+      "contact_messages",
     ];
     for (const table of tables) {
       const rows = await database.db

@@ -1,6 +1,7 @@
 import {
   FileClock,
   Images,
+  Inbox,
   KeyRound,
   Link2,
   Mail,
@@ -24,6 +25,7 @@ export const adminSections: AdminSection[] = [
   { to: "/admin/settings", title: "admin.section.settings", text: "admin.section.settingsText", icon: Settings },
   { to: "/admin/invites", title: "admin.section.invites", text: "admin.section.invitesText", icon: KeyRound },
   { to: "/admin/users", title: "admin.section.users", text: "admin.section.usersText", icon: Users },
+  { to: "/admin/messages", title: "admin.section.messages", text: "admin.section.messagesText", icon: Inbox },
   { to: "/admin/outbox", title: "admin.section.outbox", text: "admin.section.outboxText", icon: Mail },
   { to: "/admin/audit", title: "admin.section.audit", text: "admin.section.auditText", icon: FileClock },
 ];

@@ -48,6 +48,9 @@ export const AUDIT_ACTIONS = [
   "posts.image-upload",
   "mail.dismiss-failures",
   "backup.download",
+  "messages.read",
+  "messages.unread",
+  "messages.delete",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

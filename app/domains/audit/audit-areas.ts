@@ -10,6 +10,7 @@ export const AUDIT_AREAS = [
   "posts",
   "backup",
   "mail",
+  "messages",
   "account",
 ] as const;
 export type AuditArea = (typeof AUDIT_AREAS)[number];

@@ -274,6 +274,10 @@ const RULES: Record<AuditAction, Rule> = {
     params: { target: plain(t, record.target) },
     diff: backupSize(t, record.newValue),
   }),
+  // A contact message, named by its sender ("Name <address>"); its text stays out of the log.
+  "messages.read": targetOnly,
+  "messages.unread": targetOnly,
+  "messages.delete": targetOnly,
 };
 
 /** The kinds of action with their own sentence (the rest read as the generic one). */

@@ -48,6 +48,8 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "posts", key: ["id"], dates: ["publish_at", ...contentDates] },
   { name: "post_slugs", key: ["lang", "slug"] },
   { name: "post_tags", key: ["post_id", "tag"] },
+  // Visitors' messages: a restore must not lose what the mail may never have delivered.
+  { name: "contact_messages", key: ["id"], dates: ["created_at", "read_at"] },
 ];
 
 export type NeutralValue = string | number | boolean | null;

@@ -14,7 +14,7 @@ async function hasPublished(db: Kysely<Database>, table: "links" | "faq_entries"
  * Which content pages have at least one published entry. Read once per database change version, like the
  * settings: publishing, hiding or deleting an entry is a write, so the next page (and the page cache) sees it.
  */
-function readPublishedSections(db: Kysely<Database>): Promise<MenuSections> {
+function readPublishedSections(db: Kysely<Database>): Promise<Omit<MenuSections, "contact">> {
   return cachedUntilChanged(db, "menu-sections", async () => {
     const [links, faq, videos, blog] = await Promise.all([
       hasPublished(db, "links"),
@@ -29,12 +29,14 @@ function readPublishedSections(db: Kysely<Database>): Promise<MenuSections> {
 
 /**
  * The content pages the main menu offers: those with a published entry, or all while the setting says so (the
- * blog only once a post is visible).
+ * blog only once a post is visible); and the contact form while it is on.
  */
 export async function readMenuSections(db: Kysely<Database>, settings: SiteSettings): Promise<MenuSections> {
   const published = await readPublishedSections(db);
+  // The contact form is in the menu exactly while the owner has it on.
+  const contact = settings.contact_enabled === "true";
   // The blog joins the menu with its first visible post whatever the setting: an empty blog is no section yet.
   if (settings.menu_show_empty_sections === "true")
-    return { links: true, faq: true, videos: true, blog: published.blog };
-  return { ...published };
+    return { links: true, faq: true, videos: true, blog: published.blog, contact };
+  return { ...published, contact };
 }

@@ -1,5 +1,5 @@
-/** Whether the main menu offers each content page (see menu-sections.server.ts). */
-export type MenuSections = { links: boolean; faq: boolean; videos: boolean; blog: boolean };
+/** Whether the main menu offers each content page (see menu-sections.server.ts), and the contact form. */
+export type MenuSections = { links: boolean; faq: boolean; videos: boolean; blog: boolean; contact: boolean };
 
 export type MenuItem<Label extends string> = { to: string; label: Label; section?: keyof MenuSections };
 

@@ -17,6 +17,8 @@ export type MailMessage = {
   action?: { label: string; url: string };
   /** Paragraphs after the action (e.g. "If you did not ask for this, ignore this mail."). */
   footer?: string[];
+  /** Where an answer goes (`Reply-To`): the visitor who wrote through the contact form. */
+  replyTo?: { name: string; address: string };
 };
 
 /**

@@ -105,12 +105,16 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
     const at = now();
     try {
       if (!address.safeParse(message.to).success) throw new Error("The recipient is not an e-mail address");
+      if (message.replyTo && !address.safeParse(message.replyTo.address).success) {
+        throw new Error("The Reply-To address is not an e-mail address");
+      }
       const siteName = (await deps.readSiteName()).trim() || "Vitrine";
       const { text, html } = layoutMail(message, { name: siteName, baseUrl: deps.baseUrl });
       const mail = {
         from: { name: siteName, address: deps.from },
         to: message.to,
         subject: message.subject,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
         text,
         html,
         date: at,

@@ -113,6 +113,7 @@ export async function listSitePages(db: Kysely<Database>, settings: SiteSettings
   if (menu.links) entries.push({ path: "/links", lastmod: latest(changed.links, changed.settings) });
   if (menu.faq) entries.push({ path: "/faq", lastmod: latest(changed.faq, changed.settings) });
   if (menu.videos) entries.push({ path: "/videos", lastmod: latest(changed.videos, changed.settings) });
+  if (menu.contact) entries.push({ path: "/contact", lastmod: changed.settings });
   entries.push({ path: "/legal-notice", lastmod: changed.settings }, { path: "/privacy", lastmod: changed.settings });
   return entries.concat(
     pictures.map((picture) => ({

@@ -89,6 +89,10 @@ export const settingDefaults = {
 
   // Security: "true" sends an admin without two-factor sign-in to set it up before any admin screen.
   admin_require_two_factor: "false",
+
+  // Contact form (/contact): off until the owner turns it on. Empty address: the first admin's.
+  contact_enabled: "false",
+  contact_email: "",
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof settingDefaults;

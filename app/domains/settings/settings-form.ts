@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isValidEmail } from "#app/domains/users/email.ts";
 import { CONTROL_CHARACTERS, type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
 
@@ -6,11 +7,27 @@ import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
  * How the admin screen edits each setting, and what the server accepts for it. Shared by the settings
  * form (to lay out fields) and the save action (to validate them), so the two never disagree.
  */
-export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean";
+export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean" | "email";
 
-export const SETTING_LIMITS = { text: 200, longText: 1000, markdown: 20_000, url: 2000, path: 2000 } as const;
+export const SETTING_LIMITS = {
+  text: 200,
+  longText: 1000,
+  markdown: 20_000,
+  url: 2000,
+  path: 2000,
+  email: 254,
+} as const;
 
-export type SettingGroupId = "identity" | "home" | "pages" | "footer" | "legal" | "watermark" | "sharing" | "security";
+export type SettingGroupId =
+  | "identity"
+  | "home"
+  | "pages"
+  | "footer"
+  | "legal"
+  | "watermark"
+  | "sharing"
+  | "contact"
+  | "security";
 
 /** A field of the form: a setting, and its German twin when it has one (shown side by side). */
 export type SettingField = { key: SettingKey; german?: SettingKey; kind: SettingKind };
@@ -83,6 +100,7 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
       field("feed_full_content", "boolean"),
     ],
   },
+  { id: "contact", fields: [field("contact_enabled", "boolean"), field("contact_email", "email")] },
   { id: "security", fields: [field("admin_require_two_factor", "boolean")] },
 ];
 
@@ -122,7 +140,7 @@ export function isSitePath(value: string): boolean {
 }
 
 /** Stable problem codes the admin screen translates. */
-export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "control" | "lineBreak";
+export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "badEmail" | "control" | "lineBreak";
 
 /** The shared text rule's problems as the settings screen names them. */
 const TEXT_MESSAGES: Record<TextProblem, SettingProblem> = {
@@ -145,6 +163,11 @@ function valueSchema(kind: SettingKind) {
       return textSchema({ max: SETTING_LIMITS.path, messages: TEXT_MESSAGES }).refine(isSitePath, {
         message: "badPath",
       });
+    case "email":
+      // Empty is allowed (the first admin's address is used); stored trimmed and in lower case, as sign-in does.
+      return textSchema({ max: SETTING_LIMITS.email, messages: TEXT_MESSAGES })
+        .transform((value) => value.toLowerCase())
+        .refine((value) => value === "" || isValidEmail(value), { message: "badEmail" });
     case "markdown":
       // Line endings as the browser sends them (CRLF) count once, as they are stored; indentation is Markdown.
       return textSchema({ max: SETTING_LIMITS.markdown, multiline: true, trim: false, messages: TEXT_MESSAGES });

@@ -58,6 +58,20 @@ function SettingInput(props: {
           onChange={(event) => onChange(event.target.value)}
         />
       );
+    case "email":
+      return (
+        <TextField
+          label={label}
+          name={key}
+          value={value}
+          type="email"
+          autoComplete="email"
+          maxLength={SETTING_LIMITS.email}
+          hint={t(`admin.settings.hint.${key}` as AdminMessageKey)}
+          error={error}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
     case "boolean":
       return (
         <div>

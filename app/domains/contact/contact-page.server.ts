@@ -1,0 +1,106 @@
+import { data } from "react-router";
+import { z } from "zod";
+import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
+import { contactDictionaryFor } from "#app/i18n/contact-dictionary.ts";
+import { translatorWith } from "#app/i18n/i18n.server.ts";
+import type { Language } from "#app/i18n/i18n.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
+import type { Runtime } from "#app/lib/runtime.server.ts";
+import { contactEnabled, receiveContactMessage } from "./contact.server.ts";
+import { CONTACT_LIMITS, HONEYPOT_FIELD } from "./contact-fields.ts";
+import { type ContactFieldName, contactFormSchema, contactProblems } from "./contact-form.ts";
+import { issueContactToken, MAX_FORM_AGE_MS } from "./contact-guard.server.ts";
+import type { ContactResult, ContactValues } from "./contact-result.ts";
+
+/** Anything but a form field's string (a repeated field, an object) counts as empty, never as a crash. */
+const loose = z.string().catch("");
+const rawForm = z.object({
+  name: loose,
+  email: loose,
+  message: loose,
+  token: loose,
+  nonce: loose,
+  [HONEYPOT_FIELD]: loose,
+});
+
+/** The page is there only while the owner has the form on; otherwise it is an unknown address. */
+export function requireContactEnabled(settings: SiteSettings): void {
+  if (!contactEnabled(settings)) throw data(null, { status: 404 });
+}
+
+/** What the page needs: a fresh token (so the page is never kept by any cache: see the route's headers). */
+export function contactPageData(runtime: Runtime, lang: Language) {
+  return {
+    dictionary: contactDictionaryFor(lang),
+    token: issueContactToken(runtime.contactSecret),
+    limits: CONTACT_LIMITS,
+  };
+}
+
+/**
+ * A sent form, checked in this order: the honeypot and the signed token (a bot is answered as if its message had
+ * been sent, and nothing is kept), the fields (refused with the visitor's words kept and each problem named in
+ * their language), the limits, then the message is kept and mailed. The answer never waits for the mail.
+ */
+export async function submitContactForm(input: {
+  runtime: Runtime;
+  settings: SiteSettings;
+  lang: Language;
+  client: string;
+  form: Record<string, string>;
+}) {
+  const { runtime, lang } = input;
+  const t = translatorWith(lang, contactDictionaryFor(lang));
+  const raw = rawForm.parse(input.form);
+  const values: ContactValues = { name: raw.name, email: raw.email, message: raw.message };
+  const sent = (email: string) => ({ ok: true, email }) satisfies ContactResult;
+
+  const screening = runtime.contactGuard.screen({ token: raw.token, nonce: raw.nonce, honeypot: raw[HONEYPOT_FIELD] });
+  if (screening.verdict === "drop") {
+    // Told nothing it could learn from; the log says why, without anything the bot sent.
+    getLogger().info({ reason: screening.reason }, "A contact form submission was dropped as spam");
+    return sent(values.email.trim());
+  }
+  if (screening.verdict === "expired") {
+    const result: ContactResult = {
+      ok: false,
+      values,
+      fieldErrors: {},
+      formError: t("contact.error.expired", { hours: MAX_FORM_AGE_MS / 3_600_000 }),
+      token: issueContactToken(runtime.contactSecret),
+    };
+    return data(result, { status: 400 });
+  }
+
+  const parsed = contactFormSchema.safeParse(values);
+  if (!parsed.success) {
+    const fieldErrors: Partial<Record<ContactFieldName, string>> = {};
+    for (const [field, problem] of Object.entries(contactProblems(parsed.error)) as [ContactFieldName, string][]) {
+      fieldErrors[field] = t(`contact.error.${problem}` as "contact.error.required", { max: CONTACT_LIMITS[field] });
+    }
+    // The same token goes back: the visitor's next try is not "too fast", and its proof of work still holds.
+    const result: ContactResult = { ok: false, values, fieldErrors, token: raw.token };
+    return data(result, { status: 400 });
+  }
+
+  const fields = parsed.data;
+  const wait = runtime.contactGuard.admit({ client: input.client, email: fields.email, noScript: screening.noScript });
+  if (wait > 0) {
+    const minutes = Math.max(1, Math.ceil(wait / 60_000));
+    const result: ContactResult = {
+      ok: false,
+      values,
+      fieldErrors: {},
+      formError: t("contact.error.tooMany", { minutes }),
+      token: raw.token,
+    };
+    return data(result, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
+  }
+  // Spent before anything is awaited: the same form sent twice at once keeps one message.
+  runtime.contactGuard.spend(screening.challenge, screening.issuedAt);
+  await receiveContactMessage(
+    { db: runtime.database.db, mail: runtime.mail, baseUrl: runtime.env.baseUrl, settings: input.settings },
+    { ...fields, language: lang },
+  );
+  return sent(fields.email);
+}

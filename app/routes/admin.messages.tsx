@@ -1,0 +1,124 @@
+import { Link } from "react-router";
+import { requireAdmin } from "#app/auth/session.server.ts";
+import { ActionMessage } from "#app/components/admin/action-message.tsx";
+import { useMessageTime } from "#app/components/admin/message-time.ts";
+import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
+import { contactEnabled, listContactMessages } from "#app/domains/contact/contact.server.ts";
+import { contactMessageAction } from "#app/domains/contact/contact-admin.server.ts";
+import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { getDb } from "#app/lib/runtime.server.ts";
+import type { Route } from "./+types/admin.messages";
+
+/** How much of a message the list shows. */
+const EXCERPT = 120;
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireAdmin(url, context);
+  const db = getDb();
+  const [list, settings] = await Promise.all([listContactMessages(db), readSettings(db)]);
+  return {
+    ...list,
+    messages: list.messages.map(({ message, ...rest }) => ({
+      ...rest,
+      excerpt: message.length > EXCERPT ? `${message.slice(0, EXCERPT).trimEnd()}…` : message,
+    })),
+    enabled: contactEnabled(settings),
+  };
+}
+
+// A message's own page posts its "delete" here, so that the answer is this list.
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = requireAdmin(url, context);
+  return contactMessageAction(getDb(), admin, adminTranslatorFor(languageOf(request).lang), await readForm(request));
+}
+
+export function meta({ matches, location }: Route.MetaArgs) {
+  return adminPageMeta(matches, location.pathname, "admin.section.messages");
+}
+
+const linkClass =
+  "font-medium text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300 dark:hover:text-indigo-200";
+
+export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useAdminTranslate();
+  const time = useMessageTime();
+  const { messages, total, unread, enabled } = loaderData;
+  return (
+    <div>
+      <header className="mb-6">
+        <h1 className="text-3xl font-bold tracking-tight">{t("admin.section.messages")}</h1>
+        <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.messages.intro")}</p>
+      </header>
+      <ActionMessage result={actionData} />
+      {enabled ? null : (
+        <p className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+          {t("admin.messages.off")}{" "}
+          <Link to="/admin/settings?section=contact" className="font-medium underline">
+            {t("admin.messages.settingsLink")}
+          </Link>
+        </p>
+      )}
+      <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-300">
+        {total > messages.length
+          ? t("admin.messages.countLimited", { count: total, unread, shown: messages.length })
+          : t("admin.messages.count", { count: total, unread })}
+      </p>
+      {messages.length === 0 ? (
+        <p className="text-zinc-600 dark:text-zinc-300">{t("admin.messages.empty")}</p>
+      ) : (
+        <ScrollTable caption={t("admin.messages.caption")} minWidth="min-w-[44rem]">
+          <thead>
+            <tr className="text-left text-zinc-600 dark:text-zinc-300">
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.messages.column.when")}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.messages.column.from")}
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.messages.column.message")}
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                {t("admin.messages.column.status")}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {messages.map((message) => (
+              <tr
+                key={message.id}
+                className={`border-t border-zinc-200 align-top dark:border-zinc-800 ${message.readAt ? "" : "font-semibold"}`}
+              >
+                <td className="whitespace-nowrap py-2 pr-4">
+                  <time dateTime={message.createdAt}>{time(message.createdAt)}</time>
+                </td>
+                <td className="py-2 pr-4 break-all">
+                  {message.name}
+                  <br />
+                  <span className="font-normal text-zinc-600 dark:text-zinc-300">{message.email}</span>
+                </td>
+                <td className="py-2 pr-4">
+                  <Link
+                    to={`/admin/messages/${message.id}`}
+                    aria-label={t("admin.messages.open", { name: message.name })}
+                    className={linkClass}
+                  >
+                    {message.excerpt}
+                  </Link>
+                </td>
+                <td className="whitespace-nowrap py-2">
+                  {message.readAt ? t("admin.messages.read") : t("admin.messages.unread")}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
+      )}
+    </div>
+  );
+}

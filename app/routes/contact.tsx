@@ -1,0 +1,63 @@
+import { data } from "react-router";
+import { ContactForm, ContactSent } from "#app/components/contact/contact-form.tsx";
+import { PageHeader } from "#app/components/page-header.tsx";
+import { contactPageData, requireContactEnabled, submitContactForm } from "#app/domains/contact/contact-page.server.ts";
+import type { ContactResult } from "#app/domains/contact/contact-result.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { clientAddressContext } from "#app/lib/request-context.ts";
+import { passRetryAfter } from "#app/lib/retry-after.ts";
+import { useTranslateWith } from "#app/lib/root-data.ts";
+import { getRuntime } from "#app/lib/runtime.server.ts";
+import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/lib/site-context.server.ts";
+import type { Route } from "./+types/contact";
+
+/**
+ * Every page carries a fresh token (its time and challenge: contact-guard.server.ts), so no cache may keep it; the
+ * Retry-After of a refusal for too many messages is passed on.
+ */
+export function headers(args: Route.HeadersArgs) {
+  const passed = new Headers(passRetryAfter(args));
+  passed.set("Cache-Control", PRIVATE_CACHE_CONTROL);
+  return passed;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireContactEnabled(await requestSettings(context));
+  // Not kept by any cache on client navigations either (`.data` requests).
+  return data(contactPageData(getRuntime(), languageOf(request).lang), {
+    headers: { "Cache-Control": PRIVATE_CACHE_CONTROL },
+  });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const settings = await requestSettings(context);
+  requireContactEnabled(settings);
+  return submitContactForm({
+    runtime: getRuntime(),
+    settings,
+    lang: languageOf(request).lang,
+    client: context.get(clientAddressContext),
+    form: await readForm(request),
+  });
+}
+
+export function meta({ loaderData, matches, location }: Route.MetaArgs) {
+  return pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.dictionary["contact.title"] });
+}
+
+export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useTranslateWith(loaderData.dictionary);
+  const result = actionData as ContactResult | undefined;
+  return (
+    <>
+      <PageHeader title={t("contact.title")} subtitle={t("contact.intro")} />
+      {result?.ok ? (
+        <ContactSent t={t} email={result.email} />
+      ) : (
+        <ContactForm t={t} token={loaderData.token} result={result} />
+      )}
+    </>
+  );
+}
