@@ -269,10 +269,13 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
   const result = actionData as ActionResult | undefined;
   const { status } = loaderData;
 
+  // A string, not `t`: the account layout's data is fetched anew after the answer (turning two-factor on renews
+  // the session), which makes a new `t`, and an effect that depended on it showed the same toast a second time.
+  const failedTitle = t("account.twoFactor.failed");
   useEffect(() => {
     if (result?.kind === "codes" || result?.kind === "done") toast.success(result.message);
-    else if (result?.kind === "error") toast.error(t("account.twoFactor.failed"), { description: result.error });
-  }, [result, t]);
+    else if (result?.kind === "error") toast.error(failedTitle, { description: result.error });
+  }, [result, failedTitle]);
 
   const errorFor = (intent: Intent) =>
     result?.kind === "error" && result.intent === intent ? result.error : undefined;

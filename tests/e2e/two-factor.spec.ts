@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import * as OTPAuth from "otpauth";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
+import { toast } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { expect, setPreferences, test } from "./fixtures.ts";
 
@@ -13,6 +14,29 @@ async function currentCode(secret: string): Promise<string> {
   const left = PERIOD_MS - (Date.now() % PERIOD_MS);
   if (left < 4000) await new Promise((resolve) => setTimeout(resolve, left + 200));
   return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+}
+
+/**
+ * Notes the text of every toast that appears from now on, also of one that has left again; returns a function
+ * that reads the list. Toasts leave by themselves after a few seconds, so counting those on screen would race.
+ */
+async function watchToasts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const shown: string[] = [];
+    (window as unknown as { toastsShown: string[] }).toastsShown = shown;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          for (const toast of [node, ...node.querySelectorAll("[data-sonner-toast]")]) {
+            if (toast.matches("[data-sonner-toast]"))
+              shown.push(toast.querySelector("[data-title]")?.textContent ?? "");
+          }
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { toastsShown: string[] }).toastsShown);
 }
 
 async function signOut(page: Page) {
@@ -55,8 +79,14 @@ for (const theme of ["light", "dark"] as const) {
     await expectNoViolations(page, `/account/two-factor, set-up step (${theme})`);
 
     await page.getByLabel("Code from the app").fill(await currentCode(secret));
+    const toastsShown = await watchToasts(page);
     await page.getByRole("button", { name: "Confirm and turn on" }).click();
     await expect(page.getByRole("heading", { name: "Your recovery codes" })).toBeVisible();
+    // One toast says so, once: not again when the page's data is fetched anew after the answer.
+    await expect(toast(page, "Two-factor sign-in is on. Save your recovery codes.")).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(1000);
+    expect(await toastsShown()).toEqual(["Two-factor sign-in is on. Save your recovery codes."]);
     const codes = (await page.getByTestId("recovery-codes").getByRole("listitem").allTextContents()).map((c) =>
       c.trim(),
     );

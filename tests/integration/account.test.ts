@@ -413,6 +413,16 @@ describe.each(databaseKinds)("the account pages (%s)", (kind) => {
     expect(phoneRow?.ipAddress).toBe(phoneAddress);
     const [strangerRow] = await sessionRows(stranger.id);
 
+    // An IPv6 address is stored written out in full (by better-auth) and shown in its short form.
+    await database.db
+      .updateTable("session")
+      .set({ ipAddress: "0000:0000:0000:0000:0000:0000:0000:0001" })
+      .where("id", "=", phoneRow?.id ?? "")
+      .execute();
+    const local = await get("/account/sessions", here);
+    expect(local.body).toMatch(/>::1</);
+    expect(local.body).not.toContain("0000:");
+
     // Someone else's session is not theirs to end: refused, nothing ended.
     const foreign = await post(
       "/account/sessions",

@@ -224,10 +224,13 @@ describe("the backup commands", () => {
       expect(restored.code).toBe(0);
       expect(fs.existsSync(path.join(target, "vitrine.sqlite"))).toBe(true);
 
+      // Refused with nothing written: not even the -wal and -shm files of opening the database to look.
+      const listing = fs.readdirSync(target).sort();
       const again = await cli({ dataDir: target }, "restore", out);
       expect(again.code).not.toBe(0);
       expect(again.stderr).toMatch(/is not empty .*Nothing was restored\.\n$/);
       expect(again.stdout).toBe("");
+      expect(fs.readdirSync(target).sort()).toEqual(listing);
 
       const missing = await cli({ dataDir: target }, "restore", path.join(target, "nope.tar.gz"));
       expect(missing.code).not.toBe(0);

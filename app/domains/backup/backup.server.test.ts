@@ -290,6 +290,40 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
     await expect(restoreBackup(quietArchive, target)).rejects.toThrow(/storage.*not empty/);
     expect(await targetContents(target)).toEqual({ tables: [], files: ["storage/public/left.txt"] });
   });
+
+  it("refuses a data folder holding only a stopped site's database without writing a file into it", async () => {
+    // As a stopped server leaves it: one SQLite file in WAL mode, its -wal and -shm removed on close.
+    const target = await emptyTarget("sqlite");
+    const file = path.join(target.dataDir, "vitrine.sqlite");
+    const stopped = openDatabase({ sqliteFile: file });
+    await sql`create table left_over (id integer primary key)`.execute(stopped.db);
+    await stopped.close();
+    const before = fs.readdirSync(target.dataDir).sort();
+    expect(before).toEqual(["vitrine.sqlite"]);
+    const bytes = fs.readFileSync(file);
+
+    await expect(restoreBackup(quietArchive, target)).rejects.toThrow(/not empty.*Nothing was restored/);
+
+    expect(fs.readdirSync(target.dataDir).sort()).toEqual(before);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it("refuses a data folder whose database has a write-ahead log (a running or crashed site)", async () => {
+    // The tables may be only in the -wal file: a restore must not put a new database beside it.
+    const target = await emptyTarget("sqlite");
+    const running = openDatabase({ sqliteFile: path.join(target.dataDir, "vitrine.sqlite") });
+    try {
+      await sql`create table left_over (id integer primary key)`.execute(running.db);
+      const before = fs.readdirSync(target.dataDir).sort();
+      expect(before).toContain("vitrine.sqlite-wal");
+
+      await expect(restoreBackup(quietArchive, target)).rejects.toThrow(/not empty.*Nothing was restored/);
+
+      expect(fs.readdirSync(target.dataDir).sort()).toEqual(before);
+    } finally {
+      await running.close();
+    }
+  });
 });
 
 describe.each(databaseKinds)("schema versions (%s)", (kind) => {

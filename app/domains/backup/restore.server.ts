@@ -3,7 +3,6 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
-import SQLite from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import * as tar from "tar";
@@ -171,26 +170,58 @@ async function postgresTables(databaseUrl: string): Promise<string[]> {
   }
 }
 
-function sqliteTables(file: string): string[] {
-  if (!fs.existsSync(file)) return [];
-  const connection = new SQLite(file, { readonly: true, fileMustExist: true });
+const SQLITE_HEADER = "SQLite format 3\0";
+
+/**
+ * Whether an SQLite file holds anything, read from its first page by the file format's rules rather than by
+ * opening it: even a read-only connection creates the -wal and -shm files of a WAL database, and a refused
+ * restore writes nothing. Page 1 is the schema table's root: a leaf (type 13) with no cells means no table,
+ * index, view or trigger; an interior page means many. A file that is not an SQLite database counts as content.
+ */
+async function sqliteHoldsSomething(file: string): Promise<boolean> {
+  let handle: fsp.FileHandle;
   try {
-    return (connection.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[])
-      .map((row) => row.name)
-      .filter((name) => !name.startsWith("sqlite_"));
+    handle = await fsp.open(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+  try {
+    const head = Buffer.alloc(108);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    // Created but never written (SQLite writes the header with the first change).
+    if (bytesRead === 0) return false;
+    if (bytesRead < head.length || head.toString("latin1", 0, 16) !== SQLITE_HEADER) return true;
+    const pageType = head[100];
+    const cells = head.readUInt16BE(103);
+    return !(pageType === 13 && cells === 0);
   } finally {
-    connection.close();
+    await handle.close();
+  }
+}
+
+/** A write-ahead log with frames: a running site (or one that crashed) whose changes may not be in the file yet. */
+async function hasWriteAheadLog(file: string): Promise<boolean> {
+  try {
+    return (await fsp.stat(`${file}-wal`)).size > 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
   }
 }
 
 /** Refuses a target that holds anything: a restore never merges into or replaces a site. */
 async function checkEmptyTarget(target: RestoreTarget, sqliteFile: string): Promise<void> {
-  const postgres = databaseKindOf(target.databaseUrl) === "postgres";
-  const tables = postgres ? await postgresTables(target.databaseUrl as string) : sqliteTables(sqliteFile);
-  if (tables.length > 0) {
-    const where = postgres ? "The PostgreSQL database" : `The data folder's database (${sqliteFile})`;
+  if (databaseKindOf(target.databaseUrl) === "postgres") {
+    const tables = await postgresTables(target.databaseUrl as string);
+    if (tables.length > 0) {
+      throw new RestoreError(
+        `The PostgreSQL database is not empty (${tables.length} tables): restore only into an empty one. Nothing was restored.`,
+      );
+    }
+  } else if ((await sqliteHoldsSomething(sqliteFile)) || (await hasWriteAheadLog(sqliteFile))) {
     throw new RestoreError(
-      `${where} is not empty (${tables.length} tables): restore only into an empty one. Nothing was restored.`,
+      `The data folder's database (${sqliteFile}) is not empty (or a site is running on it): restore only into an empty data folder. Nothing was restored.`,
     );
   }
   const files = await listFiles(path.join(target.dataDir, "storage"), [".tmp"]);

@@ -6,6 +6,7 @@ import { toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import type { MailMessage } from "#app/domains/mail/mail-message.ts";
 import { isLanguage, type Language } from "#app/i18n/i18n.ts";
+import { readableAddress } from "#app/lib/ip-address.server.ts";
 import { type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { PASSWORD_MAX_LENGTH, type PasswordProblem, passwordProblem } from "./password-policy.ts";
 import { deleteUser } from "./user-admin.server.ts";
@@ -166,7 +167,7 @@ export async function listOwnSessions(
     .map((row) => ({
       id: row.id,
       ...describeUserAgent(row.userAgent),
-      ipAddress: row.ipAddress ?? "",
+      ipAddress: readableAddress(row.ipAddress ?? ""),
       createdAt: toIsoString(row.createdAt),
       updatedAt: toIsoString(row.updatedAt),
       current: row.id === currentSessionId,
