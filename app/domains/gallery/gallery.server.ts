@@ -333,7 +333,8 @@ export async function createGalleryEntry(
           id,
           image_id: imageId,
           title,
-          title_de: title,
+          // Empty, as every German text the owner has not written: the English title shows until then.
+          title_de: "",
           description: "",
           description_de: "",
           category: "",

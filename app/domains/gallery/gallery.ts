@@ -1,4 +1,5 @@
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+import { fileNameWords } from "#app/lib/file-name-words.ts";
 
 /** Pictures per page: the grid never gets every image at once. */
 export const GALLERY_PAGE_SIZE = 24;
@@ -42,15 +43,12 @@ export type AdminGalleryItem = {
 export const GALLERY_TITLE_MAX = 200;
 
 /**
- * The title an upload starts with, made from its file name: the extension dropped, dashes, underscores and dots
- * read as spaces, the first letter capitalised ("alpine-lake_02.jpg" → "Alpine lake 02").
+ * The English title an upload starts with, made from its file name (`fileNameWords`: no extension, no numbering
+ * prefix, separators read as spaces), the first letter capitalised ("01-alpine-lake_02.jpg" → "Alpine lake 02").
+ * The German title starts empty: the site shows the English one until the owner writes it.
  */
 export function titleFromFileName(fileName: string): string {
-  const base = fileName.replace(/^.*[/\\]/, "").replace(/\.[^.\s]{1,5}$/, "");
-  const words = base
-    .replace(/[-_.+]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const words = fileNameWords(fileName);
   const title = words.charAt(0).toLocaleUpperCase("en") + words.slice(1);
   return title.slice(0, GALLERY_TITLE_MAX).trim();
 }
