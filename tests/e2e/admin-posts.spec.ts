@@ -279,3 +279,31 @@ test("the list filters by status and search without JavaScript, and a post is de
     .execute();
   expect(audit).toHaveLength(1);
 });
+
+test("the German slug follows the German title, also after the draft was saved with the English title only", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  const id = unique();
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/posts/new");
+  await waitForHydration(page);
+  const english = panel(page, "English");
+  await english.getByLabel("Title").fill(`Coffee still life ${id}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(POST_URL);
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await waitForHydration(page);
+
+  await page.getByRole("tab", { name: "German" }).click();
+  const german = panel(page, "German");
+  // Without a German title German visitors read the English one, at the English slug.
+  await expect(german.getByLabel("Address (slug)")).toHaveValue(`coffee-still-life-${id}`);
+  await german.getByLabel("Title").fill(`Kaffee-Stillleben ${id}`);
+  await expect(german.getByLabel("Address (slug)")).toHaveValue(`kaffee-stillleben-${id}`);
+  await expect(english.getByLabel("Address (slug)")).toHaveValue(`coffee-still-life-${id}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.getByRole("tab", { name: "German" }).click();
+  await expect(german.getByLabel("Address (slug)")).toHaveValue(`kaffee-stillleben-${id}`);
+});
