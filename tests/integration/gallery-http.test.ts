@@ -436,6 +436,30 @@ describe.each(databaseKinds)("the gallery over HTTP (%s)", (kind) => {
     expect(shared.body.slice(0, shared.body.indexOf("</head>"))).not.toMatch(/<link rel="preload"[^>]*as="image"/);
   });
 
+  it("renders a picture's Markdown description in the lightbox and gives the head its plain text", async () => {
+    const id = await createGalleryPicture(database.db, storage, {
+      title: "Described",
+      description: "Shot in **morning** light, by [the lake](/links).",
+    });
+    let response = await request(server.url(`/?image=${id}`));
+    for (let tries = 0; tries < 50 && !response.body.includes("<title>Described · "); tries += 1) {
+      // Another process's commit reaches the server's caches a moment later on PostgreSQL.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      response = await request(server.url(`/?image=${id}`));
+    }
+    expect(response.status).toBe(200);
+    const head = response.body.slice(0, response.body.indexOf("</head>"));
+    const plain = "Shot in morning light, by the lake.";
+    expect(head).toContain(`<meta name="description" content="${plain}"/>`);
+    expect(head).toContain(`<meta property="og:description" content="${plain}"/>`);
+    expect(head).toContain(`"description":"${plain}"`);
+    const dialog = response.body.slice(response.body.indexOf("<dialog"), response.body.indexOf("</dialog>"));
+    expect(dialog).toContain("<strong>morning</strong>");
+    expect(dialog).toContain('<a href="/links">the lake</a>');
+    // The Markdown marks reach a visitor nowhere: not in the page, not in its data.
+    expect(response.body).not.toContain("**morning**");
+  });
+
   it("server-renders a shared picture's URL with that picture as the share image", async () => {
     const response = await request(server.url(`/?image=${second}`));
     expect(response.status).toBe(200);

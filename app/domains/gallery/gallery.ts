@@ -8,7 +8,10 @@ export const GALLERY_PAGE_SIZE = 24;
 export type GalleryItem = {
   id: string;
   title: string;
+  /** The description as plain text (its Markdown marks removed): for the page's head and structured data. */
   description: string;
+  /** The description rendered by the site's safe Markdown ('' when none): what the lightbox shows. */
+  descriptionHtml: string;
   /** The category's label in the visitor's language ('' when none). */
   category: string;
   /** The image's text alternative in the visitor's language: its alt text, or its title when it has none. */
