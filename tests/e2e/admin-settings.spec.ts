@@ -118,7 +118,7 @@ test("the owner reorders the menu from the keyboard; every page's header follows
     for (const [key, value] of [
       ["menu_order", "gallery,home,links,faq,videos,blog"],
       ["menu_show_empty_sections", "false"],
-    ]) {
+    ] as const) {
       await database.db.updateTable("site_settings").set({ value }).where("key", "=", key).execute();
     }
   }
