@@ -13,6 +13,7 @@ import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
+import { menuOrderOf } from "#app/domains/content/menu-sections.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting, siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
 import { dictionaryFor } from "#app/i18n/i18n.server.ts";
@@ -52,6 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
     menu: await readMenuSections(getDb(), settings),
+    menuOrder: menuOrderOf(settings.menu_order),
     footer: {
       copyright: brand("footer_copyright"),
       siteName: brand("footer_site_name"),

@@ -6,15 +6,16 @@ import type { MessageKey } from "#app/i18n/i18n.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import { LanguageSwitch, ThemeToggle } from "./preference-toggles.tsx";
 
-// The content pages leave the menu while they have nothing published (root loader, menu-sections.server.ts).
+// The content pages leave the menu while they have nothing published (root loader, menu-sections.server.ts);
+// the owner sets the order (the setting `menu_order`).
 const navItems: MenuItem<MessageKey>[] = [
-  { to: "/", label: "nav.gallery" },
-  { to: "/home", label: "nav.home" },
-  { to: "/links", label: "nav.links", section: "links" },
-  { to: "/faq", label: "nav.faq", section: "faq" },
-  { to: "/videos", label: "nav.videos", section: "videos" },
-  { to: "/blog", label: "nav.blog", section: "blog" },
-  { to: "/contact", label: "nav.contact", section: "contact" },
+  { id: "gallery", to: "/", label: "nav.gallery" },
+  { id: "home", to: "/home", label: "nav.home" },
+  { id: "links", to: "/links", label: "nav.links", section: "links" },
+  { id: "faq", to: "/faq", label: "nav.faq", section: "faq" },
+  { id: "videos", to: "/videos", label: "nav.videos", section: "videos" },
+  { id: "blog", to: "/blog", label: "nav.blog", section: "blog" },
+  { id: "contact", to: "/contact", label: "nav.contact", section: "contact" },
 ];
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -29,9 +30,10 @@ function NavItems() {
   const root = useRootData();
   return (
     <>
-      {(root ? menuItemsFor(navItems, root.menu) : navItems).map((item) => (
+      {(root ? menuItemsFor(navItems, root.menu, root.menuOrder) : navItems).map((item) => (
         <li key={item.to}>
-          <NavLink to={item.to} end className={linkClass} prefetch="intent">
+          {/* The blog's entry stays current on its tag pages and posts (/blog/…); the gallery's only on "/". */}
+          <NavLink to={item.to} end={item.id !== "blog"} className={linkClass} prefetch="intent">
             {t(item.label)}
           </NavLink>
         </li>

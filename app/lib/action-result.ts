@@ -4,7 +4,15 @@
  */
 export type ActionResult =
   | { ok: true; message: string; id?: string }
-  | { ok: false; message: string; fieldErrors?: Record<string, string> };
+  | {
+      ok: false;
+      message: string;
+      fieldErrors?: Record<string, string>;
+      /** Per field, the value it most likely meant (an address completed with https://), offered by a button. */
+      suggestions?: Record<string, string>;
+      /** A refused new item's submitted fields: the form without JavaScript shows them again with the errors. */
+      values?: Record<string, string>;
+    };
 
 export function isActionResult(value: unknown): value is ActionResult {
   return typeof value === "object" && value !== null && "ok" in value && "message" in value;

@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { describe, expect, it, vi } from "vitest";
-import { renderMarkdown } from "./markdown.server.ts";
+import { markdownToText, renderMarkdown } from "./markdown.server.ts";
 
 /** The elements of a tag name the rendered HTML really contains (escaped text does not count). */
 const elements = (html: string, tag: string) => html.match(new RegExp(`<${tag}\\b[^>]*>`, "gi")) ?? [];
@@ -123,5 +123,19 @@ describe("rendered Markdown kept by source", () => {
     } finally {
       render.mockRestore();
     }
+  });
+});
+
+describe("Markdown as plain text", () => {
+  it.each([
+    ["Shot in **morning** light.", "Shot in morning light."],
+    ["*Soft* `code` and [a link](https://example.com/x) here", "Soft code and a link here"],
+    ["Line one\nline two\n\nA new paragraph", "Line one line two A new paragraph"],
+    ["- first\n- second", "first second"],
+    ["## Heading\n\n![a lake](/media/x.jpg)", "Heading a lake"],
+    ["<b>raw</b> & more", "<b>raw</b> & more"],
+    ["", ""],
+  ])("%j → %j", (source, text) => {
+    expect(markdownToText(source)).toBe(text);
   });
 });

@@ -67,3 +67,25 @@ export function renderMarkdown(source: string): string {
   if (source.length <= RENDERED_CACHE_MAX_SOURCE) rendered.set(source, html);
   return html;
 }
+
+/**
+ * Markdown as the plain text a reader sees (emphasis marks, link addresses and code fences gone; blocks and line
+ * breaks as single spaces): for what is never rendered, such as a share card's description or structured data.
+ */
+export function markdownToText(source: string): string {
+  const parts: string[] = [];
+  for (const token of markdown.parse(source, {})) {
+    if (token.type !== "inline") {
+      // A code block's text, then every block ends with a space.
+      if (token.type === "code_block" || token.type === "fence") parts.push(token.content);
+      if (token.block) parts.push(" ");
+      continue;
+    }
+    for (const child of token.children ?? []) {
+      if (child.type === "text" || child.type === "code_inline") parts.push(child.content);
+      else if (child.type === "image") parts.push(child.content);
+      else if (child.type === "softbreak" || child.type === "hardbreak") parts.push(" ");
+    }
+  }
+  return parts.join("").replace(/\s+/g, " ").trim();
+}

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { useRouteLoaderData } from "react-router";
-import type { MenuSections } from "#app/domains/content/menu-sections.ts";
+import type { MenuSectionId, MenuSections } from "#app/domains/content/menu-sections.ts";
 import {
   createTranslator,
   type Dictionary,
@@ -20,6 +20,8 @@ export type RootData = {
   site: { name: string; logoText: string; logoUrl: string };
   /** The content pages the main menu offers (an empty one leaves it unless the settings keep it). */
   menu: MenuSections;
+  /** Every menu section in the owner's order (the setting `menu_order`, sections it does not name last). */
+  menuOrder: MenuSectionId[];
   footer: {
     copyright: string;
     siteName: string;

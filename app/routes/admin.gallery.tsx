@@ -192,6 +192,11 @@ function GalleryEditor({
           defaultValue={lang === "de" ? item.descriptionDe : item.description}
           maxLength={2000}
           rows={3}
+          hint={
+            lang === "de"
+              ? `${t("admin.gallery.field.descriptionHint")} ${hint}`
+              : t("admin.gallery.field.descriptionHint")
+          }
           error={errors[`description${suffix}`]}
         />
         <TextField

@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
+import { UrlField } from "#app/components/admin/url-field.tsx";
 import { LinkIcon } from "#app/components/link-icon.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
 import { contentAction } from "#app/domains/content/content-admin.server.ts";
@@ -40,19 +41,17 @@ export default function AdminLinks({ loaderData }: Route.ComponentProps) {
     [loaderData.links],
   );
 
-  const renderFields: RenderFields = (values, errors) => (
+  const renderFields: RenderFields = (values, errors, suggestions) => (
     <>
       <BilingualField name="title" label={t("admin.links.title")} values={values} errors={errors} required />
       <div className="grid gap-4 md:grid-cols-2">
-        <TextField
+        <UrlField
           name="url"
-          type="url"
-          inputMode="url"
           label={t("admin.links.url")}
           hint={t("admin.links.urlHint")}
           defaultValue={values.url ?? ""}
           error={errors?.url}
-          required
+          suggestion={suggestions?.url}
         />
         <TextField
           name="icon"

@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { MENU_SECTION_IDS } from "#app/domains/content/menu-sections.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { currentYear } from "#app/domains/settings/brand.ts";
 import { saveSettings, startWatermarkRefresh, touchesWatermark } from "#app/domains/settings/settings-admin.server.ts";
@@ -44,6 +45,9 @@ const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   badEmail: "admin.settings.error.badEmail",
   control: "admin.settings.error.control",
   lineBreak: "admin.settings.error.lineBreak",
+  menuOrderUnknown: "admin.settings.error.menuOrderUnknown",
+  menuOrderDuplicate: "admin.settings.error.menuOrderDuplicate",
+  menuOrderMissing: "admin.settings.error.menuOrderMissing",
 };
 
 /** Equal as stored: browsers send line breaks as CRLF. */
@@ -92,6 +96,7 @@ export function refusedSettings(
   for (const [key, problem] of Object.entries(problems)) {
     fieldErrors[key] = t(PROBLEM_MESSAGES[problem], {
       max: SETTING_LIMITS[settingKinds[key as SettingKey] as keyof typeof SETTING_LIMITS] ?? "",
+      sections: MENU_SECTION_IDS.join(", "),
     });
   }
   const message =

@@ -2,8 +2,8 @@ import { Video } from "lucide-react";
 import { useMemo } from "react";
 import { requireAdmin } from "#app/auth/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
+import { UrlField } from "#app/components/admin/url-field.tsx";
 import { PosterUploadForm, VideoUploadForm } from "#app/components/admin/video-upload-forms.tsx";
-import { TextField } from "#app/components/ui/field.tsx";
 import { contentAction } from "#app/domains/content/content-admin.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminVideos, videosService } from "#app/domains/videos/videos.server.ts";
@@ -66,7 +66,7 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
 
   const videosById = useMemo(() => new Map(loaderData.videos.map((video) => [video.id, video])), [loaderData.videos]);
 
-  const renderFields: RenderFields = (values, errors) => (
+  const renderFields: RenderFields = (values, errors, suggestions) => (
     <>
       <BilingualField name="title" label={t("admin.videos.title")} values={values} errors={errors} required />
       <BilingualField
@@ -78,15 +78,13 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
         rows={3}
       />
       {values.source === "file" ? null : (
-        <TextField
+        <UrlField
           name="embed_url"
-          type="url"
-          inputMode="url"
           label={t("admin.videos.url")}
           hint={t("admin.videos.urlHint")}
           defaultValue={values.embed_url ?? ""}
           error={errors?.embed_url}
-          required
+          suggestion={suggestions?.embed_url}
         />
       )}
     </>

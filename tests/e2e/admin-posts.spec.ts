@@ -302,3 +302,34 @@ test("the list filters by status and search without JavaScript, and a post is de
     .execute();
   expect(audit).toHaveLength(1);
 });
+
+test("the German slug follows the German title, also after the draft was saved with the English title only", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  const id = unique();
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/posts/new");
+  await waitForHydration(page);
+  const english = panel(page, "English");
+  await english.getByLabel("Title").fill(`Coffee still life ${id}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page).toHaveURL(POST_URL);
+  const postId = page.url().split("/").pop() ?? "";
+  const storedSlugs = async () =>
+    database.db.selectFrom("posts").select(["slug", "slug_de"]).where("id", "=", postId).executeTakeFirst();
+  await expect.poll(storedSlugs).toEqual({ slug: `coffee-still-life-${id}`, slug_de: `coffee-still-life-${id}` });
+
+  // The editor opened afresh on what was stored.
+  await page.reload();
+  await waitForHydration(page);
+  await page.getByRole("tab", { name: "German" }).click();
+  const german = panel(page, "German");
+  // Without a German title German visitors read the English one, at the English slug.
+  await expect(german.getByLabel("Address (slug)")).toHaveValue(`coffee-still-life-${id}`);
+  await german.getByLabel("Title").fill(`Kaffee-Stillleben ${id}`);
+  await expect(german.getByLabel("Address (slug)")).toHaveValue(`kaffee-stillleben-${id}`);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect.poll(storedSlugs).toEqual({ slug: `coffee-still-life-${id}`, slug_de: `kaffee-stillleben-${id}` });
+});

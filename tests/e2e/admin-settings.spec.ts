@@ -49,6 +49,83 @@ test("an admin edits the site name, a German footer text and the meta descriptio
   await context.close();
 });
 
+test("the owner reorders the menu from the keyboard; every page's header follows, in both languages", async ({
+  page,
+  browser,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings?section=pages");
+  const pages = page.getByRole("region", { name: "Page titles" });
+  const order = pages.getByRole("list", { name: "Order of the menu" });
+  await expect(order.getByRole("listitem")).toHaveText([
+    "1.Gallery",
+    "2.Home",
+    "3.Links",
+    "4.FAQ",
+    "5.Videos",
+    "6.Blog",
+    "7.Contact",
+  ]);
+  // Home to the top, FAQ up one: by keyboard, each move announced, the focus staying with the moved entry.
+  await pages.getByRole("button", { name: "Move “Home” up" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(pages.getByText("Home: 1 / 7")).toBeAttached();
+  // At the top "up" is disabled: the focus went to "down" of the same entry.
+  await expect(pages.getByRole("button", { name: "Move “Home” up" })).toBeDisabled();
+  await expect(pages.getByRole("button", { name: "Move “Home” down" })).toBeFocused();
+  await pages.getByRole("button", { name: "Move “FAQ” up" }).focus();
+  await page.keyboard.press("Space");
+  await expect(pages.getByRole("button", { name: "Move “FAQ” up" })).toBeFocused();
+  await expect(order.getByRole("listitem")).toHaveText([
+    "1.Home",
+    "2.Gallery",
+    "3.FAQ",
+    "4.Links",
+    "5.Videos",
+    "6.Blog",
+    "7.Contact",
+  ]);
+  await pages.getByLabel("Show empty sections in the menu").check();
+  await expectToastAfter(page, "Saved. Settings changed: 2.", () =>
+    pages.getByRole("button", { name: "Save Page titles" }).click(),
+  );
+
+  const context = await browser.newContext();
+  try {
+    const visitor = await context.newPage();
+    for (const path of ["/", "/faq", "/home"]) {
+      await visitor.goto(path);
+      await expect(visitor.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText([
+        "Home",
+        "Gallery",
+        "FAQ",
+        "Links",
+        "Videos",
+      ]);
+    }
+    await setPreferences(visitor, { lang: "de" });
+    await visitor.goto("/links");
+    await expect(visitor.getByRole("navigation", { name: "Hauptmenü" }).getByRole("link")).toHaveText([
+      "Start",
+      "Galerie",
+      "FAQ",
+      "Links",
+      "Videos",
+    ]);
+  } finally {
+    await context.close();
+    // The other specs' menus as they expect them.
+    for (const [key, value] of [
+      ["menu_order", "gallery,home,links,faq,videos,blog,contact"],
+      ["menu_show_empty_sections", "false"],
+    ] as const) {
+      await database.db.updateTable("site_settings").set({ value }).where("key", "=", key).execute();
+    }
+  }
+});
+
 test("the audit log shows the settings change with its old and new value", async ({ page, makeUser, signInAs }) => {
   await signInAs(page, await makeUser({ admin: true }));
   await page.goto("/admin/audit");

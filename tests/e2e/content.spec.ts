@@ -122,6 +122,36 @@ test("a mail link added in the admin screen opens the visitor's mail program fro
   expect(requests.filter((url) => url.startsWith(E2E_BASE_URL))).toEqual([]);
 });
 
+test("a link typed without https:// is offered completed; the button fills it in, and the saved link works", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  const name = uniqueName("My shop");
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
+  const form = page.getByRole("region", { name: "Add a link" });
+  await form.getByLabel("Title (English)", { exact: true }).fill(name);
+  const address = form.getByLabel("Address (URL)", { exact: true });
+  await address.fill("shop.example.com/new");
+  await form.getByRole("button", { name: "Add" }).click();
+  await expect(
+    form.getByText("This address lacks its beginning. Did you mean https://shop.example.com/new?"),
+  ).toBeVisible();
+  await expect(address).toHaveAttribute("aria-invalid", "true");
+  await expectNoViolations(page, "/admin/links with an address offered completed");
+  await form.getByRole("button", { name: "Use https://shop.example.com/new" }).click();
+  await expect(address).toHaveValue("https://shop.example.com/new");
+  await expect(address).toBeFocused();
+  await form.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByText(`“${name}” was added.`)).toBeVisible();
+
+  await page.goto("/links");
+  await expect(page.getByRole("link", { name: new RegExp(name) })).toHaveAttribute(
+    "href",
+    "https://shop.example.com/new",
+  );
+});
+
 test("FAQ entries added in the admin screen appear in order, open by keyboard and disappear when hidden", async ({
   page,
   makeUser,

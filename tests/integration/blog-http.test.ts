@@ -108,6 +108,30 @@ describe.each(databaseKinds)("the blog over HTTP (%s)", (kind) => {
     expect(crossed.headers.location).toBe("/blog/hallo-leser?lang=de");
   });
 
+  it("marks Blog as the current menu entry on the list, a tag page and a post, in both languages", async () => {
+    const post = await published({ title: "Current entry", title_de: "Aktueller Eintrag", tags: "menu" });
+    /** The main menu's entries that say they are the current page. */
+    const current = async (path: string) => {
+      const html = (
+        await eventually(path, (body) => body.includes("Current entry") || body.includes("Aktueller Eintrag"))
+      ).body;
+      const nav = html.match(/<nav[^>]*aria-label="(?:Main|Hauptmenü)"[^>]*>([\s\S]*?)<\/nav>/)?.[1] ?? "";
+      return [...nav.matchAll(/<a[^>]*>/g)]
+        .map((match) => match[0])
+        .filter((anchor) => anchor.includes('aria-current="page"'))
+        .map((anchor) => anchor.match(/href="([^"]+)"/)?.[1]);
+    };
+    for (const path of [
+      "/blog",
+      "/blog/tag/menu",
+      `/blog/${post.slug}`,
+      `/blog/${post.slugDe}?lang=de`,
+      "/blog?lang=de",
+    ]) {
+      expect(await current(path), path).toEqual(["/blog"]);
+    }
+  });
+
   it("moves an old slug for good (301) to the current one", async () => {
     const post = await published({ title: "Before the rename" });
     accepted(await updatePost(database.db, actor, post.id, { title: "After the rename", slug: "after-the-rename" }));

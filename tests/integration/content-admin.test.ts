@@ -246,6 +246,44 @@ describe.each(databaseKinds)("content admin and public pages over HTTP (%s)", (k
     expect(html).not.toContain(">(opens in a new tab)<");
   });
 
+  it("answers an address without https:// with the completed one offered, which the page's own form sends", async () => {
+    await database.db.deleteFrom("links").execute();
+    const before = await snapshot();
+    // The form as a browser without JavaScript posts it: the page answers, with what was typed and the offer.
+    const typed = { intent: "create", title: "My shop", url: "shop.example.com/new?x=1", icon: "globe", active: "on" };
+    const refused = await postForm(server, "/admin/links", typed, { cookie: adminCookie });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain("This address lacks its beginning. Did you mean https://shop.example.com/new?x=1?");
+    expect(refused.body).toMatch(/<input[^>]*name="url"[^>]*value="shop.example.com\/new\?x=1"/);
+    expect(refused.body).toMatch(/<input[^>]*name="title"[^>]*value="My shop"/);
+    const button = refused.body.match(/<button[^>]*type="submit"[^>]*name="url"[^>]*>[^<]*<\/button>/)?.[0] ?? "";
+    expect(button).toContain('value="https://shop.example.com/new?x=1"');
+    expect(button).toContain(">Use https://shop.example.com/new?x=1<");
+    expect(await snapshot()).toEqual(before);
+
+    // That button sends the form with its value last: the completed address is what is stored.
+    const accepted = await postForm(
+      server,
+      "/admin/links",
+      { ...typed, url: "https://shop.example.com/new?x=1" },
+      { cookie: adminCookie },
+    );
+    expect(accepted.status).toBe(200);
+    expect((await linksService.listAll(database.db)).map((row) => row.url)).toEqual([
+      "https://shop.example.com/new?x=1",
+    ]);
+
+    // The same for a video's address, in German.
+    const video = await postForm(
+      server,
+      "/admin/videos",
+      { intent: "create", title: "Clip", embed_url: "youtu.be/dQw4w9WgXcQ", active: "on" },
+      { cookie: `${adminCookie}; lang=de` },
+    );
+    expect(video.status).toBe(400);
+    expect(video.body).toContain("Dieser Adresse fehlt der Anfang. Meinten Sie https://youtu.be/dQw4w9WgXcQ?");
+  });
+
   it("refuses link addresses that are neither web, mail nor telephone addresses, changing nothing", async () => {
     const before = await snapshot();
     for (const url of [

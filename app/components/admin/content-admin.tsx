@@ -1,6 +1,6 @@
 import { Eye, EyeOff } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import { useFetcher } from "react-router";
+import { useActionData, useFetcher } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { CheckboxField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import type { ActionResult } from "#app/lib/action-result.ts";
@@ -24,8 +24,15 @@ export type ContentItem = {
 
 export type FieldErrors = Record<string, string> | undefined;
 
-/** The per-area form fields; `values` are the item's (empty for a new one). */
-export type RenderFields = (values: Record<string, string>, errors: FieldErrors) => ReactNode;
+/**
+ * The per-area form fields; `values` are the item's (empty for a new one), `suggestions` what the server offers
+ * instead of a refused value (an address completed with https://).
+ */
+export type RenderFields = (
+  values: Record<string, string>,
+  errors: FieldErrors,
+  suggestions?: Record<string, string>,
+) => ReactNode;
 
 function errorsOf(result: ActionResult | undefined): FieldErrors {
   return result && !result.ok ? result.fieldErrors : undefined;
@@ -84,7 +91,13 @@ function ItemForm(props: {
 }) {
   const t = useAdminTranslate();
   const fetcher = useFetcher<ActionResult>();
-  const result = useResultToast(fetcher.data, t("admin.common.error"));
+  // Without JavaScript the form posts the page: a refused new item comes back as the page's own answer.
+  const pageAnswer = useActionData<ActionResult>();
+  const refusedNew =
+    props.intent === "create" && fetcher.data === undefined && pageAnswer && !pageAnswer.ok && pageAnswer.values
+      ? pageAnswer
+      : undefined;
+  const result = useResultToast(fetcher.data, t("admin.common.error")) ?? refusedNew;
   const [formKey, setFormKey] = useState(0);
   const busy = fetcher.state !== "idle";
   const { onSaved } = props;
@@ -100,7 +113,11 @@ function ItemForm(props: {
     <fetcher.Form key={formKey} method="post" className="space-y-4" noValidate>
       <input type="hidden" name="intent" value={props.intent} />
       {props.id ? <input type="hidden" name="id" value={props.id} /> : null}
-      {props.renderFields(props.values, errorsOf(result))}
+      {props.renderFields(
+        refusedNew?.values ?? props.values,
+        errorsOf(result),
+        result && !result.ok ? result.suggestions : undefined,
+      )}
       <CheckboxField
         name="active"
         label={t("admin.common.published")}

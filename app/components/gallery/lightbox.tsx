@@ -171,7 +171,14 @@ export function Lightbox(props: {
             <h2 id={titleId} className="text-lg font-semibold">
               {label}
             </h2>
-            {item.description ? <p className="mt-1 text-sm text-zinc-200">{item.description}</p> : null}
+            {item.descriptionHtml ? (
+              <div
+                className="lightbox-description mt-1 text-sm text-zinc-200"
+                // Rendered on the server by the site's safe Markdown renderer (no raw HTML, safe links only).
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: safe HTML from renderMarkdown
+                dangerouslySetInnerHTML={{ __html: item.descriptionHtml }}
+              />
+            ) : null}
             <p className="mt-2 hidden text-xs text-zinc-300 sm:block">{t("lightbox.hint")}</p>
           </div>
         </div>

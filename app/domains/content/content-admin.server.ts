@@ -11,6 +11,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import { ROW_ID_PATTERN, rowIdSchema } from "#app/lib/text-schema.ts";
 import type { ContentResult } from "./content.server.ts";
+import { addressCompletion } from "./content-schema.ts";
 
 /** What a content admin screen can do; each area passes its service (videos wrap theirs). */
 export type ContentActions = {
@@ -41,23 +42,53 @@ const intentSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
-/** A refused content write as the admin reads it: why, and per field what to fix (zod messages are keys). */
+/** Field errors that offer the submitted address completed (`addressCompletion`). */
+const COMPLETION_ERRORS: ReadonlySet<string> = new Set(["admin.links.error.urlScheme", "admin.videos.error.urlScheme"]);
+
+/** Per field whose error offers a completion, the completed value of what was submitted. */
+function suggestionsFor(fieldErrors: Record<string, string>, fields: Record<string, string>) {
+  const suggestions: Record<string, string> = {};
+  for (const [field, key] of Object.entries(fieldErrors)) {
+    const completed = COMPLETION_ERRORS.has(key) ? addressCompletion(fields[field] ?? "") : null;
+    if (completed) suggestions[field] = completed;
+  }
+  return suggestions;
+}
+
+/**
+ * A refused content write as the admin reads it: why, and per field what to fix (zod messages are keys), with
+ * the completed address where one only lacked its scheme (in the message, so it reads without JavaScript too).
+ */
 export function refusalMessage(
   t: AdminTranslate,
   result: Extract<ContentResult, { ok: false }>,
+  fields: Record<string, string> = {},
 ): Extract<ActionResult, { ok: false }> {
   switch (result.reason) {
     case "not-found":
       return { ok: false, message: t("admin.common.notFound") };
     case "stale":
       return { ok: false, message: t("admin.content.stale") };
-    case "invalid":
+    case "invalid": {
+      const suggestions = suggestionsFor(result.fieldErrors, fields);
+      const params = Object.fromEntries(
+        Object.entries(suggestions).map(([field, value]) => [field, { suggestion: value }]),
+      );
       return {
         ok: false,
         message: t("admin.content.invalid"),
-        fieldErrors: translateFieldErrors(t, result.fieldErrors),
+        fieldErrors: translateFieldErrors(t, result.fieldErrors, params),
+        ...(Object.keys(suggestions).length > 0 ? { suggestions } : {}),
       };
+    }
   }
+}
+
+/** The fields a refused new item's form shows again (not the intent, nothing long). */
+function submittedValues(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).filter(([name, value]) => name !== "intent" && name.length <= 40 && value.length <= 5000),
+  );
 }
 
 /**
@@ -101,6 +132,11 @@ export async function contentAction(request: Request, admin: AuditActor, actions
       break;
   }
 
-  if (!result.ok) return data(refusalMessage(t, result), { status: 400 });
+  if (!result.ok) {
+    const refusal = refusalMessage(t, result, fields);
+    // Without JavaScript the page itself answers a new item's form: it shows what was typed again.
+    const values = command.intent === "create" ? { values: submittedValues(fields) } : {};
+    return data({ ...refusal, ...values }, { status: 400 });
+  }
   return { ok: true, message: done(result.target), id: result.id } satisfies ActionResult;
 }

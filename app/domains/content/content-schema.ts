@@ -50,15 +50,35 @@ function isTelAddress(value: string): boolean {
   return match?.[1] !== undefined && (match[1].match(/[0-9]/g)?.length ?? 0) >= 3 && match[1].length <= 40;
 }
 
+/** A host name with a dot (letters of any script, digits, hyphens), an optional port, then a path, query or fragment. */
+const HOST_AND_PATH = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,63}(?::\d{1,5})?(?:[/?#]\S*)?$/u;
+
+/**
+ * What an address typed without its scheme most likely meant: "example.com/path" (or "//example.com/path") as
+ * "https://example.com/path", "me@example.com" as "mailto:me@example.com"; null when it does not look like either.
+ * Offered to the admin, never stored unasked: the field keeps refusing what is not a complete address.
+ */
+export function addressCompletion(value: string): string | null {
+  const typed = value.trim();
+  if (typed === "" || /\s/.test(typed) || /^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) return null;
+  if (/^[^@/:]+@[^@/:]+$/.test(typed)) return isMailtoAddress(`mailto:${typed}`) ? `mailto:${typed}` : null;
+  const rest = typed.replace(/^\/\//, "");
+  if (!HOST_AND_PATH.test(rest)) return null;
+  return isHttpUrl(`https://${rest}`) ? `https://${rest}` : null;
+}
+
 /**
  * A link's address: an absolute http(s) URL with a host, a `mailto:` address or a `tel:` number. Anything else
- * (javascript:, data:, file:, relative) is refused. The scheme is stored in lower case, the rest as typed.
+ * (javascript:, data:, file:, relative) is refused; one that only lacks its scheme is refused with the completed
+ * address offered (`addressCompletion`). The scheme is stored in lower case, the rest as typed.
  */
 export const linkUrl = requiredText(2000)
-  .refine(
-    (value) =>
+  .superRefine((value, context) => {
+    const valid =
       isSingleLine(value) &&
-      (isTelAddress(value) || (!/\s/.test(value) && (isHttpUrl(value) || isMailtoAddress(value)))),
-    { error: "admin.links.error.url" },
-  )
+      (isTelAddress(value) || (!/\s/.test(value) && (isHttpUrl(value) || isMailtoAddress(value))));
+    if (valid) return;
+    const message = addressCompletion(value) ? "admin.links.error.urlScheme" : "admin.links.error.url";
+    context.addIssue({ code: "custom", message });
+  })
   .transform((value) => (/^(mailto|tel):/i.test(value) ? value.replace(/^[a-z]+:/i, (s) => s.toLowerCase()) : value));

@@ -13,6 +13,7 @@ import {
   listLatestPublishedGallery,
   listPublishedGallery,
   reorderGallery,
+  updateGalleryTexts,
 } from "./gallery.server.ts";
 import { titleFromFileName } from "./gallery.ts";
 import { galleryBulkSchema, galleryUploadSchema } from "./gallery-schemas.ts";
@@ -22,7 +23,15 @@ const actor = { id: "admin-1", email: "admin@example.test" };
 describe("a new picture's title from its file name", () => {
   it.each([
     ["alpine-lake_02.jpg", "Alpine lake 02"],
+    ["01-alpine-lake.jpg", "Alpine lake"],
+    ["10 coffee still life.jpg", "Coffee still life"],
+    ["001_harbour.png", "Harbour"],
+    ["2024-05-01 beach walk.webp", "Beach walk"],
+    ["07.jpg", "07"],
+    ["2024-05-01.jpg", "2024 05 01"],
     ["IMG_4711.JPG", "IMG 4711"],
+    ["IMG_0001.jpg", "IMG 0001"],
+    ["route66.jpg", "Route66"],
     ["  sommer.abend--am_see.webp", "Sommer abend am see"],
     ["über den wolken.avif", "Über den wolken"],
     ["folder/sub\\night.png", "Night"],
@@ -79,16 +88,34 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
       (row) => `${row.action} ${row.target}`,
     );
 
-  it("titles an upload after its file name in both languages and keeps it hidden unless asked to publish", async () => {
+  it("titles an upload after its file name in English only and keeps it hidden unless asked to publish", async () => {
     await upload("alpine-lake_02.jpg");
-    await upload("harbour-at-dawn.png", { published: true });
+    await upload("10 coffee still life.png", { published: true });
     const items = await listAdminGallery(database.db);
     expect(items.map((item) => [item.title, item.titleDe, item.published])).toEqual([
-      ["Alpine lake 02", "Alpine lake 02", false],
-      ["Harbour at dawn", "Harbour at dawn", true],
+      ["Alpine lake 02", "", false],
+      ["Coffee still life", "", true],
     ]);
     const visible = await listPublishedGallery(database.db, { lang: "de" });
-    expect(visible.items.map((item) => item.title)).toEqual(["Harbour at dawn"]);
+    expect(visible.items.map((item) => item.title)).toEqual(["Coffee still life"]);
+
+    // The owner writes only the English title: German visitors see it, not the file's name.
+    const coffee = items[1];
+    if (!coffee) throw new Error("no second picture");
+    await updateGalleryTexts(database.db, actor, coffee.id, {
+      title: "Coffee, late afternoon",
+      title_de: "",
+      description: "",
+      description_de: "",
+      category: "",
+      category_de: "",
+      alt: "",
+      alt_de: "",
+    });
+    const german = await listPublishedGallery(database.db, { lang: "de" });
+    expect(german.items.map((item) => [item.title, item.alt])).toEqual([
+      ["Coffee, late afternoon", "Coffee, late afternoon"],
+    ]);
   });
 
   it("puts new pictures at the bottom or the top, and a batch at the top keeps its order", async () => {

@@ -17,6 +17,7 @@ import {
 } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
+import { markdownToText, renderMarkdown } from "#app/lib/markdown.server.ts";
 import { removeControlCharacters } from "#app/lib/text-schema.ts";
 import {
   type AdminGalleryItem,
@@ -76,10 +77,14 @@ export function altTextOf(
 }
 
 function toItem(row: JoinedRow, lang: Language): GalleryItem {
+  // A description is Markdown, as every longer text the owner writes: rendered here, on the server, so a
+  // visitor's browser gets HTML and no renderer.
+  const description = localized(row.description, row.description_de, lang).trim();
   return {
     id: row.id,
     title: localized(row.title, row.title_de, lang),
-    description: localized(row.description, row.description_de, lang),
+    description: description ? markdownToText(description) : "",
+    descriptionHtml: description ? renderMarkdown(description) : "",
     category: localized(row.category, row.category_de, lang),
     alt: altTextOf(row, lang),
     image: imageForDisplay(row),
@@ -333,7 +338,8 @@ export async function createGalleryEntry(
           id,
           image_id: imageId,
           title,
-          title_de: title,
+          // Empty, as every German text the owner has not written: the English title shows until then.
+          title_de: "",
           description: "",
           description_de: "",
           category: "",

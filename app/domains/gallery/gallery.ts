@@ -1,4 +1,5 @@
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+import { fileNameWords } from "#app/lib/file-name-words.ts";
 
 /** Pictures per page: the grid never gets every image at once. */
 export const GALLERY_PAGE_SIZE = 24;
@@ -7,7 +8,10 @@ export const GALLERY_PAGE_SIZE = 24;
 export type GalleryItem = {
   id: string;
   title: string;
+  /** The description as plain text (its Markdown marks removed): for the page's head and structured data. */
   description: string;
+  /** The description rendered by the site's safe Markdown ('' when none): what the lightbox shows. */
+  descriptionHtml: string;
   /** The category's label in the visitor's language ('' when none). */
   category: string;
   /** The image's text alternative in the visitor's language: its alt text, or its title when it has none. */
@@ -42,15 +46,12 @@ export type AdminGalleryItem = {
 export const GALLERY_TITLE_MAX = 200;
 
 /**
- * The title an upload starts with, made from its file name: the extension dropped, dashes, underscores and dots
- * read as spaces, the first letter capitalised ("alpine-lake_02.jpg" → "Alpine lake 02").
+ * The English title an upload starts with, made from its file name (`fileNameWords`: no extension, no numbering
+ * prefix, separators read as spaces), the first letter capitalised ("01-alpine-lake_02.jpg" → "Alpine lake 02").
+ * The German title starts empty: the site shows the English one until the owner writes it.
  */
 export function titleFromFileName(fileName: string): string {
-  const base = fileName.replace(/^.*[/\\]/, "").replace(/\.[^.\s]{1,5}$/, "");
-  const words = base
-    .replace(/[-_.+]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const words = fileNameWords(fileName);
   const title = words.charAt(0).toLocaleUpperCase("en") + words.slice(1);
   return title.slice(0, GALLERY_TITLE_MAX).trim();
 }

@@ -118,6 +118,11 @@ function keyFromPath(pathname: string, prefix: string, area: "public" | "private
   return `${area}/${rest}`;
 }
 
+/** The storage key of a public media address (`/media/images/…` → `public/images/…`), or null for any other. */
+export function publicMediaKey(pathname: string): string | null {
+  return pathname.startsWith(PUBLIC_MEDIA_PATH) ? keyFromPath(pathname, PUBLIC_MEDIA_PATH, "public") : null;
+}
+
 /**
  * `/media/<key under public/>` for everyone (names carry a content hash: cached for a year, immutable) and
  * `/media-private/<key under private/>?expires=…&sig=…` only with a valid, unexpired signature.

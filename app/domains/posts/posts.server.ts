@@ -18,6 +18,7 @@ import {
   SLUG_PATTERN,
   slugify,
 } from "./post-schema.ts";
+import { isMadeFrom } from "./slug-follow.ts";
 
 /**
  * The blog's posts (issue 12): the admin's writes (each one transaction with its audit entry) and the
@@ -361,9 +362,6 @@ async function slugOwner(db: Db, lang: Language, slug: string, postId: string): 
 }
 
 /** True when `slug` is `base` or `base-<n>`: a slug made from this title, kept while the title makes the same. */
-function isMadeFrom(slug: string, base: string): boolean {
-  return slug === base || (slug.startsWith(`${base}-`) && /^\d+$/.test(slug.slice(base.length + 1)));
-}
 
 /**
  * The slugs a post gets: the one typed (refused when another post has or had it), else the current one while

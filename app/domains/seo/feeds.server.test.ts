@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
+import { useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { parseSitemap } from "#tests/support/seo.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
@@ -95,6 +96,7 @@ describe("feed content", () => {
 describe.each(databaseKinds)("feeds and the sitemap's posts (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
   const db = () => database.db;
+  const files = useGalleryTestStorage(db);
 
   async function addPosts() {
     const shown = accepted(
@@ -163,6 +165,36 @@ describe.each(databaseKinds)("feeds and the sitemap's posts (%s)", (kind) => {
       (link) => link["@href"],
     );
     expect(links).toContain(`${BASE}/blog/atom.xml?lang=de`);
+  });
+
+  it("gives a post's cover as an enclosure with the served file's type and its size in bytes", async () => {
+    const pictureId = await files.add({ title: "Cover" });
+    const { image_id: coverId } = await db()
+      .selectFrom("gallery_images")
+      .select("image_id")
+      .where("id", "=", pictureId)
+      .executeTakeFirstOrThrow();
+    const post = accepted(
+      await createPost(db(), testAdmin, { title: "With a cover", cover_image_id: coverId }, { now: T0 }),
+    );
+    accepted(await setPostStatus(db(), testAdmin, post.id, { status: "published" }, { now: T0 }));
+    const options = { baseUrl: BASE, lang: "en" as const, now: hours(1), storage: files.storage };
+
+    const rss = parseRss(await renderFeed(db(), settings, { ...options, format: "rss" }));
+    const enclosure = (rss.items[0] as unknown as { enclosure: Record<string, string> }).enclosure;
+    expect(enclosure["@url"]).toMatch(new RegExp(`^${BASE}/media/images/${coverId}/\\d+-[^/]+\\.jpg$`));
+    const key = `public/${enclosure["@url"]?.slice(`${BASE}/media/`.length)}`;
+    const stored = await files.storage.stat(key);
+    expect(stored?.size).toBeGreaterThan(0);
+    expect(enclosure).toMatchObject({ "@type": "image/jpeg", "@length": String(stored?.size) });
+
+    const atom = parseAtom(await renderFeed(db(), settings, { ...options, format: "atom" }));
+    const links = atom.entries[0]?.link as unknown as Record<string, string>[];
+    expect(links.find((link) => link["@rel"] === "enclosure")).toMatchObject({
+      "@href": enclosure["@url"],
+      "@type": "image/jpeg",
+      "@length": String(stored?.size),
+    });
   });
 
   it("gives the excerpt and a link only when the setting says so", async () => {

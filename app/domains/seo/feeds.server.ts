@@ -2,7 +2,9 @@ import { Feed } from "feed";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
-import { largeImage } from "#app/domains/media/image-display.ts";
+import { type ImageDisplay, largeImage } from "#app/domains/media/image-display.ts";
+import { contentTypeOf, publicMediaKey } from "#app/domains/media/serve-media.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { postHref } from "#app/domains/posts/blog-pages.server.ts";
 import { renderPostBody } from "#app/domains/posts/post-body.server.ts";
 import { listPostsForFeed, type PublicPost } from "#app/domains/posts/posts.server.ts";
@@ -11,6 +13,7 @@ import { localizedSetting, siteDescription, siteTitle } from "#app/domains/setti
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { absolute, DEFAULT_SHARE_IMAGE, languageUrls } from "#app/lib/meta.ts";
+import { getStorage } from "#app/lib/runtime.server.ts";
 import { type FeedFormat, feedUrl } from "./feed-links.ts";
 
 export type { FeedFormat };
@@ -55,11 +58,22 @@ function escapeHtml(text: string): string {
 
 const FEED_TITLE: Record<Language, string> = { en: "Blog", de: "Blog" };
 
-async function buildFeed(
-  db: Kysely<Database>,
-  settings: SiteSettings,
-  options: { baseUrl: string; format: FeedFormat; lang: Language; now?: Date },
-): Promise<string> {
+type FeedOptions = { baseUrl: string; format: FeedFormat; lang: Language; now?: Date; storage?: FileStorage };
+
+/**
+ * A cover as the item's enclosure: the file a reader downloads, with the type the site serves it as and its
+ * real size in bytes (RSS asks for both; a guess from the name said "image/jpg", and 0). None when the file
+ * cannot be found.
+ */
+async function coverEnclosure(cover: ImageDisplay, baseUrl: string, storage: FileStorage) {
+  const src = largeImage(cover).src;
+  const key = src ? publicMediaKey(src) : null;
+  const file = key ? await storage.stat(key).catch(() => null) : null;
+  if (!key || !file) return undefined;
+  return { url: absolute(src, baseUrl), type: contentTypeOf(key), length: file.size };
+}
+
+async function buildFeed(db: Kysely<Database>, settings: SiteSettings, options: FeedOptions): Promise<string> {
   const { baseUrl, format, lang } = options;
   const posts = await listPostsForFeed(db, lang, FEED_SIZE, { now: options.now });
   const full = settings.feed_full_content !== "false";
@@ -89,7 +103,7 @@ async function buildFeed(
   });
   for (const post of posts) {
     const link = postUrl(baseUrl, post, lang);
-    const cover = post.cover ? largeImage(post.cover).src : "";
+    const cover = post.cover ? await coverEnclosure(post.cover, baseUrl, options.storage ?? getStorage()) : undefined;
     const content = full
       ? absoluteAddresses((await renderPostBody(post.body, lang, { db })).html, baseUrl, link)
       : undefined;
@@ -105,18 +119,26 @@ async function buildFeed(
       published: new Date(post.publishedAt),
       author: post.authorName ? [{ name: post.authorName }] : undefined,
       category: post.tags.map((tag) => ({ name: tag, term: tag })),
-      image: cover ? absolute(cover, baseUrl) : undefined,
+      image: cover,
     });
   }
-  return format === "rss" ? feed.rss2() : feed.atom1();
+  return format === "rss" ? feed.rss2() : enclosureTypes(feed.atom1());
+}
+
+/**
+ * The `feed` library's Atom output names an enclosure's type after its file's extension ("image/jpg", which is no
+ * type) whatever the item says; its RSS output takes the item's. The served type goes in instead.
+ */
+function enclosureTypes(atom: string): string {
+  return atom.replace(
+    /(<link rel="enclosure" href="([^"]*)"(?: title="[^"]*")?) type="[^"]*"/g,
+    (_all, start: string, href: string) =>
+      `${start} type="${contentTypeOf(new URL(href.replace(/&amp;/g, "&")).pathname)}"`,
+  );
 }
 
 /** One feed as XML, kept until the database changes (publishing, an edit or a setting is a write). */
-export function renderFeed(
-  db: Kysely<Database>,
-  settings: SiteSettings,
-  options: { baseUrl: string; format: FeedFormat; lang: Language; now?: Date },
-): Promise<string> {
+export function renderFeed(db: Kysely<Database>, settings: SiteSettings, options: FeedOptions): Promise<string> {
   if (options.now) return buildFeed(db, settings, options);
   return cachedUntilChanged(db, `feed:${options.format}:${options.lang}:${options.baseUrl}`, () =>
     buildFeed(db, settings, options),

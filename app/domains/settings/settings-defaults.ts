@@ -1,3 +1,5 @@
+import { DEFAULT_MENU_ORDER } from "#app/domains/content/menu-sections.ts";
+
 /**
  * Every site setting with its default. Keys ending in `_de` hold the German text;
  * an empty German value falls back to the English one.
@@ -38,6 +40,8 @@ export const settingDefaults = {
   video_page_subtitle_de: "Bewegte Bilder, abgespielt erst auf Ihren Wunsch.",
   // "true" keeps the links, FAQ and videos pages in the main menu while they have no published entry.
   menu_show_empty_sections: "false",
+  // The main menu's sections in the owner's order (menu-sections.ts: a section it does not name goes last).
+  menu_order: DEFAULT_MENU_ORDER,
 
   // Footer
   footer_copyright: "",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { menuOrderProblem, normalizeMenuOrder } from "#app/domains/content/menu-sections.ts";
 import { isValidEmail } from "#app/domains/users/email.ts";
 import { CONTROL_CHARACTERS, type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
@@ -7,7 +8,7 @@ import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
  * How the admin screen edits each setting, and what the server accepts for it. Shared by the settings
  * form (to lay out fields) and the save action (to validate them), so the two never disagree.
  */
-export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean" | "email";
+export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean" | "email" | "menuOrder";
 
 export const SETTING_LIMITS = {
   text: 200,
@@ -64,6 +65,7 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
       field("video_page_title"),
       field("video_page_subtitle", "longText"),
       field("menu_show_empty_sections", "boolean"),
+      field("menu_order", "menuOrder"),
     ],
   },
   {
@@ -140,7 +142,17 @@ export function isSitePath(value: string): boolean {
 }
 
 /** Stable problem codes the admin screen translates. */
-export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "badEmail" | "control" | "lineBreak";
+export type SettingProblem =
+  | "tooLong"
+  | "badUrl"
+  | "badPath"
+  | "badBoolean"
+  | "badEmail"
+  | "control"
+  | "lineBreak"
+  | "menuOrderUnknown"
+  | "menuOrderDuplicate"
+  | "menuOrderMissing";
 
 /** The shared text rule's problems as the settings screen names them. */
 const TEXT_MESSAGES: Record<TextProblem, SettingProblem> = {
@@ -155,6 +167,14 @@ function valueSchema(kind: SettingKind) {
   switch (kind) {
     case "boolean":
       return z.enum(["true", "false"], { message: "badBoolean" });
+    case "menuOrder":
+      // One of each known section (menu-sections.ts), stored as "gallery,home,…".
+      return textSchema({ max: SETTING_LIMITS.text, messages: TEXT_MESSAGES })
+        .superRefine((value, context) => {
+          const problem = menuOrderProblem(value);
+          if (problem) context.addIssue({ code: "custom", message: problem });
+        })
+        .transform(normalizeMenuOrder);
     case "url":
       return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).refine(isAllowedUrl, {
         message: "badUrl",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { activeFlag, optionalText, requiredText } from "#app/domains/content/content-schema.ts";
+import { activeFlag, addressCompletion, optionalText, requiredText } from "#app/domains/content/content-schema.ts";
 import { parseVideoUrl } from "./video-url.ts";
 
 export const VIDEO_TITLE_MAX = 200;
@@ -14,8 +14,13 @@ export const videoSchema = z.object({
   title_de: optionalText(VIDEO_TITLE_MAX),
   description: optionalText(VIDEO_DESCRIPTION_MAX, { multiline: true }),
   description_de: optionalText(VIDEO_DESCRIPTION_MAX, { multiline: true }),
-  embed_url: optionalText(2000).refine((value) => value === "" || parseVideoUrl(value) !== null, {
-    error: "admin.videos.error.url",
+  embed_url: optionalText(2000).superRefine((value, context) => {
+    if (value === "" || parseVideoUrl(value) !== null) return;
+    // "youtube.com/watch?v=…" without https://: refused with the completed address offered.
+    const completed = addressCompletion(value);
+    const message =
+      completed && parseVideoUrl(completed) !== null ? "admin.videos.error.urlScheme" : "admin.videos.error.url";
+    context.addIssue({ code: "custom", message });
   }),
   active: activeFlag,
 });

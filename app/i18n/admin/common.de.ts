@@ -35,6 +35,7 @@ export const adminCommonDe = {
   "admin.common.english": "Englisch",
   "admin.common.german": "Deutsch",
   "admin.common.germanFallback": "Leer: Der englische Text wird gezeigt.",
+  "admin.common.useSuggestion": "{suggestion} übernehmen",
   "admin.common.published": "Veröffentlicht",
   "admin.common.unpublished": "Verborgen",
   "admin.common.moveUp": "„{name}“ nach oben",

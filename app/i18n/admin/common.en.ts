@@ -34,6 +34,7 @@ export const adminCommonEn = {
   "admin.common.english": "English",
   "admin.common.german": "German",
   "admin.common.germanFallback": "Empty: the English text is shown.",
+  "admin.common.useSuggestion": "Use {suggestion}",
   "admin.common.published": "Published",
   "admin.common.unpublished": "Hidden",
   "admin.common.moveUp": "Move “{name}” up",

@@ -40,6 +40,7 @@ export const adminContentDe = {
   "admin.links.iconHint": "Wählen Sie einen vorgeschlagenen Namen; jeder andere Name zeigt ein einfaches Link-Symbol.",
   "admin.links.error.url":
     "Geben Sie eine Webadresse mit https:// oder http:// ein, mailto: mit einer E-Mail-Adresse oder tel: mit einer Telefonnummer.",
+  "admin.links.error.urlScheme": "Dieser Adresse fehlt der Anfang. Meinten Sie {suggestion}?",
   "admin.links.error.icon": "Nur Kleinbuchstaben, Ziffern und Bindestriche verwenden.",
   "admin.faq.heading": "FAQ",
   "admin.faq.intro": "Fragen und Antworten für die FAQ-Seite.",
@@ -62,6 +63,7 @@ export const adminContentDe = {
   "admin.videos.source.vimeo": "Vimeo",
   "admin.videos.source.file": "Hochgeladene Datei",
   "admin.videos.error.url": "Das ist keine Video-Adresse von YouTube oder Vimeo.",
+  "admin.videos.error.urlScheme": "Dieser Adresse fehlt der Anfang. Meinten Sie {suggestion}?",
   "admin.videos.error.urlRequired": "Geben Sie eine YouTube- oder Vimeo-Adresse ein.",
   "admin.videos.upload.heading": "Videodatei hochladen",
   "admin.videos.upload.intro":

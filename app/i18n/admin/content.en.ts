@@ -36,6 +36,7 @@ export const adminContentEn = {
   "admin.links.iconHint": "Choose a suggested name; any other name shows a plain link icon.",
   "admin.links.error.url":
     "Enter a web address that starts with https:// or http://, mailto: and one e-mail address, or tel: and a phone number.",
+  "admin.links.error.urlScheme": "This address lacks its beginning. Did you mean {suggestion}?",
   "admin.links.error.icon": "Use lower-case letters, digits and hyphens only.",
   "admin.faq.heading": "FAQ",
   "admin.faq.intro": "Questions and answers for the FAQ page.",
@@ -58,6 +59,7 @@ export const adminContentEn = {
   "admin.videos.source.vimeo": "Vimeo",
   "admin.videos.source.file": "Uploaded file",
   "admin.videos.error.url": "This is not a YouTube or Vimeo video address.",
+  "admin.videos.error.urlScheme": "This address lacks its beginning. Did you mean {suggestion}?",
   "admin.videos.error.urlRequired": "Enter a YouTube or Vimeo address.",
   "admin.videos.upload.heading": "Upload a video file",
   "admin.videos.upload.intro": "An MP4 or WebM file, played on this site without contacting any other service.",

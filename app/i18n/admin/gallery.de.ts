@@ -31,6 +31,8 @@ export const adminGalleryDe = {
   "admin.gallery.empty": "Noch keine Bilder. Laden Sie oben welche hoch.",
   "admin.gallery.field.title": "Titel",
   "admin.gallery.field.description": "Beschreibung",
+  "admin.gallery.field.descriptionHint":
+    "Markdown: **fett**, *kursiv*, [ein Link](https://example.com). Steht unter dem geöffneten Bild.",
   "admin.gallery.field.category": "Kategorie",
   "admin.gallery.field.categoryHint":
     "Besucher filtern nach der englischen Kategorie; der deutsche Name ist nur ihre Beschriftung.",

@@ -28,6 +28,8 @@ export const adminGalleryEn = {
   "admin.gallery.empty": "No pictures yet. Upload some above.",
   "admin.gallery.field.title": "Title",
   "admin.gallery.field.description": "Description",
+  "admin.gallery.field.descriptionHint":
+    "Markdown: **bold**, *italic*, [a link](https://example.com). Shown under the picture when it is open.",
   "admin.gallery.field.category": "Category",
   "admin.gallery.field.categoryHint": "Visitors filter by the English category; its German name is only its label.",
   "admin.gallery.noCategory": "No category",

@@ -38,6 +38,11 @@ export const adminSiteDe = {
   "admin.settings.field.video_page_title": "Titel der Videos",
   "admin.settings.field.video_page_subtitle": "Unterzeile der Videos",
   "admin.settings.field.menu_show_empty_sections": "Leere Bereiche im Menü zeigen",
+  "admin.settings.field.menu_order": "Reihenfolge des Menüs",
+  "admin.settings.menuOrder.hint":
+    "Die Bereiche des Menüs in der Kopfzeile, vom ersten bis zum letzten, in beiden Sprachen. Links, FAQ, Videos und Blog erscheinen erst, wenn dort etwas veröffentlicht ist (oder solange leere Bereiche gezeigt werden).",
+  "admin.settings.menuOrder.textHint":
+    "Ohne JavaScript: die Namen der Bereiche durch Kommas getrennt eingeben ({sections}).",
   "admin.settings.field.footer_site_name": "Name in der Fußzeile",
   "admin.settings.field.footer_description": "Beschreibung in der Fußzeile",
   "admin.settings.field.footer_copyright": "Copyright-Zeile",
@@ -98,6 +103,10 @@ export const adminSiteDe = {
   "admin.settings.error.badPath":
     "Keine verwendbare Adresse: bitte einen Pfad dieser Website wie /media/site/logo.webp eingeben (Bilder anderer Websites werden für Besucher blockiert) oder das Bild hochladen.",
   "admin.settings.error.badBoolean": "Muss ein- oder ausgeschaltet sein.",
+  "admin.settings.error.menuOrderUnknown":
+    "Ein unbekannter Bereich ist genannt: nur {sections} verwenden, jeden einmal.",
+  "admin.settings.error.menuOrderDuplicate": "Ein Bereich ist doppelt genannt: jeden von {sections} nur einmal nennen.",
+  "admin.settings.error.menuOrderMissing": "Ein Bereich fehlt: alle von {sections} nennen, jeden einmal.",
   "admin.settings.error.conflict":
     "Nichts wurde gespeichert: Einige dieser Einstellungen wurden inzwischen anderswo geändert (in einem anderen Tab oder durch ein Hochladen). Bitte die Seite neu laden und die Änderung noch einmal vornehmen.",
   "admin.settings.error.changedField":

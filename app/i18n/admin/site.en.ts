@@ -35,6 +35,10 @@ export const adminSiteEn = {
   "admin.settings.field.video_page_title": "Videos title",
   "admin.settings.field.video_page_subtitle": "Videos subtitle",
   "admin.settings.field.menu_show_empty_sections": "Show empty sections in the menu",
+  "admin.settings.field.menu_order": "Order of the menu",
+  "admin.settings.menuOrder.hint":
+    "The sections of the header's menu, first to last, in both languages. A links, FAQ, videos or blog page shows only once it has something published (or while empty sections are shown).",
+  "admin.settings.menuOrder.textHint": "Without JavaScript: type the section names separated by commas ({sections}).",
   "admin.settings.field.footer_site_name": "Footer name",
   "admin.settings.field.footer_description": "Footer description",
   "admin.settings.field.footer_copyright": "Copyright line",
@@ -92,6 +96,9 @@ export const adminSiteEn = {
   "admin.settings.error.badPath":
     "Not an address that can be used: enter a path on this site such as /media/site/logo.webp (images from other sites are blocked for visitors), or upload the image.",
   "admin.settings.error.badBoolean": "Must be on or off.",
+  "admin.settings.error.menuOrderUnknown": "An unknown section is named: use only {sections}, each once.",
+  "admin.settings.error.menuOrderDuplicate": "A section is named twice: name each of {sections} once.",
+  "admin.settings.error.menuOrderMissing": "A section is missing: name all of {sections}, each once.",
   "admin.settings.error.conflict":
     "Nothing was saved: some of these settings were changed elsewhere in the meantime (another tab or an upload). Reload the page and make your change again.",
   "admin.settings.error.changedField": "Changed elsewhere in the meantime; reload the page to see the current value.",

@@ -6,9 +6,10 @@ import { Button, buttonClass } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
-import { COVER_ALT_MAX, EXCERPT_MAX, SLUG_MAX, slugify, TITLE_MAX } from "#app/domains/posts/post-schema.ts";
+import { COVER_ALT_MAX, EXCERPT_MAX, SLUG_MAX, TITLE_MAX } from "#app/domains/posts/post-schema.ts";
 import type { AdminPost } from "#app/domains/posts/posts.server.ts";
 import { toZonedLocal } from "#app/domains/posts/schedule-time.ts";
+import { followedSlugs, slugsFollow } from "#app/domains/posts/slug-follow.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import type { PostFormValues } from "#app/routes/admin.posts.$id.server.ts";
@@ -42,11 +43,9 @@ export function PostEditor(props: {
       : "en",
   );
   const [hydrated, setHydrated] = useState(false);
-  // A slug follows its title until the admin edits it, and never once the post has been published (links exist).
-  const [slugFollows, setSlugFollows] = useState(() => ({
-    en: !post?.publishAt && (values.slug === "" || values.slug === slugify(values.title)),
-    de: !post?.publishAt && (values.slug_de === "" || values.slug_de === slugify(values.title_de)),
-  }));
+  // A slug follows its title until the admin edits it, and never once the post has been published (links exist);
+  // the German one follows the German title, or the English slug while there is no German title (slug-follow.ts).
+  const [slugFollows, setSlugFollows] = useState(() => slugsFollow(values, Boolean(post?.publishAt)));
   const [restore, setRestore] = useState<{ values: PostFormValues; savedAt: number } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -87,9 +86,16 @@ export function PostEditor(props: {
   const setTitle = (lang: Language, title: string) =>
     setValues((current) => {
       const next = { ...current, [fieldOf("title", lang)]: title };
-      if (slugFollows[lang]) next[fieldOf("slug", lang)] = slugify(title);
-      return next;
+      return { ...next, ...followedSlugs(next, slugFollows) };
     });
+  const setSlug = (lang: Language, slug: string) => {
+    const follow = { ...slugFollows, [lang]: false };
+    setSlugFollows(follow);
+    setValues((current) => {
+      const next = { ...current, [fieldOf("slug", lang)]: slug };
+      return { ...next, ...followedSlugs(next, follow) };
+    });
+  };
 
   const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key !== "ArrowRight" && event.key !== "ArrowLeft" && event.key !== "Home" && event.key !== "End") return;
@@ -207,10 +213,7 @@ export function PostEditor(props: {
                 label={t("admin.posts.field.slug")}
                 name={fieldOf("slug", lang)}
                 value={values[fieldOf("slug", lang)]}
-                onChange={(event) => {
-                  setSlugFollows((current) => ({ ...current, [lang]: false }));
-                  set(fieldOf("slug", lang), event.target.value);
-                }}
+                onChange={(event) => setSlug(lang, event.target.value)}
                 maxLength={SLUG_MAX}
                 hint={t("admin.posts.field.slugHint")}
                 error={errors[fieldOf("slug", lang)]}

@@ -1,5 +1,6 @@
 import { sendWithProgress } from "#app/components/admin/upload-progress.tsx";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+import { fileNameWords } from "#app/lib/file-name-words.ts";
 
 export type UploadedPostImage = { id: string; image: ImageDisplay };
 
@@ -21,12 +22,14 @@ export async function uploadPostImage(
   return { ok: false, message: body?.message ?? null };
 }
 
-/** A first alt text from a file's name ("lake-at_dawn.jpg" → "lake at dawn"), for the admin to improve. */
+/**
+ * A first alt text from a file's name ("03-lake-at_dawn.jpg" → "lake at dawn": no numbering, as a picture's
+ * title), for the admin to improve; without the brackets and backslashes that would end Markdown's `![alt]`.
+ */
 export function altFromFileName(name: string): string {
-  return name
-    .replace(/\.[A-Za-z0-9]{1,5}$/, "")
-    .replace(/[-_]+/g, " ")
+  return fileNameWords(name)
     .replace(/[[\]()\\]/g, "")
+    .replace(/\s+/g, " ")
     .trim();
 }
 

@@ -7,6 +7,7 @@ import { SITE_IMAGE_SETTING } from "#app/domains/settings/site-images.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { MarkdownField } from "./markdown-field.tsx";
+import { MenuOrderField } from "./menu-order-field.tsx";
 
 const IMAGE_SETTINGS: readonly SettingKey[] = Object.values(SITE_IMAGE_SETTING);
 
@@ -72,6 +73,8 @@ function SettingInput(props: {
           onChange={(event) => onChange(event.target.value)}
         />
       );
+    case "menuOrder":
+      return <MenuOrderField label={label} name={key} value={value} error={error} onChange={onChange} />;
     case "boolean":
       return (
         <div>
