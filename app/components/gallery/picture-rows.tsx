@@ -30,7 +30,7 @@ export function PictureRows<T extends { id: string; image: ImageDisplay }>(props
         const caption = props.caption?.(item).trim() ?? "";
         const picture = (
           <>
-            <span className="relative block overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900">
+            <span className="@container relative block overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900">
               <ResponsiveImage
                 image={item.image}
                 alt={alt}
