@@ -116,7 +116,10 @@ export function SiteHeader() {
               className="h-8 w-auto max-w-20 shrink-0 object-contain object-left sm:max-w-40"
             />
           ) : null}
-          <span className="min-w-0 truncate">{root.site.logoText || siteName}</span>
+          {/* A long name wraps (a word longer than the line breaks anywhere) rather than being cut. */}
+          <span className="site-name min-w-0 leading-snug [overflow-wrap:anywhere]">
+            {root.site.logoText || siteName}
+          </span>
         </Link>
         <nav aria-label={t("nav.main")} className="hidden md:block">
           <ul className="flex items-center gap-1">
@@ -139,7 +142,7 @@ export function SiteHeader() {
             </summary>
             <nav
               aria-label={t("nav.main")}
-              className="absolute inset-x-0 top-16 z-40 border-b border-zinc-200 bg-white px-4 pb-4 shadow-lg dark:border-zinc-800 dark:bg-zinc-950"
+              className="absolute inset-x-0 top-full z-40 border-b border-zinc-200 bg-white px-4 pb-4 shadow-lg dark:border-zinc-800 dark:bg-zinc-950"
             >
               <ul className="flex flex-col gap-1 pt-2">
                 <NavItems />

@@ -283,8 +283,9 @@ function GalleryRow({
           <ResponsiveImage image={item.image} alt="" sizes="64px" className="size-16 object-cover" />
         </div>
         <div className="min-w-0 flex-1">
-          <p className="truncate font-medium">{name}</p>
-          <p className="truncate text-sm text-zinc-600 dark:text-zinc-300">
+          {/* Titles and categories wrap (a long word anywhere): a phone's row cut them. */}
+          <p className="font-medium [overflow-wrap:anywhere]">{name}</p>
+          <p className="text-sm text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-300">
             {category || t("admin.gallery.noCategory")} ·{" "}
             {t("admin.gallery.size", { width: item.width, height: item.height })}
           </p>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
-import { justifiedSizes } from "#app/components/gallery/justified-rows.ts";
+import { justifiedLayout } from "#app/components/gallery/justified-rows.ts";
 import { inPlace, Lightbox } from "#app/components/gallery/lightbox.tsx";
 import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
@@ -41,7 +41,12 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]),
     listPublishedGallery(getDb(), { lang, category, page, imageId }),
   ]);
-  return { ...texts, gallery, watermark: publicWatermark(settings) };
+  return {
+    ...texts,
+    gallery,
+    watermark: publicWatermark(settings),
+    thumbnailTitles: settings.thumbnail_titles === "true",
+  };
 }
 
 // Opening, moving and closing the lightbox changes the address only; the pictures are already here.
@@ -65,7 +70,8 @@ function firstPicturePreload(data: { gallery: { items: GalleryItem[] }; watermar
       as: "image",
       type: "image/avif",
       imageSrcSet: srcset,
-      imageSizes: justifiedSizes(first.image.width, first.image.height),
+      // The first picture's sizes as the rows give them (its share of the first row at each width).
+      imageSizes: justifiedLayout(data.gallery.items.map((item) => item.image))[0]?.sizes,
       fetchPriority: "high",
     },
   ];
@@ -241,6 +247,7 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
               items={items}
               watermark={watermark}
               altFor={(item, index) => item.alt || labelFor(item, index)}
+              caption={loaderData.thumbnailTitles ? (item) => item.title : undefined}
               link={(item, _index, picture) => (
                 <a
                   id={`thumb-${item.id}`}

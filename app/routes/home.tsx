@@ -39,6 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     video,
     posts: posts.map(toPostCard),
     watermark: publicWatermark(settings),
+    thumbnailTitles: settings.thumbnail_titles === "true",
     owner: ownerData(settings, links),
   };
 }
@@ -108,6 +109,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
                 items={images}
                 watermark={watermark}
                 altFor={(item, index) => item.alt || t("home.image", { number: index + 1 })}
+                caption={loaderData.thumbnailTitles ? (item) => item.title : undefined}
                 link={(item, _index, picture) => (
                   <Link
                     to={galleryHref({ image: item.id })}

@@ -138,7 +138,8 @@ export function SortableList<T extends { id: string }>(props: {
                 event.preventDefault();
                 finishDrag(index);
               }}
-              className={`flex items-center gap-3 p-3 ${dragged === item.id ? "opacity-50" : ""} ${
+              // On a phone the move buttons take a line of their own, so the item's text keeps the width.
+              className={`flex flex-wrap items-center gap-x-3 gap-y-2 p-3 sm:flex-nowrap ${dragged === item.id ? "opacity-50" : ""} ${
                 // Where the dragged item would land: a line above or below this item.
                 over === item.id && dragged !== item.id
                   ? index < draggedIndex
@@ -165,8 +166,8 @@ export function SortableList<T extends { id: string }>(props: {
               >
                 <GripVertical aria-hidden="true" className="size-5" />
               </span>
-              <div className="min-w-0 flex-1">{props.renderItem(item)}</div>
-              <div className="grid shrink-0 grid-cols-2 gap-1 sm:flex">
+              <div className="min-w-0 flex-1 basis-[calc(100%-2rem)] sm:basis-0">{props.renderItem(item)}</div>
+              <div className="ml-auto flex shrink-0 gap-1">
                 <button
                   id={ids.top}
                   type="button"

@@ -36,7 +36,7 @@ export function PostCover(props: {
 }) {
   const mark = thumbnailWatermark(props.image, props.watermark !== null);
   return (
-    <div className="relative overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900">
+    <div className="@container relative overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900">
       <ResponsiveImage
         image={props.image}
         only={mark.only}

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { type ImageDisplay, thumbnailWatermark } from "#app/domains/media/image-display.ts";
-import { justifiedItemStyle, justifiedSizes, ROWS_CLASS } from "./justified-rows.ts";
+import { justifiedLayout, ROWS_CLASS } from "./justified-rows.ts";
 import { type Watermark, WatermarkBadge } from "./watermark-badge.tsx";
 
 /** How many pictures load at once (about the first row); the rest as they scroll into view. */
@@ -9,39 +9,54 @@ const EAGER_COUNT = 3;
 
 /**
  * Pictures in justified rows, each whole in its own shape (see justified-rows.ts), with the watermark seen
- * once: the badge over the clean widths, or the drawn-in text alone (`thumbnailWatermark`). The gallery and
- * the home page show their pictures this way; `link` wraps each picture in that page's link.
+ * once: the small mark over the clean widths (when the owner wants it), or the drawn-in text alone
+ * (`thumbnailWatermark`). The gallery and the home page show their pictures this way; `link` wraps each
+ * picture (and its caption) in that page's link. `caption`, when the owner shows titles under thumbnails,
+ * gives each picture's title (an empty one shows nothing).
  */
 export function PictureRows<T extends { id: string; image: ImageDisplay }>(props: {
   items: T[];
   watermark: Watermark | null;
   altFor: (item: T, index: number) => string;
   link: (item: T, index: number, picture: ReactNode) => ReactNode;
+  caption?: (item: T) => string;
 }) {
+  const layout = justifiedLayout(props.items.map((item) => item.image));
   return (
     <ul className={`picture-rows ${ROWS_CLASS}`}>
       {props.items.map((item, index) => {
         const { only, badge } = thumbnailWatermark(item.image, props.watermark !== null);
+        const alt = props.altFor(item, index);
+        const caption = props.caption?.(item).trim() ?? "";
         const picture = (
-          <ResponsiveImage
-            image={item.image}
-            alt={props.altFor(item, index)}
-            sizes={justifiedSizes(item.image.width, item.image.height)}
-            only={only}
-            loading={index < EAGER_COUNT ? "eager" : "lazy"}
-            // The first picture is the largest paint: fetched before the others.
-            fetchPriority={index === 0 ? "high" : undefined}
-            className="block h-auto w-full transition-transform duration-300 hover:scale-[1.02]"
-          />
+          <>
+            <span className="@container relative block overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900">
+              <ResponsiveImage
+                image={item.image}
+                alt={alt}
+                sizes={layout[index]?.sizes ?? "100vw"}
+                only={only}
+                loading={index < EAGER_COUNT ? "eager" : "lazy"}
+                // The first picture is the largest paint: fetched before the others.
+                fetchPriority={index === 0 ? "high" : undefined}
+                className="block h-auto w-full transition-transform duration-300 hover:scale-[1.02]"
+              />
+              {props.watermark && badge ? <WatermarkBadge watermark={props.watermark} inGrid /> : null}
+            </span>
+            {caption ? (
+              // The picture's name already says a title it falls back to: the caption is not read twice.
+              <span
+                className="picture-caption mt-1.5 block text-sm leading-snug text-zinc-700 [overflow-wrap:anywhere] dark:text-zinc-200"
+                aria-hidden={caption === alt ? true : undefined}
+              >
+                {caption}
+              </span>
+            ) : null}
+          </>
         );
         return (
-          <li
-            key={item.id}
-            style={justifiedItemStyle(item.image.width, item.image.height)}
-            className="relative min-w-0 overflow-hidden rounded-lg bg-zinc-100 dark:bg-zinc-900"
-          >
+          <li key={item.id} style={layout[index]?.style} className="min-w-0">
             {props.link(item, index, picture)}
-            {props.watermark && badge ? <WatermarkBadge watermark={props.watermark} inGrid /> : null}
           </li>
         );
       })}

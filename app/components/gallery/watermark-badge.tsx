@@ -1,19 +1,40 @@
 import { type ImageDisplay, WATERMARK_EM_PER_CHARACTER, watermarkLayout } from "#app/domains/media/image-display.ts";
 
-export type Watermark = { text: string; url: string | null };
+/** The watermark the visitor's pages show; `onThumbnails` is the owner's choice of the small mark (`WatermarkBadge`). */
+export type Watermark = { text: string; url: string | null; onThumbnails: boolean };
 
 /**
- * The watermark text over a picture (bottom right) whose pixels do not carry it (see `thumbnailWatermark`).
- * It links to the owner's page when one is set; in the grid the link is left out of the tab order (one per
- * thumbnail would be a long detour).
+ * The tile width (a container query in app.css) below which the mark shows "©" alone, by the text's length: the
+ * whole text takes at most two short lines of the tile, so it never covers much of a small picture.
+ */
+function markSize(text: string): "s" | "m" | "l" | "xl" {
+  const length = [...text].length;
+  return length <= 12 ? "s" : length <= 24 ? "m" : length <= 40 ? "l" : "xl";
+}
+
+/**
+ * The watermark text as a small, quiet mark at the bottom right of a picture whose pixels do not carry it
+ * (see `thumbnailWatermark`), unless the owner turned it off. It is never cut: it wraps within the picture (at
+ * any character, for a long word), and on a tile too narrow for it (a portrait beside a panorama on a phone)
+ * it is "©" alone. Its backdrop is black at 55 %, so its white text keeps at least 4.7:1 over any picture, a
+ * white one included (axe cannot measure text over an image). In a grid it is decoration, hidden from screen
+ * readers and not a link: the same text on every tile, which the footer's copyright line and the lightbox
+ * (where the mark is a link) already say; on a single cover it links to the owner's page when one is set.
+ * Its parent is the picture's frame, a size container (`@container`).
  */
 export function WatermarkBadge({ watermark, inGrid = false }: { watermark: Watermark; inGrid?: boolean }) {
-  const className =
-    "absolute bottom-2 right-2 max-w-[80%] truncate rounded bg-black/70 px-2 py-0.5 text-xs font-semibold text-white";
-  if (!watermark.url) {
+  if (!watermark.onThumbnails) return null;
+  const className = `watermark-mark mark-${markSize(watermark.text)} absolute right-1.5 bottom-1.5 max-w-[calc(100%-0.75rem)] rounded-sm bg-black/55 px-1.5 py-px text-right text-[0.6875rem] leading-snug font-medium text-white [overflow-wrap:anywhere]`;
+  const text = (
+    <>
+      <span className="mark-full">{watermark.text}</span>
+      <span className="mark-short">©</span>
+    </>
+  );
+  if (!watermark.url || inGrid) {
     return (
       <span className={`pointer-events-none ${className}`} aria-hidden={inGrid ? true : undefined}>
-        {watermark.text}
+        {text}
       </span>
     );
   }
@@ -22,10 +43,10 @@ export function WatermarkBadge({ watermark, inGrid = false }: { watermark: Water
       href={watermark.url}
       rel="noopener noreferrer"
       target="_blank"
-      tabIndex={inGrid ? -1 : undefined}
+      aria-label={watermark.text}
       className={`${className} underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white`}
     >
-      {watermark.text}
+      {text}
     </a>
   );
 }

@@ -12,7 +12,11 @@ function httpUrl(value: string): string | null {
 }
 
 /** The watermark the visitor's pages show (gallery, lightbox, home page), or null when it is off. */
-export function publicWatermark(settings: WatermarkSettings & Pick<SiteSettings, "watermark_url">): Watermark | null {
+export function publicWatermark(
+  settings: WatermarkSettings & Pick<SiteSettings, "watermark_url" | "thumbnail_watermark">,
+): Watermark | null {
   const text = watermarkText(settings);
-  return text ? { text, url: httpUrl(settings.watermark_url) } : null;
+  return text
+    ? { text, url: httpUrl(settings.watermark_url), onThumbnails: settings.thumbnail_watermark !== "false" }
+    : null;
 }

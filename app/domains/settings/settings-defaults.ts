@@ -81,6 +81,11 @@ export const settingDefaults = {
   watermark_enabled: "true",
   watermark_text: "",
   watermark_url: "",
+  // "true": the watermark text as a small mark on the thumbnails (grid, home page, blog covers), whose clean
+  // widths do not carry it; "false": the thumbnails show nothing, the large sizes still carry the drawn text.
+  thumbnail_watermark: "true",
+  // "true": each picture's title under its thumbnail in the gallery and the home page's latest pictures.
+  thumbnail_titles: "false",
 
   // Search and social sharing: empty means "use the fallbacks".
   meta_title: "",

@@ -91,7 +91,13 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
   },
   {
     id: "watermark",
-    fields: [field("watermark_enabled", "boolean"), field("watermark_text"), field("watermark_url", "url")],
+    fields: [
+      field("watermark_enabled", "boolean"),
+      field("watermark_text"),
+      field("watermark_url", "url"),
+      field("thumbnail_watermark", "boolean"),
+      field("thumbnail_titles", "boolean"),
+    ],
   },
   {
     id: "sharing",

@@ -18,7 +18,7 @@ export const adminSiteDe = {
   "admin.settings.group.legalText": "Das vollständige Impressum und die Datenschutzerklärung.",
   "admin.settings.group.watermark": "Wasserzeichen",
   "admin.settings.group.watermarkText":
-    "Der Text, der in die großen Galeriebilder gezeichnet wird. Eine Änderung zeichnet sie neu.",
+    "Der Text, der in die großen Galeriebilder gezeichnet wird (eine Änderung zeichnet sie neu), und was die Vorschaubilder zeigen.",
   "admin.settings.group.sharing": "Suche und Teilen",
   "admin.settings.group.sharingText":
     "Wie die Website in Suchergebnissen und beim Teilen eines Links erscheint. Leere Felder nutzen die Ersatzwerte aus der Vorschau.",
@@ -57,6 +57,9 @@ export const adminSiteDe = {
   "admin.settings.field.watermark_enabled": "Wasserzeichen in Galeriebilder zeichnen",
   "admin.settings.field.watermark_text": "Text des Wasserzeichens",
   "admin.settings.field.watermark_url": "Adresse im Wasserzeichen",
+  "admin.settings.field.thumbnail_watermark":
+    "Text des Wasserzeichens klein auf Vorschaubildern und Blog-Titelbildern zeigen",
+  "admin.settings.field.thumbnail_titles": "Titel unter den Vorschaubildern der Galerie und der Startseite zeigen",
   "admin.settings.field.meta_title": "Titel für Suche und Teilen",
   "admin.settings.field.meta_description": "Beschreibung für Suche und Teilen",
   "admin.settings.field.feed_full_content":

@@ -15,7 +15,8 @@ export const adminSiteEn = {
   "admin.settings.group.legal": "Legal pages",
   "admin.settings.group.legalText": "The full legal notice and privacy policy.",
   "admin.settings.group.watermark": "Watermark",
-  "admin.settings.group.watermarkText": "The text drawn onto the large gallery images. Changing it redraws them.",
+  "admin.settings.group.watermarkText":
+    "The text drawn onto the large gallery images (changing it redraws them), and what the thumbnails show.",
   "admin.settings.group.sharing": "Search and social sharing",
   "admin.settings.group.sharingText":
     "How the site appears in search results and when a link to it is shared. Empty fields use the fallbacks shown in the preview.",
@@ -53,6 +54,8 @@ export const adminSiteEn = {
   "admin.settings.field.watermark_enabled": "Draw a watermark on gallery images",
   "admin.settings.field.watermark_text": "Watermark text",
   "admin.settings.field.watermark_url": "Watermark address",
+  "admin.settings.field.thumbnail_watermark": "Show the watermark text small on thumbnails and blog covers",
+  "admin.settings.field.thumbnail_titles": "Show titles under the thumbnails of the gallery and the home page",
   "admin.settings.field.meta_title": "Title for search and sharing",
   "admin.settings.field.meta_description": "Description for search and sharing",
   "admin.settings.field.meta_og_image": "Share image address",

@@ -49,7 +49,7 @@ export function GroupForm({
     <section
       id={`settings-${id}`}
       aria-labelledby={titleId}
-      className="scroll-mt-6 rounded-xl border border-zinc-200 p-5 dark:border-zinc-800"
+      className="@container scroll-mt-6 rounded-xl border border-zinc-200 p-5 dark:border-zinc-800"
     >
       <h2 id={titleId} className="text-xl font-semibold">
         {t(`admin.settings.group.${id}` as AdminMessageKey)}

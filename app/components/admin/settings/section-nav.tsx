@@ -18,7 +18,7 @@ export function sectionOf(search: URLSearchParams): SettingGroupId {
 }
 
 /**
- * The settings' sections: a list that stays in view beside the form on a wide screen, a select on a phone. Both
+ * The settings' sections: a wrapping list that stays in view above the form on a wide screen, a select on a phone. Both
  * are ordinary links and a GET form, so they work before JavaScript (the select's "Show" button is for then).
  */
 export function SectionNav({ active }: { active: SettingGroupId }) {
@@ -29,7 +29,11 @@ export function SectionNav({ active }: { active: SettingGroupId }) {
   useEffect(() => setHydrated(true), []);
   const title = (id: SettingGroupId) => t(`admin.settings.group.${id}` as AdminMessageKey);
   return (
-    <nav aria-label={t("admin.settings.groupsNav")} className="md:sticky md:top-4 md:self-start">
+    // Above the form, it stays in view as a long section scrolls under it (app.css keeps focus clear of it).
+    <nav
+      aria-label={t("admin.settings.groupsNav")}
+      className="settings-sections md:sticky md:top-0 md:z-10 md:-mx-1 md:bg-white/95 md:px-1 md:py-2 md:dark:bg-zinc-950/95"
+    >
       <Form method="get" className="flex items-end gap-2 md:hidden">
         <div className="flex-1">
           <label htmlFor={selectId} className="block text-sm font-medium">
@@ -55,7 +59,7 @@ export function SectionNav({ active }: { active: SettingGroupId }) {
           </Button>
         )}
       </Form>
-      <ul className="hidden flex-col gap-1 md:flex">
+      <ul className="hidden flex-wrap gap-1 md:flex">
         {settingGroups.map(({ id }) => (
           <li key={id}>
             <Link

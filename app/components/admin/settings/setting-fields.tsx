@@ -174,7 +174,8 @@ export function FieldRow({
     );
   }
   return (
-    <fieldset className="grid gap-4 md:grid-cols-2">
+    // Side by side only where each has room (the form's own width, not the screen's, decides).
+    <fieldset className="grid gap-4 @xl:grid-cols-2">
       <legend className="sr-only">{base}</legend>
       <SettingInput
         settingKey={field.key}

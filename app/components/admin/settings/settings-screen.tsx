@@ -68,7 +68,9 @@ export function SettingsScreen({ loaderData, actionData }: { loaderData: Setting
         <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.settings.intro")}</p>
       </header>
       <ActionMessage result={actionData} />
-      <div className="flex flex-col gap-6 md:grid md:grid-cols-[11rem_minmax(0,1fr)] md:items-start">
+      {/* The sections above the form, not beside it: beside the admin menu a third column left the English and
+          German fields 170 px each. */}
+      <div className="flex flex-col gap-4">
         <SectionNav active={active} />
         {group ? (
           <GroupForm
