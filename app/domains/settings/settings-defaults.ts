@@ -77,6 +77,8 @@ export const settingDefaults = {
   watermark_enabled: "true",
   watermark_text: "",
   watermark_url: "",
+  // "true" offers visitors a download of each picture's largest served size in the lightbox (never the original).
+  gallery_allow_download: "false",
 
   // Search and social sharing: empty means "use the fallbacks".
   meta_title: "",

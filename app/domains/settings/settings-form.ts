@@ -72,7 +72,12 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
   },
   {
     id: "watermark",
-    fields: [field("watermark_enabled", "boolean"), field("watermark_text"), field("watermark_url", "url")],
+    fields: [
+      field("watermark_enabled", "boolean"),
+      field("watermark_text"),
+      field("watermark_url", "url"),
+      field("gallery_allow_download", "boolean"),
+    ],
   },
   {
     id: "sharing",

@@ -52,6 +52,8 @@ export const adminSiteDe = {
   "admin.settings.field.watermark_enabled": "Wasserzeichen in Galeriebilder zeichnen",
   "admin.settings.field.watermark_text": "Text des Wasserzeichens",
   "admin.settings.field.watermark_url": "Adresse im Wasserzeichen",
+  "admin.settings.field.gallery_allow_download":
+    "Besucher dürfen Bilder herunterladen (die größte gezeigte Größe, mit Wasserzeichen, wenn es an ist; nie das Original)",
   "admin.settings.field.meta_title": "Titel für Suche und Teilen",
   "admin.settings.field.meta_description": "Beschreibung für Suche und Teilen",
   "admin.settings.field.feed_full_content":

@@ -49,6 +49,8 @@ export const adminSiteEn = {
   "admin.settings.field.watermark_enabled": "Draw a watermark on gallery images",
   "admin.settings.field.watermark_text": "Watermark text",
   "admin.settings.field.watermark_url": "Watermark address",
+  "admin.settings.field.gallery_allow_download":
+    "Visitors may download pictures (the largest size shown, with the watermark when it is on; never the original)",
   "admin.settings.field.meta_title": "Title for search and sharing",
   "admin.settings.field.meta_description": "Description for search and sharing",
   "admin.settings.field.meta_og_image": "Share image address",
