@@ -1,6 +1,5 @@
-import { Link2, Share2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { copyText } from "#app/lib/copy-text.ts";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { copyText } from "#app/components/copy-text.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 
 /**
@@ -13,15 +12,15 @@ export function ShareButton({
   title,
   className,
   statusClassName,
-  iconOnly = false,
+  icons,
 }: {
   /** The canonical address, absolute. */
   url: string;
   title: string;
   className: string;
   statusClassName: string;
-  /** Only the icon shows; the button's name is still its text. */
-  iconOnly?: boolean;
+  /** Shown instead of the text (which stays the button's name): one for Share, one for Copy link. */
+  icons?: { share: ReactNode; copy: ReactNode };
 }) {
   const t = useTranslate();
   const [canShare, setCanShare] = useState<boolean | null>(null);
@@ -51,18 +50,16 @@ export function ShareButton({
     say((await copyText(url)) ? t("share.copied") : t("share.failed"));
   };
   const label = canShare ? t("share.share") : t("share.copyLink");
-  const Icon = canShare ? Share2 : Link2;
   return (
     <>
       <button
         type="button"
         onClick={share}
-        aria-label={iconOnly ? label : undefined}
-        title={iconOnly ? label : undefined}
+        aria-label={icons ? label : undefined}
+        title={icons ? label : undefined}
         className={className}
       >
-        <Icon aria-hidden="true" className={iconOnly ? "size-6" : "size-4"} />
-        {iconOnly ? null : label}
+        {icons ? (canShare ? icons.share : icons.copy) : label}
       </button>
       <span role="status" className={statusClassName}>
         {status}

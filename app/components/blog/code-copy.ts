@@ -4,7 +4,7 @@
  * by PostArticle only for a body that has code. The button copies the code's text (what the block shows, not its
  * markup), changes to "Copied" for a moment and says so in a polite live region.
  */
-import { copyText } from "#app/lib/copy-text.ts";
+import { copyText } from "#app/components/copy-text.ts";
 
 export type CodeCopyTexts = { copy: string; label: string; copied: string; failed: string };
 

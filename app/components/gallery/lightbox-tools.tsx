@@ -1,4 +1,4 @@
-import { ZoomIn, ZoomOut } from "lucide-react";
+import { Link2, Share2, ZoomIn, ZoomOut } from "lucide-react";
 import { type RefObject, useEffect, useRef } from "react";
 import { ShareButton } from "#app/components/share-button.tsx";
 import { useTranslate } from "#app/lib/root-data.ts";
@@ -97,7 +97,10 @@ export default function LightboxTools(props: {
       <ShareButton
         url={props.shareUrl}
         title={props.title}
-        iconOnly
+        icons={{
+          share: <Share2 aria-hidden="true" className="size-6" />,
+          copy: <Link2 aria-hidden="true" className="size-6" />,
+        }}
         className={props.buttonClass}
         statusClassName="order-first text-sm text-zinc-100 empty:hidden"
       />

@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, Download, X } from "lucide-react";
+import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from "react";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { downloadFileName, type GalleryItem } from "#app/domains/gallery/gallery.ts";
@@ -140,10 +140,10 @@ export function Lightbox(props: {
                   href={download.href}
                   download={download.name}
                   aria-label={t("lightbox.downloadLabel", { title: label })}
-                  title={t("lightbox.download")}
-                  className={controlClass}
+                  // A word rather than an icon: it works without JavaScript, so it is part of the gallery's own code.
+                  className="inline-flex h-11 items-center rounded-full bg-white/10 px-4 text-sm font-medium text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
                 >
-                  <Download aria-hidden="true" className="size-6" />
+                  {t("lightbox.download")}
                 </a>
               ) : null}
               <a

@@ -1,7 +1,7 @@
 /**
  * Puts a text on the clipboard; false when the browser would not. The Clipboard API exists only on secure
  * pages (HTTPS, localhost): on a site served over plain HTTP the older copy command, from a selected text
- * area, still works.
+ * area, still works. (Not in app/lib, whose modules all go into the chunk every page loads: vite.config.ts.)
  */
 export async function copyText(text: string): Promise<boolean> {
   try {
