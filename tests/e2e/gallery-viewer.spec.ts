@@ -301,3 +301,55 @@ test("the lightbox with its new controls has no accessibility problems in either
     await setDownload("false");
   }
 });
+
+test.describe("the owner's setting", () => {
+  // The settings form works without JavaScript; so does the download link it adds.
+  test.use({ javaScriptEnabled: false });
+
+  test("ticking the download setting offers the download in the lightbox; unticking takes it away", async ({
+    page,
+    makeUser,
+    signInAs,
+  }) => {
+    await signInAs(page, await makeUser({ admin: true }));
+    const section = () => page.getByRole("region", { name: "Watermark" });
+    const box = () =>
+      section().getByRole("checkbox", {
+        name: "Visitors may download pictures (the largest size shown, with the watermark when it is on; never the original)",
+      });
+    const download = () => page.getByRole("dialog").getByRole("link", { name: /^Download/ });
+    try {
+      await page.goto("/admin/settings?section=watermark");
+      await expect(box()).not.toBeChecked();
+      await box().check();
+      await section().getByRole("button", { name: "Save Watermark" }).click();
+      await expect(page.getByText("Saved. Settings changed: 1.")).toBeVisible();
+      await page.goto(`/?image=${firstId}`);
+      await expect(download()).toHaveAttribute("download", "gruener-hafen.jpg");
+
+      // In German, the setting and the link speak German.
+      await setPreferences(page, { lang: "de" });
+      await page.goto("/admin/settings?section=watermark");
+      await expect(
+        page.getByRole("checkbox", {
+          name: "Besucher dürfen Bilder herunterladen (die größte gezeigte Größe, mit Wasserzeichen, wenn es an ist; nie das Original)",
+        }),
+      ).toBeChecked();
+      await page.goto(`/?image=${firstId}`);
+      await expect(
+        page.getByRole("dialog").getByRole("link", { name: "Herunterladen: „Grüner Hafen“ (größte Größe, JPEG)" }),
+      ).toHaveText("Herunterladen");
+      await setPreferences(page, { lang: "en" });
+
+      await page.goto("/admin/settings?section=watermark");
+      await box().uncheck();
+      await section().getByRole("button", { name: "Save Watermark" }).click();
+      await expect(page.getByText("Saved. Settings changed: 1.")).toBeVisible();
+      await page.goto(`/?image=${firstId}`);
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await expect(download()).toHaveCount(0);
+    } finally {
+      await page.context().clearCookies();
+    }
+  });
+});
