@@ -12,7 +12,8 @@ const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefi
 // alone: `npx playwright test --no-deps tests/e2e/admin-settings.spec.ts`.
 // admin-gallery adds, reorders and deletes pictures that the gallery spec counts; contact-form puts "Contact" in
 // every page's menu while it runs.
-const SITE_WIDE = /(admin-settings|gallery-watermark|first-hour|gallery-layout|admin-gallery|contact-form)\.spec\.ts$/;
+const SITE_WIDE =
+  /(admin-settings|gallery-watermark|gallery-viewer|first-hour|gallery-layout|admin-gallery|contact-form)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "./tests/e2e",

@@ -14,10 +14,13 @@ export default defineConfig({
             codeSplitting: {
               groups: [
                 // React and the router in one file every page shares and browsers keep across releases of
-                // the site's own code, instead of five; what is left is the site's own code per page.
+                // the site's own code, instead of five; what is left is the site's own code per page. With them
+                // Vite's helper for dynamic imports (it preloads a lazy module's imports): bundler code that
+                // changes with Vite, not with the site, needed by any page that loads code on demand (the
+                // lightbox's zoom, a post's copy buttons, the auth page's toasts).
                 {
                   name: "framework",
-                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|turbo-stream|cookie|set-cookie-parser)[\\/]/,
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|turbo-stream|cookie|set-cookie-parser)[\\/]|^\0vite\/preload-helper\.js$/,
                 },
                 // What the root layout needs on every page (header, footer, shared helpers), in one file rather
                 // than a dozen of a few hundred bytes each, each a request of its own. Not the form-validation

@@ -3,8 +3,9 @@ import { PostArticle } from "#app/components/blog/post-article.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadPostPage } from "#app/domains/posts/blog-pages.server.ts";
 import { postMeta } from "#app/domains/seo/post-meta.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
+import { useRootData } from "#app/lib/root-data.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/blog.$slug";
@@ -36,5 +37,10 @@ export function meta({ loaderData, matches, location }: Route.MetaArgs) {
 }
 
 export default function BlogPostPage({ loaderData }: Route.ComponentProps) {
-  return <PostArticle post={loaderData.post} watermark={loaderData.watermark} />;
+  const seo = useRootData()?.seo;
+  const { post } = loaderData;
+  // The post's canonical address in the visitor's language, as its head names it.
+  const urls = seo ? languageUrls(seo.baseUrl, post.paths) : null;
+  const shareUrl = urls ? (seo?.lang === "de" ? urls.de : urls.default) : undefined;
+  return <PostArticle post={post} watermark={loaderData.watermark} shareUrl={shareUrl} />;
 }

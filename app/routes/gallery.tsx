@@ -10,10 +10,10 @@ import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts
 import { imageSources, largeImage, thumbnailWatermark } from "#app/domains/media/image-display.ts";
 import { imageObject, jsonLdMeta } from "#app/domains/seo/structured-data.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import { isSingleLine, rowIdOrNull } from "#app/lib/text-schema.ts";
@@ -46,6 +46,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     gallery,
     watermark: publicWatermark(settings),
     thumbnailTitles: settings.thumbnail_titles === "true",
+    allowDownload: settings.gallery_allow_download === "true",
   };
 }
 
@@ -115,6 +116,7 @@ type LoaderData = Awaited<ReturnType<typeof loader>>;
 
 export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   const t = useTranslate();
+  const seo = useRootData()?.seo;
   const { gallery, watermark } = loaderData;
   const fetcher = useFetcher<LoaderData>();
   const [hydrated, setHydrated] = useState(false);
@@ -298,6 +300,16 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
             hydrated={hydrated}
             onPastLast={hasMore ? pastLast : undefined}
             moreHref={galleryHref({ category: gallery.category, page: lastPage + 1 })}
+            download={loaderData.allowDownload}
+            // The picture's canonical address in the visitor's language, as its page's head names it.
+            shareUrlFor={
+              seo
+                ? (id) => {
+                    const urls = languageUrls(seo.baseUrl, "/", { image: id });
+                    return seo.lang === "de" ? urls.de : urls.default;
+                  }
+                : undefined
+            }
           />
         </>
       )}

@@ -1,5 +1,7 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import type { Watermark } from "#app/components/gallery/watermark-badge.tsx";
+import { ShareButton } from "#app/components/share-button.tsx";
 import type { PostPage } from "#app/domains/posts/blog-pages.server.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 import { PostCover, PostMeta, TagList } from "./post-cards.tsx";
@@ -7,9 +9,42 @@ import { PostCover, PostMeta, TagList } from "./post-cards.tsx";
 const navLinkClass =
   "block rounded-lg border border-zinc-200 p-4 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-800 dark:hover:bg-zinc-900";
 
-/** A whole post: title, date, reading time and author, cover, contents (long posts), body, tags, neighbours. */
-export function PostArticle({ post, watermark }: { post: PostPage; watermark: Watermark | null }) {
+/**
+ * A whole post: title, date, reading time and author, share (`shareUrl`: its canonical address), cover, contents
+ * (long posts), body (with a copy button on each code block once JavaScript runs), tags, neighbours.
+ */
+export function PostArticle({
+  post,
+  watermark,
+  shareUrl,
+}: {
+  post: PostPage;
+  watermark: Watermark | null;
+  shareUrl?: string;
+}) {
   const t = useTranslate();
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const html = post.html;
+  // The copy buttons' code loads only for a body with code blocks; a new body (React replaces the HTML) gets its own.
+  useEffect(() => {
+    const body = bodyRef.current;
+    if (!body || !html.includes("<pre")) return;
+    let undo: (() => void) | undefined;
+    let cancelled = false;
+    void import("./code-copy.ts").then(({ addCopyButtons }) => {
+      if (cancelled) return;
+      undo = addCopyButtons(body, {
+        copy: t("code.copy"),
+        label: t("code.copyLabel"),
+        copied: t("code.copied"),
+        failed: t("code.failed"),
+      });
+    });
+    return () => {
+      cancelled = true;
+      undo?.();
+    };
+  }, [html, t]);
   return (
     <>
       <article className="mx-auto max-w-3xl">
@@ -23,6 +58,16 @@ export function PostArticle({ post, watermark }: { post: PostPage; watermark: Wa
               <time dateTime={post.updatedAt}>{t("blog.updated", { date: post.updatedDate })}</time>
             ) : null}
           </p>
+          {shareUrl ? (
+            <div className="flex flex-wrap items-center gap-3">
+              <ShareButton
+                url={shareUrl}
+                title={post.title}
+                className="inline-flex items-center rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-900 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+                statusClassName="text-sm text-zinc-700 dark:text-zinc-200"
+              />
+            </div>
+          ) : null}
         </header>
         {post.cover ? (
           <div className="mb-10">
@@ -56,6 +101,7 @@ export function PostArticle({ post, watermark }: { post: PostPage; watermark: Wa
         ) : null}
         {/* HTML from renderPostBody on the server (the safe Markdown renderer: no raw HTML, allowed links only). */}
         <div
+          ref={bodyRef}
           className="prose-content"
           // biome-ignore lint/security/noDangerouslySetInnerHtml: made by renderPostBody from the safe renderer
           dangerouslySetInnerHTML={{ __html: post.html }}

@@ -1,11 +1,15 @@
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
-import { type MouseEvent, useEffect, useRef } from "react";
+import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from "react";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
-import type { GalleryItem } from "#app/domains/gallery/gallery.ts";
+import { downloadFileName, type GalleryItem } from "#app/domains/gallery/gallery.ts";
+import { imageUrl } from "#app/domains/media/image-display.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 import { DrawnWatermarkLink, type Watermark } from "./watermark-badge.tsx";
 
 const SWIPE_MIN_PX = 50;
+
+// Zoom and share load with the lightbox's first opening, not with the gallery (its first load stays small).
+const LightboxTools = lazy(() => import("./lightbox-tools.tsx"));
 
 const controlClass =
   "inline-flex size-11 items-center justify-center rounded-full bg-white/10 text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";
@@ -22,8 +26,10 @@ export const inPlace = (action: () => void) => (event: MouseEvent<HTMLAnchorElem
 
 /**
  * One picture at a time in a native `<dialog>` (modal once JavaScript runs: the page behind is inert, so
- * focus stays inside; Escape closes). Previous/next by arrow keys, swipe or the buttons. Without
- * JavaScript the server renders it open, and its controls are plain links to the shareable URLs.
+ * focus stays inside; Escape closes). Previous/next by arrow keys, swipe or the buttons. Zoom (wheel, pinch,
+ * double click or tap, `+`/`-`/`0`, buttons; the arrow keys pan while zoomed) and Share come with
+ * lightbox-tools.tsx, loaded when the lightbox first opens. Without JavaScript the server renders it open, and
+ * its controls are plain links to the shareable URLs (and the download, when the owner allows it).
  */
 export function Lightbox(props: {
   items: GalleryItem[];
@@ -40,10 +46,19 @@ export function Lightbox(props: {
   /** Past the last loaded picture while the gallery has more: fetch them and go on (with `moreHref` without JavaScript). */
   onPastLast?: () => void;
   moreHref?: string;
+  /** The owner lets visitors download the largest size (never the private original). */
+  download?: boolean;
+  /** The picture's canonical address, to share. */
+  shareUrlFor?: (id: string) => string;
 }) {
   const t = useTranslate();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const pointerStart = useRef<{ x: number; y: number } | null>(null);
+  const viewportRef = useRef<HTMLElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  // While zoomed, a drag pans rather than swipes; once zoomed, the picture keeps its largest size.
+  const zoomed = useRef(false);
+  const [largeFor, setLargeFor] = useState<string | null>(null);
   const index = props.items.findIndex((item) => item.id === props.openId);
   const item = index >= 0 ? props.items[index] : undefined;
   const previous = index > 0 ? props.items[index - 1] : undefined;
@@ -66,6 +81,13 @@ export function Lightbox(props: {
 
   const titleId = "lightbox-title";
   const label = item ? props.labelFor(item, index) : "";
+  const widest = item?.image.variants.at(-1)?.[0] ?? 0;
+  // The widest JPEG: the size that carries the watermark when it is on, and opens anywhere.
+  const largestJpeg = item?.image.variants.filter((variant) => variant[4] !== "").at(-1);
+  const download =
+    props.download && item && largestJpeg
+      ? { href: imageUrl(item.image, largestJpeg, "jpeg"), name: downloadFileName(label) }
+      : null;
   return (
     <dialog
       ref={dialogRef}
@@ -78,6 +100,8 @@ export function Lightbox(props: {
         if (closedId) document.getElementById(`thumb-${closedId}`)?.focus();
       }}
       onKeyDown={(event) => {
+        // Taken by the zoom (keys that move a zoomed picture).
+        if (event.defaultPrevented) return;
         if (event.key === "ArrowRight") {
           event.preventDefault();
           goNext();
@@ -92,14 +116,45 @@ export function Lightbox(props: {
         <div className="flex h-full flex-col">
           <div className="flex items-center justify-between gap-4 px-4 py-3">
             <p className="text-sm text-zinc-200">{props.positionOf(index)}</p>
-            <a
-              href={props.closeHref}
-              onClick={inPlace(() => dialogRef.current?.close())}
-              aria-label={t("lightbox.close")}
-              className={controlClass}
-            >
-              <X aria-hidden="true" className="size-6" />
-            </a>
+            <div className="flex flex-wrap items-center justify-end gap-1">
+              {hydrated ? (
+                <Suspense fallback={null}>
+                  <LightboxTools
+                    key={item.id}
+                    dialog={dialogRef}
+                    viewport={viewportRef}
+                    content={contentRef}
+                    widest={widest}
+                    shareUrl={props.shareUrlFor?.(item.id) ?? props.hrefFor(item.id)}
+                    title={label}
+                    buttonClass={controlClass}
+                    onZoomedChange={(now) => {
+                      zoomed.current = now;
+                      if (now) setLargeFor(item.id);
+                    }}
+                  />
+                </Suspense>
+              ) : null}
+              {download ? (
+                <a
+                  href={download.href}
+                  download={download.name}
+                  aria-label={t("lightbox.downloadLabel", { title: label })}
+                  // A word rather than an icon: it works without JavaScript, so it is part of the gallery's own code.
+                  className="inline-flex h-11 items-center rounded-full bg-white/10 px-4 text-sm font-medium text-white hover:bg-white/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+                >
+                  {t("lightbox.download")}
+                </a>
+              ) : null}
+              <a
+                href={props.closeHref}
+                onClick={inPlace(() => dialogRef.current?.close())}
+                aria-label={t("lightbox.close")}
+                className={controlClass}
+              >
+                <X aria-hidden="true" className="size-6" />
+              </a>
+            </div>
           </div>
           {/* On a phone the buttons float over the picture's edges, so the picture gets the whole width. */}
           <div className="relative flex min-h-0 flex-1 items-center justify-center gap-2 px-2">
@@ -117,14 +172,16 @@ export function Lightbox(props: {
             )}
             <figure
               // The whole space between the buttons takes swipes, also while the picture is still loading.
-              className="relative flex h-full min-h-0 min-w-0 flex-1 touch-pan-y select-none items-center justify-center"
+              className="relative flex h-full min-h-0 min-w-0 flex-1 touch-pan-y select-none items-center justify-center overflow-hidden"
+              ref={viewportRef}
               onPointerDown={(event) => {
-                pointerStart.current = { x: event.clientX, y: event.clientY };
+                // A second finger pinches (lightbox-zoom.ts): no swipe then.
+                pointerStart.current = event.isPrimary ? { x: event.clientX, y: event.clientY } : null;
               }}
               onPointerUp={(event) => {
                 const start = pointerStart.current;
                 pointerStart.current = null;
-                if (!start) return;
+                if (!start || zoomed.current) return;
                 const dx = event.clientX - start.x;
                 const dy = event.clientY - start.y;
                 if (Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) < Math.abs(dy)) return;
@@ -133,6 +190,7 @@ export function Lightbox(props: {
               }}
             >
               <div
+                ref={contentRef}
                 className="relative"
                 // Sized from the stored dimensions rather than the loaded pixels, so nothing moves when they arrive.
                 style={{
@@ -143,7 +201,8 @@ export function Lightbox(props: {
                   key={item.id}
                   image={item.image}
                   alt={item.alt || label}
-                  sizes="100vw"
+                  // Zoomed in once: the widest size, which the zoom shows up to its own pixels.
+                  sizes={largeFor === item.id ? `${widest}px` : "100vw"}
                   only={props.watermark ? "full" : "all"}
                   loading="eager"
                   draggable={false}

@@ -55,3 +55,23 @@ export function titleFromFileName(fileName: string): string {
   const title = words.charAt(0).toLocaleUpperCase("en") + words.slice(1);
   return title.slice(0, GALLERY_TITLE_MAX).trim();
 }
+
+/**
+ * The file name a downloaded picture is saved under: its title in plain letters, digits and dashes (German
+ * letters spelled out, accents dropped), as a JPEG ("Grüner Wald" → "gruener-wald.jpg"); "picture.jpg" when
+ * nothing of it is left.
+ */
+export function downloadFileName(title: string): string {
+  const base = title
+    .toLowerCase()
+    .replace(/ä/g, "ae")
+    .replace(/ö/g, "oe")
+    .replace(/ü/g, "ue")
+    .replace(/ß/g, "ss")
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 80)
+    .replace(/^-+|-+$/g, "");
+  return `${base || "picture"}.jpg`;
+}

@@ -86,6 +86,8 @@ export const settingDefaults = {
   thumbnail_watermark: "true",
   // "true": each picture's title under its thumbnail in the gallery and the home page's latest pictures.
   thumbnail_titles: "false",
+  // "true" offers visitors a download of each picture's largest served size in the lightbox (never the original).
+  gallery_allow_download: "false",
 
   // Search and social sharing: empty means "use the fallbacks".
   meta_title: "",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RETIRED_SETTING_KEYS, settingKeys } from "./settings-defaults.ts";
+import { RETIRED_SETTING_KEYS, settingDefaults, settingKeys } from "./settings-defaults.ts";
 import { isAllowedUrl, SETTING_LIMITS, settingGroups, settingKinds, validateSettings } from "./settings-form.ts";
 
 describe("the settings form's groups", () => {
@@ -10,6 +10,17 @@ describe("the settings form's groups", () => {
     const current = settingKeys.filter((key) => !RETIRED_SETTING_KEYS.includes(key));
     expect([...listed].sort()).toEqual([...current].sort());
     expect(new Set(listed).size).toBe(listed.length);
+  });
+
+  it("offer visitors' downloads of pictures beside the watermark, off until the owner turns them on", () => {
+    expect(settingDefaults.gallery_allow_download).toBe("false");
+    expect(settingKinds.gallery_allow_download).toBe("boolean");
+    const watermark = settingGroups.find((group) => group.id === "watermark");
+    expect(watermark?.fields.map((field) => field.key)).toContain("gallery_allow_download");
+    expect(validateSettings({ gallery_allow_download: "yes" })).toMatchObject({
+      ok: false,
+      problems: { gallery_allow_download: "badBoolean" },
+    });
   });
 
   it("no longer edit the home page's shared address: og:url and the canonical link come from BASE_URL", () => {

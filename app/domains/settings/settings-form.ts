@@ -97,6 +97,7 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
       field("watermark_url", "url"),
       field("thumbnail_watermark", "boolean"),
       field("thumbnail_titles", "boolean"),
+      field("gallery_allow_download", "boolean"),
     ],
   },
   {

@@ -60,6 +60,8 @@ export const adminSiteDe = {
   "admin.settings.field.thumbnail_watermark":
     "Text des Wasserzeichens klein auf Vorschaubildern und Blog-Titelbildern zeigen",
   "admin.settings.field.thumbnail_titles": "Titel unter den Vorschaubildern der Galerie und der Startseite zeigen",
+  "admin.settings.field.gallery_allow_download":
+    "Besucher dürfen Bilder herunterladen (die größte gezeigte Größe, mit Wasserzeichen, wenn es an ist; nie das Original)",
   "admin.settings.field.meta_title": "Titel für Suche und Teilen",
   "admin.settings.field.meta_description": "Beschreibung für Suche und Teilen",
   "admin.settings.field.feed_full_content":
