@@ -1,7 +1,7 @@
 import type { LucideIcon } from "lucide-react";
 import { NavLink, Outlet } from "react-router";
 import { Toaster } from "sonner";
-import { useRootData } from "#app/lib/root-data.ts";
+import { useShownTheme } from "#app/lib/root-data.ts";
 
 export type SectionLink = { to: string; label: string; icon: LucideIcon; end?: boolean };
 
@@ -19,7 +19,7 @@ function sectionNavLinkClass({ isActive }: { isActive: boolean }) {
  * column beside the page on a wide screen), the section's page, and the area's toasts.
  */
 export function SectionLayout({ label, links, navWidth }: { label: string; links: SectionLink[]; navWidth: string }) {
-  const theme = useRootData()?.theme ?? "dark";
+  const theme = useShownTheme();
   return (
     <div className="flex flex-col gap-6 lg:flex-row">
       <nav aria-label={label} className={`${navWidth} lg:shrink-0`}>

@@ -41,6 +41,7 @@ const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   badUrl: "admin.settings.error.badUrl",
   badPath: "admin.settings.error.badPath",
   badBoolean: "admin.settings.error.badBoolean",
+  badTheme: "admin.settings.error.badTheme",
   control: "admin.settings.error.control",
   lineBreak: "admin.settings.error.lineBreak",
 };

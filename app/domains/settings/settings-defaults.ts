@@ -8,6 +8,8 @@ export const settingDefaults = {
   site_logo_text: "",
   site_logo_url: "",
   site_favicon_url: "",
+  // The theme of a visitor who has not chosen one: "dark", "light", or "system" (the browser's colour scheme).
+  default_theme: "dark",
 
   // Home page
   home_title: "Welcome to Vitrine",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { THEME_SETTINGS } from "#app/lib/preferences.ts";
 import { CONTROL_CHARACTERS, type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
 
@@ -6,7 +7,7 @@ import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
  * How the admin screen edits each setting, and what the server accepts for it. Shared by the settings
  * form (to lay out fields) and the save action (to validate them), so the two never disagree.
  */
-export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean";
+export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean" | "theme";
 
 export const SETTING_LIMITS = { text: 200, longText: 1000, markdown: 20_000, url: 2000, path: 2000 } as const;
 
@@ -29,6 +30,7 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
       field("site_logo_text"),
       field("site_logo_url", "path"),
       field("site_favicon_url", "path"),
+      field("default_theme", "theme"),
     ],
   },
   {
@@ -122,7 +124,7 @@ export function isSitePath(value: string): boolean {
 }
 
 /** Stable problem codes the admin screen translates. */
-export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "control" | "lineBreak";
+export type SettingProblem = "tooLong" | "badUrl" | "badPath" | "badBoolean" | "badTheme" | "control" | "lineBreak";
 
 /** The shared text rule's problems as the settings screen names them. */
 const TEXT_MESSAGES: Record<TextProblem, SettingProblem> = {
@@ -137,6 +139,8 @@ function valueSchema(kind: SettingKind) {
   switch (kind) {
     case "boolean":
       return z.enum(["true", "false"], { message: "badBoolean" });
+    case "theme":
+      return z.enum(THEME_SETTINGS, { message: "badTheme" });
     case "url":
       return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).refine(isAllowedUrl, {
         message: "badUrl",
