@@ -81,14 +81,18 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-/** The page's own policy with its nonce replaced by the hashes of the inline scripts the page holds. */
+/** The page's own policy with its nonce (and script hashes) replaced by the hashes of the inline scripts it holds. */
 export function policyWithHashes(policy: string, hashes: string[]): string {
   return policy
     .split(";")
     .map((directive) => {
       const trimmed = directive.trim();
       if (!trimmed.startsWith("script-src")) return trimmed;
-      const sources = trimmed.split(/\s+/).filter((source) => !source.startsWith("'nonce-"));
+      // The page's own scripts are allowed by their hashes, and only those: a hash the policy names for a script
+      // that may be on a page (the theme script) is left out when this page does not hold it.
+      const sources = trimmed
+        .split(/\s+/)
+        .filter((source) => !source.startsWith("'nonce-") && !source.startsWith("'sha256-"));
       return [...sources, ...hashes].join(" ");
     })
     .join("; ");
