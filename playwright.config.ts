@@ -11,7 +11,9 @@ const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefi
 // after all the others, one test at a time, so that no other test sees their changes. To run one of them
 // alone: `npx playwright test --no-deps tests/e2e/admin-settings.spec.ts`.
 // admin-gallery adds, reorders and deletes pictures that the gallery spec counts.
-const SITE_WIDE = /(admin-settings|gallery-watermark|first-hour|gallery-layout|admin-gallery)\.spec\.ts$/;
+// browser-preferences sets the theme every first visit gets.
+const SITE_WIDE =
+  /(admin-settings|gallery-watermark|first-hour|gallery-layout|admin-gallery|browser-preferences)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "./tests/e2e",

@@ -49,10 +49,10 @@ describe("the theme of a page", () => {
     expect(themeChoice(request("/"))).toEqual({ theme: "dark", followSystem: false });
   });
 
-  it("follows the reported colour scheme on a site set to the visitor's system, else is dark with the script", () => {
-    expect(themeChoice(request("/", hint("light")), "system")).toEqual({ theme: "light", followSystem: false });
-    expect(themeChoice(request("/", hint('"light"')), "system")).toEqual({ theme: "light", followSystem: false });
-    expect(themeChoice(request("/", hint("dark")), "system")).toEqual({ theme: "dark", followSystem: false });
+  it("follows the reported colour scheme on a site set to the visitor's system, else is dark; with the script", () => {
+    expect(themeChoice(request("/", hint("light")), "system")).toEqual({ theme: "light", followSystem: true });
+    expect(themeChoice(request("/", hint('"light"')), "system")).toEqual({ theme: "light", followSystem: true });
+    expect(themeChoice(request("/", hint("dark")), "system")).toEqual({ theme: "dark", followSystem: true });
     expect(themeChoice(request("/"), "system")).toEqual({ theme: "dark", followSystem: true });
     expect(themeChoice(request("/", hint("no-preference")), "system")).toEqual({ theme: "dark", followSystem: true });
   });

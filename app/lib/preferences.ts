@@ -102,9 +102,11 @@ export function themeSignal(
 export type ThemeChoice = {
   theme: Theme;
   /**
-   * True when the site follows the visitor's system and the request did not say which scheme it has (a browser
-   * without client hints): the page is rendered dark and a small script in its head switches it to light before
-   * the first paint when the system is light (THEME_SCRIPT).
+   * True when the site follows the visitor's system and the visitor has not chosen: the page is rendered in the
+   * scheme the client hint reports (dark without one), and a small script in its head sets the class the
+   * browser's own media query gives before the first paint (THEME_SCRIPT). Without the hint (Firefox, Safari)
+   * that script is what makes a light system's page light; with it, it changes nothing, unless the hint and the
+   * media query disagree (an emulated scheme in developer tools or a test browser).
    */
   followSystem: boolean;
 };
@@ -114,7 +116,7 @@ export function themeChoice(request: Request, siteDefault: ThemeSetting = DEFAUL
   const signal = themeSignal(request.headers.get("Cookie"), request.headers.get(COLOR_SCHEME_HINT));
   if (signal?.chosen) return { theme: signal.theme, followSystem: false };
   if (siteDefault !== "system") return { theme: siteDefault, followSystem: false };
-  return signal ? { theme: signal.theme, followSystem: false } : { theme: DEFAULT_THEME, followSystem: true };
+  return { theme: signal?.theme ?? DEFAULT_THEME, followSystem: true };
 }
 
 export function themeOf(request: Request, siteDefault: ThemeSetting = DEFAULT_THEME): Theme {
@@ -122,9 +124,9 @@ export function themeOf(request: Request, siteDefault: ThemeSetting = DEFAULT_TH
 }
 
 /**
- * Runs in the head before the first paint when the theme follows a system the server could not see: a light
- * system turns the dark page light. Allowed by its hash in the Content-Security-Policy (entry.server.tsx), and by
- * the page cache's hashes of every inline script; its text must stay exactly this.
+ * Runs in the head before the first paint when the theme follows the visitor's system: the class the media
+ * query gives. Allowed by its hash in the Content-Security-Policy (entry.server.tsx), and by the page cache's
+ * hashes of every inline script; its text must stay exactly this.
  */
 export const THEME_SCRIPT =
-  'if(matchMedia("(prefers-color-scheme: light)").matches){var c=document.documentElement.classList;c.remove("dark");c.add("light")}';
+  'var l=matchMedia("(prefers-color-scheme: light)").matches,c=document.documentElement.classList;c.toggle("light",l);c.toggle("dark",!l)';
