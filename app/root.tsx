@@ -70,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
       lang,
       baseUrl: getRuntime().env.baseUrl,
       siteTitle: siteTitle(settings),
-      description: siteDescription(settings),
+      description: siteDescription(settings, lang),
       ogImage: settings.meta_og_image,
       faviconUrl: settings.site_favicon_url,
     },
