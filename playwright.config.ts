@@ -11,9 +11,9 @@ const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefi
 // after all the others, one test at a time, so that no other test sees their changes. To run one of them
 // alone: `npx playwright test --no-deps tests/e2e/admin-settings.spec.ts`.
 // admin-gallery adds, reorders and deletes pictures that the gallery spec counts; contact-form puts "Contact" in
-// every page's menu while it runs.
+// every page's menu while it runs; browser-preferences sets the theme every first visit gets.
 const SITE_WIDE =
-  /(admin-settings|gallery-watermark|gallery-viewer|first-hour|gallery-layout|admin-gallery|contact-form)\.spec\.ts$/;
+  /(admin-settings|gallery-watermark|gallery-viewer|first-hour|gallery-layout|admin-gallery|contact-form|browser-preferences)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "./tests/e2e",

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, EMPTY_STYLE_HASH, TOAST_STYLE_HASH } from "./entry.server.tsx";
+import { THEME_SCRIPT } from "#app/lib/preferences.ts";
+import { contentSecurityPolicy, EMPTY_STYLE_HASH, THEME_SCRIPT_HASH, TOAST_STYLE_HASH } from "./entry.server.tsx";
 
 describe("the Content-Security-Policy", () => {
   it("allows the toast library's own <style> element by the hash of what the installed version inserts", () => {
@@ -15,7 +16,12 @@ describe("the Content-Security-Policy", () => {
     expect(EMPTY_STYLE_HASH).toBe(`'sha256-${createHash("sha256").update("").digest("base64")}'`);
   });
 
-  it("allows no inline style element or script without the nonce, only style attributes", () => {
+  it("allows the theme script of the head by the hash of its exact text, and no other script", () => {
+    const hash = createHash("sha256").update(THEME_SCRIPT, "utf8").digest("base64");
+    expect(THEME_SCRIPT_HASH).toBe(`'sha256-${hash}'`);
+  });
+
+  it("allows no inline style element or script without the nonce or the theme script's hash, only style attributes", () => {
     const directives = new Map(
       contentSecurityPolicy("abc")
         .split("; ")
@@ -24,7 +30,7 @@ describe("the Content-Security-Policy", () => {
           return [name, sources];
         }),
     );
-    expect(directives.get("script-src")).toEqual(["'self'", "'nonce-abc'"]);
+    expect(directives.get("script-src")).toEqual(["'self'", "'nonce-abc'", THEME_SCRIPT_HASH]);
     expect(directives.get("style-src")).toEqual(["'self'"]);
     expect(directives.get("style-src-elem")).toEqual(["'self'", TOAST_STYLE_HASH, EMPTY_STYLE_HASH]);
     expect(directives.get("style-src-attr")).toEqual(["'unsafe-inline'"]);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
@@ -8,6 +8,7 @@ import type { EntryContext, HandleErrorFunction } from "react-router";
 import { isRouteErrorResponse, RouterContextProvider, ServerRouter } from "react-router";
 import { isDatabaseUnreachable } from "#app/db/database.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { THEME_SCRIPT } from "#app/lib/preferences.ts";
 import { databaseUnreachableContext, requestIdContext } from "#app/lib/request-context.ts";
 
 export const streamTimeout = 5_000;
@@ -24,6 +25,12 @@ export const TOAST_STYLE_HASH = "'sha256-StEaX+se6YS7pqjzrzMIA0KaX9zF/8zAhvQXZAe
 export const EMPTY_STYLE_HASH = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='";
 
 /**
+ * SHA-256 of the head's script that follows a visitor's light system (root.tsx): rendered without a nonce, so the
+ * same bytes serve every visitor, and allowed by this hash alone.
+ */
+export const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT, "utf8").digest("base64")}'`;
+
+/**
  * The browser enforces what the site promises: scripts only from this site (inline ones only with this
  * response's nonce), no request to another host except the privacy-enhanced video embeds a visitor starts.
  * Development leaves it off: Vite's hot reload injects scripts and a websocket of its own.
@@ -31,7 +38,7 @@ export const EMPTY_STYLE_HASH = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3h
 export function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}' ${THEME_SCRIPT_HASH}`,
     // Style sheets only from this site, and the one <style> element the toast library (sonner) adds, by its hash:
     // injected markup can bring no style sheet. Style attributes stay allowed: React renders `style={}` as one
     // (a picture's blurred placeholder, the lightbox's size), and an attribute cannot load or run anything.

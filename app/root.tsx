@@ -20,7 +20,7 @@ import { dictionaryFor } from "#app/i18n/i18n.server.ts";
 import { keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
-import { languageOf, themeOf } from "#app/lib/preferences.ts";
+import { isThemeSetting, languageOf, THEME_SCRIPT, themeChoice } from "#app/lib/preferences.ts";
 import { type RootData, useRootData, useTranslate } from "#app/lib/root-data.ts";
 import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings, siteMiddleware } from "#app/lib/site-context.server.ts";
@@ -46,9 +46,14 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
   // Empty brand texts follow the site name (brand.ts); the German one falls back to the English first.
   const brand = (key: "footer_copyright" | "footer_site_name") =>
     l(key).trim() || brandDefault(key, settings.site_name);
+  const { theme, followSystem } = themeChoice(
+    request,
+    isThemeSetting(settings.default_theme) ? settings.default_theme : undefined,
+  );
   return {
     lang,
-    theme: themeOf(request),
+    theme,
+    followSystemTheme: followSystem,
     dictionary: dictionaryFor(lang),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
@@ -67,7 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
       lang,
       baseUrl: getRuntime().env.baseUrl,
       siteTitle: siteTitle(settings),
-      description: siteDescription(settings),
+      description: siteDescription(settings, lang),
       ogImage: settings.meta_og_image,
       faviconUrl: settings.site_favicon_url,
     },
@@ -86,6 +91,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {root?.followSystemTheme ? (
+          // Before anything is painted: a light system turns the dark page light (no flash of dark).
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant, allowed by its hash in the CSP
+          <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        ) : null}
         <Meta />
         <Links />
       </head>

@@ -37,6 +37,28 @@ describe("pageCacheKey", () => {
     expect(key("HEAD", "/faq")).toBe(key("GET", "/faq"));
   });
 
+  it("keys a first visit by the language and colour scheme its browser reports, as the app resolves them", () => {
+    const english = key("GET", "/faq", { "accept-language": "en-US,en;q=0.9,de;q=0.8" });
+    const german = key("GET", "/faq", { "accept-language": "de-DE,de;q=0.9,en;q=0.8" });
+    expect(german).not.toBe(english);
+    // Many spellings, two pages: what the app would render decides, not the header's text.
+    expect(key("GET", "/faq", { "accept-language": "de-AT" })).toBe(german);
+    expect(key("GET", "/faq", { "accept-language": "fr-FR,fr;q=0.9" })).toBe(key("GET", "/faq"));
+    expect(key("GET", "/faq", { "accept-language": "en" })).toBe(key("GET", "/faq"));
+    // The remembered language wins over the browser's, in the key as on the page.
+    expect(key("GET", "/faq", { cookie: "lang=en", "accept-language": "de" })).toBe(english);
+
+    const light = key("GET", "/faq", { "sec-ch-prefers-color-scheme": "light" });
+    const dark = key("GET", "/faq", { "sec-ch-prefers-color-scheme": "dark" });
+    expect(new Set([light, dark, key("GET", "/faq")]).size).toBe(3);
+    // A chosen theme is not the system's: on a dark site the cookie makes the page light, the hint does not.
+    expect(key("GET", "/faq", { cookie: "theme=light" })).not.toBe(light);
+    expect(key("GET", "/faq", { cookie: "theme=light", "sec-ch-prefers-color-scheme": "dark" })).toBe(
+      key("GET", "/faq", { cookie: "theme=light" }),
+    );
+    expect(key("GET", "/faq", { "sec-ch-prefers-color-scheme": "purple" })).toBe(key("GET", "/faq"));
+  });
+
   it("takes no signed-in request and no write", () => {
     expect(key("GET", "/", { cookie: "vitrine.session_token=abc" })).toBeNull();
     expect(key("GET", "/", { cookie: "lang=de; __Secure-vitrine.session_token=abc" })).toBeNull();

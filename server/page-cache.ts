@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { COLOR_SCHEME_HINT, languageFromHeaders, themeSignal } from "#app/lib/preferences.ts";
 
 /**
  * The pages anonymous visitors see, kept rendered and compressed in memory. See
@@ -16,8 +17,6 @@ import zlib from "node:zlib";
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** What the site's pages vary by, besides the address: the visitor's language and theme cookies. */
-const VARYING_COOKIES = ["lang", "theme"] as const;
 /** Any of better-auth's cookies: a signed-in visitor's pages are never taken from, or put into, the cache. */
 const SESSION_COOKIE_MARK = "session_token";
 const KEPT_TYPES = /^(text\/html|text\/x-script)\b/;
@@ -46,25 +45,25 @@ export type KeptPage = {
 
 export type RenderedPage = { status: number; headers: Headers; body: Buffer };
 
-function cookieValue(header: string, name: string): string {
-  // Cheap scan of the raw header; only the two preference cookies matter here.
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
-  }
-  return "";
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(",") : value;
 }
 
-/** The cache key for a request, or null when the request must not use the cache at all. */
+/**
+ * The cache key for a request, or null when the request must not use the cache at all. Besides the address, a
+ * page varies by its language and theme, keyed as the app resolves them (app/lib/preferences.ts), not by the raw
+ * headers: the cookie, else the browser's `Accept-Language` (its many spellings give two pages, not hundreds),
+ * and the theme cookie, else the colour scheme hint, else neither (a page that follows the system by script).
+ */
 export function pageCacheKey(req: Pick<IncomingMessage, "method" | "url" | "headers">): string | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   const cookie = req.headers.cookie ?? "";
   if (cookie.includes(SESSION_COOKIE_MARK)) return null;
   // The Authorization header is not used by the site, but a request that carries one is never shared.
   if (req.headers.authorization) return null;
-  let key = req.url ?? "/";
-  for (const name of VARYING_COOKIES) key += `\u0000${cookie ? cookieValue(cookie, name) : ""}`;
-  return key;
+  const lang = languageFromHeaders(cookie, header(req.headers["accept-language"]));
+  const theme = themeSignal(cookie, header(req.headers[COLOR_SCHEME_HINT.toLowerCase()]));
+  return `${req.url ?? "/"}\u0000${lang}\u0000${theme ? `${theme.chosen ? "chosen" : "system"}:${theme.theme}` : ""}`;
 }
 
 /** SHA-256 sources for every inline script of an HTML page, for its Content-Security-Policy. */
@@ -82,14 +81,18 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-/** The page's own policy with its nonce replaced by the hashes of the inline scripts the page holds. */
+/** The page's own policy with its nonce (and script hashes) replaced by the hashes of the inline scripts it holds. */
 export function policyWithHashes(policy: string, hashes: string[]): string {
   return policy
     .split(";")
     .map((directive) => {
       const trimmed = directive.trim();
       if (!trimmed.startsWith("script-src")) return trimmed;
-      const sources = trimmed.split(/\s+/).filter((source) => !source.startsWith("'nonce-"));
+      // The page's own scripts are allowed by their hashes, and only those: a hash the policy names for a script
+      // that may be on a page (the theme script) is left out when this page does not hold it.
+      const sources = trimmed
+        .split(/\s+/)
+        .filter((source) => !source.startsWith("'nonce-") && !source.startsWith("'sha256-"));
       return [...sources, ...hashes].join(" ");
     })
     .join("; ");
@@ -291,7 +294,8 @@ export function sendKeptPage(
 ): void {
   res.setHeader("ETag", page.etag);
   res.setHeader("X-Vitrine-Cache", state);
-  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  // What the page itself varies by (the cookies, the browser's language, its colour scheme), and the encoding.
+  res.setHeader("Vary", ["Accept-Encoding", page.headers.vary ?? "Cookie"].join(", "));
   if (etagMatches(req.headers["if-none-match"] as string | undefined, page.etag)) {
     const cacheControl = page.headers["cache-control"];
     if (cacheControl) res.setHeader("Cache-Control", cacheControl);

@@ -2,7 +2,7 @@ import { Moon, Sun } from "lucide-react";
 import { useLocation, useNavigate, useRevalidator } from "react-router";
 import type { Language } from "#app/i18n/i18n.ts";
 import { LANGUAGE_COOKIE, THEME_COOKIE, type Theme } from "#app/lib/preferences.ts";
-import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { useRootData, useShownTheme, useTranslate } from "#app/lib/root-data.ts";
 
 const FADE_OUT_MS = 150;
 const FADE_BACK_MS = 50;
@@ -70,10 +70,9 @@ const buttonClass =
   "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-200 dark:hover:bg-zinc-800";
 
 export function ThemeToggle() {
-  const root = useRootData();
   const t = useTranslate();
   const revalidator = useRevalidator();
-  const current: Theme = root?.theme ?? "dark";
+  const current: Theme = useShownTheme();
   const next: Theme = current === "dark" ? "light" : "dark";
   return (
     <PreferenceForm

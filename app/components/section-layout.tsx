@@ -3,7 +3,7 @@ import { ChevronDown } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { NavLink, Outlet, useLocation } from "react-router";
 import { Toaster } from "sonner";
-import { useRootData } from "#app/lib/root-data.ts";
+import { useShownTheme } from "#app/lib/root-data.ts";
 
 export type SectionLink = { to: string; label: string; icon: LucideIcon; end?: boolean };
 
@@ -45,7 +45,7 @@ function SectionLinks({ links, className }: { links: SectionLink[]; className: s
  * after a choice.
  */
 export function SectionLayout({ label, links, navWidth }: { label: string; links: SectionLink[]; navWidth: string }) {
-  const theme = useRootData()?.theme ?? "dark";
+  const theme = useShownTheme();
   const location = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
   const current = currentSection(links, location.pathname);

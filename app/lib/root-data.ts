@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 import { useRouteLoaderData } from "react-router";
 import type { MenuSectionId, MenuSections } from "#app/domains/content/menu-sections.ts";
 import {
@@ -14,7 +14,9 @@ import type { Theme } from "./preferences.ts";
 
 export type RootData = {
   lang: Language;
+  /** The theme the server rendered; with `followSystemTheme` the head's script may have made the page light. */
   theme: Theme;
+  followSystemTheme: boolean;
   dictionary: Dictionary;
   user: { email: string; isAdmin: boolean } | null;
   site: { name: string; logoText: string; logoUrl: string };
@@ -36,6 +38,26 @@ export type RootData = {
 
 export function useRootData(): RootData | undefined {
   return useRouteLoaderData("root") as RootData | undefined;
+}
+
+function watchThemeClass(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  return () => observer.disconnect();
+}
+
+/**
+ * The theme the page shows: on the server and while hydrating, the one the server rendered; then the `<html>`
+ * class itself, which the head's script may have changed (a site following the visitor's system) and the
+ * theme switch changes in place.
+ */
+export function useShownTheme(): Theme {
+  const rendered = useRootData()?.theme ?? "dark";
+  return useSyncExternalStore(
+    watchThemeClass,
+    () => (document.documentElement.classList.contains("light") ? "light" : "dark"),
+    () => rendered,
+  );
 }
 
 /** The current language's strings, as sent by the root loader. */

@@ -2,7 +2,7 @@ import { createContext, type MiddlewareFunction, type RouterContextProvider } fr
 import { loadSessionUser } from "#app/auth/session.server.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
-import { LANGUAGE_COOKIE, languageOf, preferenceCookie } from "./preferences.ts";
+import { COLOR_SCHEME_HINT, LANGUAGE_COOKIE, languageOf, preferenceCookie } from "./preferences.ts";
 import { sessionUserContext } from "./request-context.ts";
 import { getDb, getRuntime } from "./runtime.server.ts";
 
@@ -57,5 +57,22 @@ export const siteMiddleware: MiddlewareFunction<Response> = async ({ request, co
     // The language and theme cookies change a public page: a shared cache must keep them apart.
     if (policy === PUBLIC_PAGE_CACHE_CONTROL) response.headers.append("Vary", "Cookie");
   }
+  await varyByBrowserPreferences(context, response);
   return response;
 };
+
+/**
+ * Without a language cookie the page is in the language the browser prefers: a shared cache must keep the
+ * answers to different `Accept-Language` headers apart. A site whose theme follows the visitor's system asks
+ * the browser for its colour scheme (Accept-CH); Critical-CH makes a browser that supports the hint but did not
+ * send it (the very first visit) repeat the request with it, so that the first page already has the right theme.
+ */
+async function varyByBrowserPreferences(context: Readonly<RouterContextProvider>, response: Response): Promise<void> {
+  response.headers.append("Vary", "Accept-Language");
+  // A database that is away is answered elsewhere (503); the hint is then simply not asked for.
+  const settings = await requestSettings(context).catch(() => null);
+  if (settings?.default_theme !== "system") return;
+  response.headers.set("Accept-CH", COLOR_SCHEME_HINT);
+  response.headers.set("Critical-CH", COLOR_SCHEME_HINT);
+  response.headers.append("Vary", COLOR_SCHEME_HINT);
+}

@@ -14,7 +14,7 @@ import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useRootData } from "#app/lib/root-data.ts";
+import { useShownTheme } from "#app/lib/root-data.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/account.confirm-email";
 
@@ -98,7 +98,7 @@ export const headers = passRetryAfter;
 
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
   const t = useMemo(() => createTranslator(loaderData.dictionary), [loaderData.dictionary]);
-  const theme = useRootData()?.theme ?? "dark";
+  const theme = useShownTheme();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/account/confirm-email") === true;
   const answer = actionData as ConfirmAnswer | undefined;

@@ -43,6 +43,7 @@ const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   badPath: "admin.settings.error.badPath",
   badBoolean: "admin.settings.error.badBoolean",
   badEmail: "admin.settings.error.badEmail",
+  badTheme: "admin.settings.error.badTheme",
   control: "admin.settings.error.control",
   lineBreak: "admin.settings.error.lineBreak",
   menuOrderUnknown: "admin.settings.error.menuOrderUnknown",

@@ -14,7 +14,7 @@ import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useRootData, useTranslateWith } from "#app/lib/root-data.ts";
+import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth.forgot";
 
@@ -84,7 +84,7 @@ export function meta({ matches, location }: Route.MetaArgs) {
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const t = useTranslateWith(loaderData.dictionary);
-  const theme = useRootData()?.theme ?? "dark";
+  const theme = useShownTheme();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/forgot") === true;
   const result = actionData as ForgotResult | undefined;

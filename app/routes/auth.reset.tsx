@@ -10,7 +10,7 @@ import { type RecoveryMessageKey, recoveryDictionaryFor } from "#app/i18n/recove
 import { readForm } from "#app/lib/forms.server.ts";
 import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useRootData, useTranslateWith } from "#app/lib/root-data.ts";
+import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
 import { getDb } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth.reset";
 
@@ -79,7 +79,7 @@ const buttonClass =
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const t = useTranslateWith(loaderData.dictionary);
-  const theme = useRootData()?.theme ?? "dark";
+  const theme = useShownTheme();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth/reset") === true;
   const result = actionData as ResetAnswer | undefined;

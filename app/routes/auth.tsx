@@ -18,7 +18,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { useShownTheme, useTranslate } from "#app/lib/root-data.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth";
 
@@ -125,7 +125,7 @@ function Field(props: {
 
 export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
   const t = useTranslate();
-  const theme = useRootData()?.theme ?? "dark";
+  const theme = useShownTheme();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/auth") === true;
   const [mode, setMode] = useState<Mode>(loaderData.mode);

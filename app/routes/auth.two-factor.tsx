@@ -17,7 +17,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useRootData } from "#app/lib/root-data.ts";
+import { useShownTheme } from "#app/lib/root-data.ts";
 import { getRuntime } from "#app/lib/runtime.server.ts";
 import type { Route } from "./+types/auth.two-factor";
 
@@ -201,7 +201,7 @@ function Expired({ s }: { s: TwoFactorStepStrings }) {
 
 export default function TwoFactorStep({ loaderData, actionData }: Route.ComponentProps) {
   const s = loaderData.strings;
-  const theme = useRootData()?.theme ?? "dark";
+  const theme = useShownTheme();
   const navigation = useNavigation();
   const busyIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const result = actionData as StepResult | undefined;

@@ -66,7 +66,9 @@ function expectFade(
 }
 
 test.describe("theme", () => {
-  test("is dark by default, on the server's first render", async ({ page }) => {
+  test("is dark by default, on the server's first render, even for a light system", async ({ page }) => {
+    // The site's default theme is dark until the owner lets the visitor's system decide (browser-preferences.spec.ts).
+    await page.emulateMedia({ colorScheme: "light" });
     const { html } = await rawHtml(page, "/");
     expect(html).toMatch(/<html lang="en" class="dark">/);
     await page.goto("/");
@@ -144,6 +146,23 @@ test.describe("language", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Legal notice");
     await page.reload();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Legal notice");
+  });
+
+  test.describe("in a browser that prefers German", () => {
+    test.use({ locale: "de-DE" });
+
+    test("is German from the first visit, without a cookie, until the visitor switches", async ({ page }) => {
+      const response = await page.goto("/faq");
+      expect(await response?.text()).toMatch(/<html lang="de" class="dark">/);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Häufige Fragen");
+      expect(await page.context().cookies()).toEqual([]);
+      // The visitor's choice is remembered and wins over the browser from then on.
+      await page.getByRole("button", { name: "Switch to English" }).click();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Frequently asked questions");
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Frequently asked questions");
+    });
   });
 
   test("?lang=de renders German on the server, with hreflang alternates", async ({ page }) => {

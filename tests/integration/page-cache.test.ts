@@ -98,7 +98,8 @@ describe.each(databaseKinds)("anonymous pages kept by the page cache (%s)", (kin
     expect(second.headers["x-vitrine-cache"]).toBe("hit");
     expect(second.body.equals(first.body)).toBe(true);
     expect(second.headers["cache-control"]).toMatch(/^public, .*stale-while-revalidate=/);
-    expect(second.headers.vary).toBe("Accept-Encoding, Cookie");
+    // The cookies, and without them the browser's language, choose the page.
+    expect(second.headers.vary).toBe("Accept-Encoding, Cookie, Accept-Language");
 
     const etag = second.headers.etag ?? "";
     expect(etag).toMatch(/^W\/".+"$/);

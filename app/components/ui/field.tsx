@@ -1,4 +1,10 @@
-import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from "react";
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useId,
+} from "react";
 
 export const inputClass =
   "mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 placeholder:text-zinc-500 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-500 aria-[invalid=true]:border-red-600 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400 dark:aria-[invalid=true]:border-red-400";
@@ -80,6 +86,28 @@ export function TextAreaField({
       {...field}
       control={(control) => (
         <textarea {...control} rows={rows} className={`${inputClass} ${controlClassName}`} {...textarea} />
+      )}
+    />
+  );
+}
+
+/** A labelled select of a few options, each a value and its visible label. */
+export function SelectField({
+  options,
+  ...props
+}: Described & SelectHTMLAttributes<HTMLSelectElement> & { options: { value: string; label: string }[] }) {
+  const [field, select] = splitField(props);
+  return (
+    <LabelledField
+      {...field}
+      control={(control) => (
+        <select {...control} className={inputClass} {...select}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
       )}
     />
   );

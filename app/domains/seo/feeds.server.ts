@@ -88,7 +88,7 @@ async function buildFeed(db: Kysely<Database>, settings: SiteSettings, options: 
     .at(-1);
   const feed = new Feed({
     title: `${name} · ${FEED_TITLE[lang]}`,
-    description: siteDescription(settings),
+    description: siteDescription(settings, lang),
     id: blogUrl,
     link: blogUrl,
     language: lang,

@@ -1,9 +1,10 @@
-import { type SiteSettings, settingDefaults } from "./settings-defaults.ts";
+import { isShippedValue, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
 
 /** The steps a new owner takes before the site is their own, in the order the dashboard lists them. */
 export type ChecklistItemId =
   | "legal-notice"
   | "privacy-policy"
+  | "home-text"
   | "share-description"
   | "first-pictures"
   | "watermark-text"
@@ -49,6 +50,14 @@ export function openChecklistItems(input: ChecklistInput): ChecklistItem[] {
   const items: ChecklistItem[] = [];
   if (isShipped(settings, "imprint_content")) items.push({ id: "legal-notice", to: "/admin/settings?section=legal" });
   if (isShipped(settings, "privacy_content")) items.push({ id: "privacy-policy", to: "/admin/settings?section=legal" });
+  // The home page's text greets visitors from the start; the step is done once the owner wrote their own, in
+  // either language (a text from an earlier version counts as shipped too).
+  if (
+    isShippedValue("home_content", settings.home_content) &&
+    isShippedValue("home_content_de", settings.home_content_de)
+  ) {
+    items.push({ id: "home-text", to: "/admin/settings?section=home" });
+  }
   if (settings.meta_description.trim() === "") {
     items.push({ id: "share-description", to: "/admin/settings?section=sharing" });
   }

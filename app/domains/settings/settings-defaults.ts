@@ -10,16 +10,18 @@ export const settingDefaults = {
   site_logo_text: "",
   site_logo_url: "",
   site_favicon_url: "",
+  // The theme of a visitor who has not chosen one: "dark", "light", or "system" (the browser's colour scheme).
+  default_theme: "dark",
 
-  // Home page
-  home_title: "Welcome to Vitrine",
-  home_title_de: "Willkommen bei Vitrine",
-  home_subtitle: "Photographs, links and videos, all in one place.",
-  home_subtitle_de: "Fotos, Links und Videos an einem Ort.",
+  // Home page: written for visitors from the start (no instructions to the owner; the dashboard has a step for it).
+  home_title: "Hello, and welcome",
+  home_title_de: "Hallo und willkommen",
+  home_subtitle: "Pictures, notes and links from my corner of the web.",
+  home_subtitle_de: "Bilder, Notizen und Links aus meiner Ecke des Netzes.",
   home_content:
-    "This is the home page of your new site. Sign in as the admin to replace this text with your own story.\n\nUse **Markdown** for emphasis, lists and [links](https://example.com).",
+    "Thanks for stopping by. This is where I keep the pictures I take, the things I write and the places I like to visit online.\n\nLook around the gallery, or find me elsewhere through the links.",
   home_content_de:
-    "Dies ist die Startseite Ihrer neuen Website. Melden Sie sich als Admin an, um diesen Text durch Ihre eigene Geschichte zu ersetzen.\n\nMit **Markdown** gelingen Hervorhebungen, Listen und [Links](https://example.com).",
+    "Schön, dass Sie vorbeischauen. Hier sammle ich meine Bilder, was ich schreibe und die Orte im Netz, die ich gern besuche.\n\nSehen Sie sich in der Galerie um oder finden Sie mich über die Links auch anderswo.",
 
   // Page titles and subtitles
   gallery_page_title: "Gallery",
@@ -92,6 +94,7 @@ export const settingDefaults = {
   // Search and social sharing: empty means "use the fallbacks".
   meta_title: "",
   meta_description: "",
+  meta_description_de: "",
   meta_og_image: "",
   // "true": the blog's RSS and Atom feeds carry each post in full; "false": its excerpt and a link.
   feed_full_content: "true",
@@ -107,6 +110,30 @@ export const settingDefaults = {
 } as const satisfies Record<string, string>;
 
 export type SettingKey = keyof typeof settingDefaults;
+
+/**
+ * What earlier versions shipped for a setting. Upgrades never overwrite a stored value (an owner may have kept the
+ * old text on purpose), so a site from before still holds these; they count as "not the owner's own yet" (the
+ * dashboard's checklist).
+ */
+export const FORMER_DEFAULTS: Partial<Record<SettingKey, readonly string[]>> = {
+  home_title: ["Welcome to Vitrine"],
+  home_title_de: ["Willkommen bei Vitrine"],
+  home_subtitle: ["Photographs, links and videos, all in one place."],
+  home_subtitle_de: ["Fotos, Links und Videos an einem Ort."],
+  home_content: [
+    "This is the home page of your new site. Sign in as the admin to replace this text with your own story.\n\nUse **Markdown** for emphasis, lists and [links](https://example.com).",
+  ],
+  home_content_de: [
+    "Dies ist die Startseite Ihrer neuen Website. Melden Sie sich als Admin an, um diesen Text durch Ihre eigene Geschichte zu ersetzen.\n\nMit **Markdown** gelingen Hervorhebungen, Listen und [Links](https://example.com).",
+  ],
+};
+
+/** Whether a setting still holds what this or an earlier version shipped (spaces around it aside). */
+export function isShippedValue(key: SettingKey, value: string): boolean {
+  const shipped = [settingDefaults[key], ...(FORMER_DEFAULTS[key] ?? [])];
+  return shipped.some((text) => text.trim() === value.trim());
+}
 export type SiteSettings = Record<SettingKey, string>;
 
 /** Keys that have a German variant, named without the `_de` suffix. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { menuOrderProblem, normalizeMenuOrder } from "#app/domains/content/menu-sections.ts";
 import { isValidEmail } from "#app/domains/users/email.ts";
+import { THEME_SETTINGS } from "#app/lib/preferences.ts";
 import { CONTROL_CHARACTERS, type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
 
@@ -8,7 +9,16 @@ import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
  * How the admin screen edits each setting, and what the server accepts for it. Shared by the settings
  * form (to lay out fields) and the save action (to validate them), so the two never disagree.
  */
-export type SettingKind = "text" | "longText" | "markdown" | "url" | "path" | "boolean" | "email" | "menuOrder";
+export type SettingKind =
+  | "text"
+  | "longText"
+  | "markdown"
+  | "url"
+  | "path"
+  | "boolean"
+  | "email"
+  | "menuOrder"
+  | "theme";
 
 export const SETTING_LIMITS = {
   text: 200,
@@ -47,6 +57,7 @@ export const settingGroups: { id: SettingGroupId; fields: SettingField[] }[] = [
       field("site_logo_text"),
       field("site_logo_url", "path"),
       field("site_favicon_url", "path"),
+      field("default_theme", "theme"),
     ],
   },
   {
@@ -155,6 +166,7 @@ export type SettingProblem =
   | "badPath"
   | "badBoolean"
   | "badEmail"
+  | "badTheme"
   | "control"
   | "lineBreak"
   | "menuOrderUnknown"
@@ -182,6 +194,8 @@ function valueSchema(kind: SettingKind) {
           if (problem) context.addIssue({ code: "custom", message: problem });
         })
         .transform(normalizeMenuOrder);
+    case "theme":
+      return z.enum(THEME_SETTINGS, { message: "badTheme" });
     case "url":
       return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).refine(isAllowedUrl, {
         message: "badUrl",

@@ -41,7 +41,7 @@ const TEXT_KEYS_WITH_DEFAULTS = [
 const OPTIONAL_KEYS = ["site_logo_url", "site_favicon_url", "watermark_url"];
 /** Empty until the owner writes something else: they follow the site name (brand.ts). */
 const BRAND_KEYS = ["site_logo_text", ...withGerman(["footer_copyright", "footer_site_name"]), "watermark_text"];
-const META_KEYS = ["meta_title", "meta_description", "meta_og_image", "meta_og_url"];
+const META_KEYS = ["meta_title", "meta_description", "meta_description_de", "meta_og_image", "meta_og_url"];
 const ALL_SPEC_KEYS = [...TEXT_KEYS_WITH_DEFAULTS, ...OPTIONAL_KEYS, ...META_KEYS, ...BRAND_KEYS];
 
 async function settingsRows(db: TestDatabase["db"]): Promise<Record<string, string>> {
@@ -73,7 +73,7 @@ describe.each(databaseKinds)("default site settings of a fresh database (%s)", (
 
   it("gives the German variants German texts, not copies of the English ones", async () => {
     const stored = await settingsRows(database.db);
-    expect(stored.home_title_de).toBe("Willkommen bei Vitrine");
+    expect(stored.home_title_de).toBe("Hallo und willkommen");
     expect(stored.imprint_title_de).toBe("Impressum");
     expect(stored.privacy_title_de).toBe("Datenschutzerklärung");
     expect(stored.gallery_page_title_de).toBe("Galerie");
@@ -282,17 +282,33 @@ describe("site title and description", () => {
     expect(siteTitle(settingsWith({ meta_title: "", site_name: " " }))).toBe("Tech Blog");
   });
 
-  it("uses meta_description, else the spec's default description", () => {
+  it("uses meta_description, else the footer's description, else the spec's default description", () => {
     expect(siteDescription(settingsWith({ meta_description: "Pictures from the Alps" }))).toBe(
       "Pictures from the Alps",
     );
+    // A fresh site describes itself as a personal site, in each language.
+    expect(siteDescription(settingDefaults)).toBe("A personal site with a gallery, links, questions and videos.");
+    expect(siteDescription(settingDefaults, "de")).toBe(
+      "Eine persönliche Website mit Galerie, Links, Fragen und Videos.",
+    );
+    expect(siteDescription(settingsWith({ meta_description: "  ", footer_description: "Jo's notes" }))).toBe(
+      "Jo's notes",
+    );
     expect(DEFAULT_DESCRIPTION).toBe("Explore the latest in technology, innovation, and design");
-    expect(siteDescription(settingsWith({ meta_description: "" }))).toBe(
-      "Explore the latest in technology, innovation, and design",
-    );
-    expect(siteDescription(settingsWith({ meta_description: "  " }))).toBe(
-      "Explore the latest in technology, innovation, and design",
-    );
+    const bare = { meta_description: "", footer_description: "", footer_description_de: " " };
+    expect(siteDescription(settingsWith(bare))).toBe("Explore the latest in technology, innovation, and design");
+    expect(siteDescription(settingsWith(bare), "de")).toBe("Explore the latest in technology, innovation, and design");
+  });
+
+  it("gives German pages the German description, falling back to the English one", () => {
+    const both = settingsWith({
+      meta_description: "Pictures from the Alps",
+      meta_description_de: "Bilder aus den Alpen",
+    });
+    expect(siteDescription(both, "de")).toBe("Bilder aus den Alpen");
+    expect(siteDescription(both, "en")).toBe("Pictures from the Alps");
+    const englishOnly = settingsWith({ meta_description: "Pictures from the Alps", meta_description_de: "  " });
+    expect(siteDescription(englishOnly, "de")).toBe("Pictures from the Alps");
   });
 
   it("gives a fresh site the title Vitrine", () => {

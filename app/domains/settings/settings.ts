@@ -17,6 +17,15 @@ export function siteTitle(settings: SiteSettings): string {
   return settings.meta_title.trim() || settings.site_name.trim() || DEFAULT_TITLE;
 }
 
-export function siteDescription(settings: SiteSettings): string {
-  return settings.meta_description.trim() || DEFAULT_DESCRIPTION;
+/**
+ * The description search engines and share cards get, in the page's language: the owner's own (German falling
+ * back to English), else the footer's description of the site (written for a personal site, and the owner's once
+ * they change it), else the spec's sentence.
+ */
+export function siteDescription(settings: SiteSettings, lang: Language = "en"): string {
+  return (
+    localizedSetting(settings, "meta_description", lang).trim() ||
+    localizedSetting(settings, "footer_description", lang).trim() ||
+    DEFAULT_DESCRIPTION
+  );
 }

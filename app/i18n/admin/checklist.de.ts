@@ -11,9 +11,13 @@ export const adminChecklistDe = {
   "admin.checklist.privacy-policy.text":
     "Die Datenschutzerklärung zeigt noch die mitgelieferte Vorlage, auf Englisch oder Deutsch.",
   "admin.checklist.privacy-policy.link": "Datenschutzerklärung bearbeiten",
+  "admin.checklist.home-text.title": "Schreiben Sie Ihre Startseite",
+  "admin.checklist.home-text.text":
+    "Die Startseite begrüßt Besucher noch mit dem mitgelieferten Text, auf Englisch und Deutsch. Erzählen Sie von sich und Ihrer Website.",
+  "admin.checklist.home-text.link": "Startseite bearbeiten",
   "admin.checklist.share-description.title": "Website für Suche und Teilen beschreiben",
   "admin.checklist.share-description.text":
-    "Suchergebnisse und Link-Vorschauen zeigen einen allgemeinen Platzhaltersatz statt Ihrer eigenen Beschreibung.",
+    "Suchergebnisse und Link-Vorschauen zeigen die allgemeine Beschreibung aus der Fußzeile statt Ihrer eigenen.",
   "admin.checklist.share-description.link": "Beschreibung schreiben",
   "admin.checklist.first-pictures.title": "Erste Bilder hochladen",
   "admin.checklist.first-pictures.text": "Die Galerie ist leer.",

@@ -8,9 +8,13 @@ export const adminChecklistEn = {
   "admin.checklist.privacy-policy.title": "Write your privacy policy",
   "admin.checklist.privacy-policy.text": "The privacy policy still shows the shipped template, in English or German.",
   "admin.checklist.privacy-policy.link": "Edit the privacy policy",
+  "admin.checklist.home-text.title": "Write your home page",
+  "admin.checklist.home-text.text":
+    "The home page still greets visitors with the shipped text, in English and German. Tell them about yourself and your site.",
+  "admin.checklist.home-text.link": "Edit the home page",
   "admin.checklist.share-description.title": "Describe your site for search and sharing",
   "admin.checklist.share-description.text":
-    "Search results and link previews show a general placeholder sentence instead of your own description.",
+    "Search results and link previews show the footer's general description of the site instead of your own.",
   "admin.checklist.share-description.link": "Write the description",
   "admin.checklist.first-pictures.title": "Upload your first pictures",
   "admin.checklist.first-pictures.text": "The gallery is empty.",

@@ -6,7 +6,8 @@ export const adminSiteDe = {
     "Alles, was Besucher rund um Ihre Inhalte lesen. Jeder Abschnitt wird für sich gespeichert; ein leeres deutsches Feld zeigt den englischen Text.",
   "admin.settings.groupsNav": "Abschnitte der Einstellungen",
   "admin.settings.group.identity": "Website-Identität",
-  "admin.settings.group.identityText": "Name und Logo in der Kopfzeile und das Symbol im Browser-Tab.",
+  "admin.settings.group.identityText":
+    "Name und Logo in der Kopfzeile, das Symbol im Browser-Tab und das Farbschema beim ersten Besuch.",
   "admin.settings.group.home": "Startseite",
   "admin.settings.group.homeText": "Überschrift und Text der Startseite.",
   "admin.settings.group.pages": "Seitentitel",
@@ -26,6 +27,12 @@ export const adminSiteDe = {
   "admin.settings.field.site_logo_text": "Logo-Text",
   "admin.settings.field.site_logo_url": "Adresse des Logo-Bilds",
   "admin.settings.field.site_favicon_url": "Adresse des Favicons",
+  "admin.settings.field.default_theme": "Farbschema beim ersten Besuch",
+  "admin.settings.theme.dark": "Dunkel",
+  "admin.settings.theme.light": "Hell",
+  "admin.settings.theme.system": "Die Systemeinstellung des Besuchers",
+  "admin.settings.themeHint":
+    "Was Besucher sehen, bis sie mit dem Farbschema-Schalter selbst wählen. Mit der Systemeinstellung bekommt ein Browser, der sie nicht verrät, das dunkle.",
   "admin.settings.field.home_title": "Überschrift",
   "admin.settings.field.home_subtitle": "Unterzeile",
   "admin.settings.field.home_content": "Text",
@@ -112,6 +119,7 @@ export const adminSiteDe = {
     "Ein unbekannter Bereich ist genannt: nur {sections} verwenden, jeden einmal.",
   "admin.settings.error.menuOrderDuplicate": "Ein Bereich ist doppelt genannt: jeden von {sections} nur einmal nennen.",
   "admin.settings.error.menuOrderMissing": "Ein Bereich fehlt: alle von {sections} nennen, jeden einmal.",
+  "admin.settings.error.badTheme": "Bitte dunkel, hell oder die Systemeinstellung des Besuchers wählen.",
   "admin.settings.error.conflict":
     "Nichts wurde gespeichert: Einige dieser Einstellungen wurden inzwischen anderswo geändert (in einem anderen Tab oder durch ein Hochladen). Bitte die Seite neu laden und die Änderung noch einmal vornehmen.",
   "admin.settings.error.changedField":

@@ -5,7 +5,8 @@ export const adminSiteEn = {
     "Everything visitors read around your content. Each section is saved on its own; an empty German field shows the English text.",
   "admin.settings.groupsNav": "Settings sections",
   "admin.settings.group.identity": "Site identity",
-  "admin.settings.group.identityText": "The name and logo in the header, and the icon in browser tabs.",
+  "admin.settings.group.identityText":
+    "The name and logo in the header, the icon in browser tabs, and the theme of a first visit.",
   "admin.settings.group.home": "Home page",
   "admin.settings.group.homeText": "The heading and text of the home page.",
   "admin.settings.group.pages": "Page titles",
@@ -24,6 +25,12 @@ export const adminSiteEn = {
   "admin.settings.field.site_logo_text": "Logo text",
   "admin.settings.field.site_logo_url": "Logo image address",
   "admin.settings.field.site_favicon_url": "Favicon address",
+  "admin.settings.field.default_theme": "Theme for a first visit",
+  "admin.settings.theme.dark": "Dark",
+  "admin.settings.theme.light": "Light",
+  "admin.settings.theme.system": "The visitor's system setting",
+  "admin.settings.themeHint":
+    "What a visitor sees until they choose with the theme switch. With the system setting, a browser that does not tell gets dark.",
   "admin.settings.field.home_title": "Heading",
   "admin.settings.field.home_subtitle": "Subtitle",
   "admin.settings.field.home_content": "Text",
@@ -104,6 +111,7 @@ export const adminSiteEn = {
   "admin.settings.error.menuOrderUnknown": "An unknown section is named: use only {sections}, each once.",
   "admin.settings.error.menuOrderDuplicate": "A section is named twice: name each of {sections} once.",
   "admin.settings.error.menuOrderMissing": "A section is missing: name all of {sections}, each once.",
+  "admin.settings.error.badTheme": "Choose dark, light or the visitor's system setting.",
   "admin.settings.error.conflict":
     "Nothing was saved: some of these settings were changed elsewhere in the meantime (another tab or an upload). Reload the page and make your change again.",
   "admin.settings.error.changedField": "Changed elsewhere in the meantime; reload the page to see the current value.",

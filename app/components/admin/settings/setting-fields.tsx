@@ -1,4 +1,4 @@
-import { CheckboxField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { followedValue } from "#app/domains/settings/brand.ts";
 import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
 import type { SettingKey, SiteSettings } from "#app/domains/settings/settings-defaults.ts";
@@ -6,6 +6,7 @@ import { SETTING_LIMITS, type SettingField } from "#app/domains/settings/setting
 import { SITE_IMAGE_SETTING } from "#app/domains/settings/site-images.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { THEME_SETTINGS } from "#app/lib/preferences.ts";
 import { MarkdownField } from "./markdown-field.tsx";
 import { MenuOrderField } from "./menu-order-field.tsx";
 
@@ -90,6 +91,18 @@ function SettingInput(props: {
             onChange={(event) => onChange(event.target.checked ? "true" : "false")}
           />
         </div>
+      );
+    case "theme":
+      return (
+        <SelectField
+          label={label}
+          name={key}
+          value={value}
+          options={THEME_SETTINGS.map((theme) => ({ value: theme, label: t(`admin.settings.theme.${theme}`) }))}
+          hint={t("admin.settings.themeHint")}
+          error={error}
+          onChange={(event) => onChange(event.target.value)}
+        />
       );
     default:
       return (
