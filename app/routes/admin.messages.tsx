@@ -104,7 +104,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
                 </td>
                 <td className="py-2 pr-4">
                   {/* The name said first for screen readers; the visible excerpt stays part of the link's name. */}
-                  <Link to={`/admin/messages/${message.id}`} className={linkClass}>
+                  <Link to={`/admin/messages/${message.id}`} className={`${linkClass} relative block`}>
                     <span className="sr-only">{t("admin.messages.open", { name: message.name })}: </span>
                     {message.excerpt}
                   </Link>
