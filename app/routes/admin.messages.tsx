@@ -103,11 +103,9 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
                   <span className="font-normal text-zinc-600 dark:text-zinc-300">{message.email}</span>
                 </td>
                 <td className="py-2 pr-4">
-                  <Link
-                    to={`/admin/messages/${message.id}`}
-                    aria-label={t("admin.messages.open", { name: message.name })}
-                    className={linkClass}
-                  >
+                  {/* The name said first for screen readers; the visible excerpt stays part of the link's name. */}
+                  <Link to={`/admin/messages/${message.id}`} className={`${linkClass} relative block`}>
+                    <span className="sr-only">{t("admin.messages.open", { name: message.name })}: </span>
                     {message.excerpt}
                   </Link>
                 </td>
