@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { menuOrderProblem, normalizeMenuOrder } from "#app/domains/content/menu-sections.ts";
 import { CONTROL_CHARACTERS, type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { type SettingKey, settingDefaults } from "./settings-defaults.ts";
@@ -127,6 +128,7 @@ export function isSitePath(value: string): boolean {
 export type SettingProblem =
   | "tooLong"
   | "badUrl"
+  | "badUrlScheme"
   | "badPath"
   | "badBoolean"
   | "control"
@@ -157,8 +159,11 @@ function valueSchema(kind: SettingKind) {
         })
         .transform(normalizeMenuOrder);
     case "url":
-      return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).refine(isAllowedUrl, {
-        message: "badUrl",
+      return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).superRefine((value, context) => {
+        if (isAllowedUrl(value)) return;
+        // "example.com/x" without https://: refused with the completed address offered (the action adds it).
+        const message = addressCompletion(value)?.startsWith("https://") ? "badUrlScheme" : "badUrl";
+        context.addIssue({ code: "custom", message });
       });
     case "path":
       return textSchema({ max: SETTING_LIMITS.path, messages: TEXT_MESSAGES }).refine(isSitePath, {

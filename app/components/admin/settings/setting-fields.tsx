@@ -1,3 +1,4 @@
+import { SuggestionButton } from "#app/components/admin/url-field.tsx";
 import { CheckboxField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { followedValue } from "#app/domains/settings/brand.ts";
 import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
@@ -26,6 +27,8 @@ function SettingInput(props: {
   /** What the field stands for while empty (a brand text following the site name). */
   placeholder?: string;
   hint?: string;
+  /** The completed address the server offered for a refused one. */
+  suggestion?: string;
 }) {
   const t = useAdminTranslate();
   const { settingKey: key, field, label, value, error } = props;
@@ -48,16 +51,25 @@ function SettingInput(props: {
     case "url":
     case "path":
       return (
-        <TextField
-          label={label}
-          name={key}
-          value={value}
-          inputMode="url"
-          maxLength={SETTING_LIMITS.url}
-          hint={field.kind === "path" ? t("admin.settings.pathHint") : t("admin.settings.urlHint")}
-          error={error}
-          onChange={(event) => onChange(event.target.value)}
-        />
+        <div>
+          <TextField
+            label={label}
+            name={key}
+            value={value}
+            inputMode="url"
+            maxLength={SETTING_LIMITS.url}
+            hint={field.kind === "path" ? t("admin.settings.pathHint") : t("admin.settings.urlHint")}
+            error={error}
+            onChange={(event) => onChange(event.target.value)}
+          />
+          {props.suggestion ? (
+            <SuggestionButton
+              name={key}
+              suggestion={props.suggestion}
+              onUse={() => onChange(props.suggestion ?? value)}
+            />
+          ) : null}
+        </div>
       );
     case "menuOrder":
       return <MenuOrderField label={label} name={key} value={value} error={error} onChange={onChange} />;
@@ -112,6 +124,7 @@ export function FieldRow({
   year,
   setValue,
   errors,
+  suggestions = {},
 }: {
   field: SettingField;
   draft: Draft;
@@ -119,6 +132,7 @@ export function FieldRow({
   year: number;
   setValue: SetValue;
   errors: Record<string, string>;
+  suggestions?: Record<string, string>;
 }) {
   const t = useAdminTranslate();
   const base = t(`admin.settings.field.${field.key}` as AdminMessageKey);
@@ -141,6 +155,7 @@ export function FieldRow({
             value={draft[field.key]}
             error={errors[field.key]}
             setValue={setValue}
+            suggestion={suggestions[field.key]}
           />
         </div>
       </details>
@@ -155,6 +170,7 @@ export function FieldRow({
         value={draft[field.key]}
         error={errors[field.key]}
         setValue={setValue}
+        suggestion={suggestions[field.key]}
         {...follows}
       />
     );
