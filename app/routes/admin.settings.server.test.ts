@@ -78,6 +78,23 @@ describe("refusing settings that do not fit", () => {
     expect(german.ok ? {} : german.fieldErrors?.site_name).toContain("200");
   });
 
+  it("offers an address that only lacks https:// completed, with the completion beside the message", () => {
+    const fields = { watermark_url: "example.com/about", meta_og_image: "ftp://example.com/x.png" };
+    const checked = validateSettings(fields);
+    if (checked.ok) throw new Error("expected a refusal");
+    expect(checked.problems).toEqual({ watermark_url: "badUrlScheme", meta_og_image: "badUrl" });
+    expect(refusedSettings(adminTranslatorFor("en"), checked.unknownKeys, checked.problems, fields)).toEqual({
+      ok: false,
+      message: "Nothing was saved: fields to correct: 2.",
+      fieldErrors: {
+        watermark_url: "This address lacks its beginning. Did you mean https://example.com/about?",
+        meta_og_image: expect.stringContaining("Not an address that can be used"),
+      },
+      suggestions: { watermark_url: "https://example.com/about" },
+    });
+    expect(validateSettings({ watermark_url: "https://example.com/about" }).ok).toBe(true);
+  });
+
   it("names unknown settings in its message", () => {
     expect(refusedSettings(adminTranslatorFor("en"), ["is_admin", "role"], {}).message).toBe(
       "Nothing was saved: unknown setting is_admin, role.",

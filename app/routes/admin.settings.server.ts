@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { requireAdmin } from "#app/auth/session.server.ts";
+import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { MENU_SECTION_IDS } from "#app/domains/content/menu-sections.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { currentYear } from "#app/domains/settings/brand.ts";
@@ -40,6 +41,7 @@ export type SettingsLoaderData = Awaited<ReturnType<typeof settingsLoader>>;
 const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   tooLong: "admin.settings.error.tooLong",
   badUrl: "admin.settings.error.badUrl",
+  badUrlScheme: "admin.settings.error.badUrlScheme",
   badPath: "admin.settings.error.badPath",
   badBoolean: "admin.settings.error.badBoolean",
   badEmail: "admin.settings.error.badEmail",
@@ -92,19 +94,25 @@ export function refusedSettings(
   t: AdminTranslate,
   unknownKeys: string[],
   problems: Partial<Record<SettingKey, SettingProblem>>,
+  /** The submitted values: an address that only lacks https:// is answered with the completed one. */
+  fields: Record<string, string> = {},
 ): ActionResult {
   const fieldErrors: Record<string, string> = {};
+  const suggestions: Record<string, string> = {};
   for (const [key, problem] of Object.entries(problems)) {
+    const suggestion = problem === "badUrlScheme" ? addressCompletion(fields[key] ?? "") : null;
+    if (suggestion) suggestions[key] = suggestion;
     fieldErrors[key] = t(PROBLEM_MESSAGES[problem], {
       max: SETTING_LIMITS[settingKinds[key as SettingKey] as keyof typeof SETTING_LIMITS] ?? "",
       sections: MENU_SECTION_IDS.join(", "),
+      suggestion: suggestion ?? "",
     });
   }
   const message =
     unknownKeys.length > 0
       ? t("admin.settings.error.unknownKey", { keys: unknownKeys.join(", ").slice(0, 200) })
       : t("admin.settings.error.invalid", { count: Object.keys(fieldErrors).length });
-  return { ok: false, message, fieldErrors };
+  return { ok: false, message, fieldErrors, ...(Object.keys(suggestions).length > 0 ? { suggestions } : {}) };
 }
 
 export async function settingsAction({ request, url, context }: Args) {
@@ -122,7 +130,7 @@ export async function settingsAction({ request, url, context }: Args) {
   }
   const checked = validateSettings(fields);
   if (!checked.ok) {
-    return data(refusedSettings(t, checked.unknownKeys, checked.problems), { status: 400 });
+    return data(refusedSettings(t, checked.unknownKeys, checked.problems, fields), { status: 400 });
   }
   const missing = await missingSiteImages(checked.values);
   if (missing.length > 0) {

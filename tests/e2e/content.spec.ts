@@ -127,6 +127,8 @@ test("a link typed without https:// is offered completed; the button fills it in
   makeUser,
   signInAs,
 }) => {
+  // An axe run over the admin screen.
+  test.slow();
   const name = uniqueName("My shop");
   await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
   const form = page.getByRole("region", { name: "Add a link" });

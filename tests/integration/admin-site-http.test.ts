@@ -279,67 +279,6 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       },
     );
 
-    it("puts the menu in the saved order on every page in both languages, and refuses an order that is not one of each", async () => {
-      /** The main menu's addresses, in order. */
-      const menu = async (path: string) => {
-        const html = (await request(server.url(path))).body;
-        const nav = html.match(/<nav[^>]*aria-label="(?:Main|Hauptmenü)"[^>]*>([\s\S]*?)<\/nav>/)?.[1] ?? "";
-        return [...nav.matchAll(/<a[^>]*href="([^"]+)"[^>]*>([^<]*)</g)].map((match) => `${match[1]} ${match[2]}`);
-      };
-      try {
-        const saved = await save({
-          menu_show_empty_sections: "true",
-          menu_order: "videos,faq,links,home,gallery,blog,contact",
-        });
-        expect(saved.status).toBe(200);
-        // Without JavaScript the form's field holds the order as the server stored it.
-        expect(saved.body).toMatch(
-          /<input[^>]*name="menu_order"[^>]*value="videos,faq,links,home,gallery,blog,contact"/,
-        );
-        for (const path of ["/", "/faq", "/home"]) {
-          expect(await menu(path)).toEqual(["/videos Videos", "/faq FAQ", "/links Links", "/home Home", "/ Gallery"]);
-        }
-        expect(await menu("/links?lang=de")).toEqual([
-          "/videos Videos",
-          "/faq FAQ",
-          "/links Links",
-          "/home Start",
-          "/ Galerie",
-        ]);
-        const audit = await database.db
-          .selectFrom("audit_log")
-          .select(["old_value", "new_value"])
-          .where("target", "=", "menu_order")
-          .execute();
-        expect(audit).toEqual([
-          { old_value: settingDefaults.menu_order, new_value: "videos,faq,links,home,gallery,blog,contact" },
-        ]);
-
-        const before = await snapshot();
-        for (const [order, message] of [
-          [
-            "videos,faq,links,home,gallery,contact,gallery",
-            "A section is named twice: name each of gallery, home, links, faq, videos, blog, contact once.",
-          ],
-          [
-            "videos,faq,links,home,gallery,blog,contact,shop",
-            "An unknown section is named: use only gallery, home, links, faq, videos, blog, contact, each once.",
-          ],
-          [
-            "videos,faq",
-            "A section is missing: name all of gallery, home, links, faq, videos, blog, contact, each once.",
-          ],
-        ] as const) {
-          const refused = await save({ menu_order: order });
-          expect(refused.status, order).toBe(400);
-          expect(visibleText(refused.body), order).toContain(message);
-        }
-        expect(await snapshot()).toEqual(before);
-      } finally {
-        await save({ menu_show_empty_sections: "false", menu_order: settingDefaults.menu_order });
-      }
-    });
-
     it("refuses an invalid value sent as a data request too", async () => {
       const before = await snapshot();
       const response = await postAsOwner("/admin/settings.data", {
@@ -851,6 +790,71 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       });
       expect(response.status).toBe(200);
       expect(visibleText(response.body)).toContain("Page 1 of");
+    });
+  });
+
+  // After the audit log's tests, which count the writes before them.
+  describe("menu order", () => {
+    const save = (fields: Record<string, string>) => postAsOwner("/admin/settings", { intent: "save", ...fields });
+
+    it("puts the menu in the saved order on every page in both languages, and refuses an order that is not one of each", async () => {
+      /** The main menu's addresses, in order. */
+      const menu = async (path: string) => {
+        const html = (await request(server.url(path))).body;
+        const nav = html.match(/<nav[^>]*aria-label="(?:Main|Hauptmenü)"[^>]*>([\s\S]*?)<\/nav>/)?.[1] ?? "";
+        return [...nav.matchAll(/<a[^>]*href="([^"]+)"[^>]*>([^<]*)</g)].map((match) => `${match[1]} ${match[2]}`);
+      };
+      try {
+        const saved = await save({
+          menu_show_empty_sections: "true",
+          menu_order: "videos,faq,links,home,gallery,blog,contact",
+        });
+        expect(saved.status).toBe(200);
+        // Without JavaScript the form's field holds the order as the server stored it.
+        const form = (await getWithCookie("/admin/settings?section=pages", ownerCookie)).body;
+        expect(form).toMatch(/<input[^>]*name="menu_order"[^>]*value="videos,faq,links,home,gallery,blog,contact"/);
+        for (const path of ["/", "/faq", "/home"]) {
+          expect(await menu(path)).toEqual(["/videos Videos", "/faq FAQ", "/links Links", "/home Home", "/ Gallery"]);
+        }
+        expect(await menu("/links?lang=de")).toEqual([
+          "/videos Videos",
+          "/faq FAQ",
+          "/links Links",
+          "/home Start",
+          "/ Galerie",
+        ]);
+        const audit = await database.db
+          .selectFrom("audit_log")
+          .select(["old_value", "new_value"])
+          .where("target", "=", "menu_order")
+          .execute();
+        expect(audit).toEqual([
+          { old_value: settingDefaults.menu_order, new_value: "videos,faq,links,home,gallery,blog,contact" },
+        ]);
+
+        const before = await snapshot();
+        for (const [order, message] of [
+          [
+            "videos,faq,links,home,gallery,contact,gallery",
+            "A section is named twice: name each of gallery, home, links, faq, videos, blog, contact once.",
+          ],
+          [
+            "videos,faq,links,home,gallery,blog,contact,shop",
+            "An unknown section is named: use only gallery, home, links, faq, videos, blog, contact, each once.",
+          ],
+          [
+            "videos,faq",
+            "A section is missing: name all of gallery, home, links, faq, videos, blog, contact, each once.",
+          ],
+        ] as const) {
+          const refused = await postAsOwner("/admin/settings?section=pages", { intent: "save", menu_order: order });
+          expect(refused.status, order).toBe(400);
+          expect(visibleText(refused.body), order).toContain(message);
+        }
+        expect(await snapshot()).toEqual(before);
+      } finally {
+        await save({ menu_show_empty_sections: "false", menu_order: settingDefaults.menu_order });
+      }
     });
   });
 });

@@ -4,10 +4,42 @@ import { TextField } from "#app/components/ui/field.tsx";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 
 /**
- * An address field of a content form. When the server refused an address that only lacked its beginning, its
- * error says what it most likely meant and a button offers it: with JavaScript the button fills the field in
- * (the admin saves when ready); without, it is a submit button that sends the form with the completed address.
+ * The button under an address the server refused because it only lacked its beginning, offering what it most
+ * likely meant. With JavaScript it fills the field in (`onUse`; the admin saves when ready) and moves the focus
+ * there; without, it is a submit button named like the field, later in the form, so the server reads its value.
  */
+export function SuggestionButton(props: {
+  name: string;
+  suggestion: string;
+  onUse: (field: HTMLInputElement) => void;
+}) {
+  const t = useAdminTranslate();
+  const [hydrated, setHydrated] = useState(false);
+  const [used, setUsed] = useState<string | null>(null);
+  useEffect(() => setHydrated(true), []);
+  const { suggestion } = props;
+  if (suggestion === used) return null;
+  return (
+    <button
+      type={hydrated ? "button" : "submit"}
+      name={hydrated ? undefined : props.name}
+      value={hydrated ? undefined : suggestion}
+      className={`${buttonClass("secondary", "sm")} mt-2 max-w-full break-all`}
+      onClick={(event) => {
+        if (!hydrated) return;
+        const field = event.currentTarget.form?.elements.namedItem(props.name);
+        if (!(field instanceof HTMLInputElement)) return;
+        props.onUse(field);
+        field.focus();
+        setUsed(suggestion);
+      }}
+    >
+      {t("admin.common.useSuggestion", { suggestion })}
+    </button>
+  );
+}
+
+/** An address field of a content form, with the completion the server offered for a refused value. */
 export function UrlField(props: {
   name: string;
   label: string;
@@ -16,12 +48,6 @@ export function UrlField(props: {
   error?: string;
   suggestion?: string;
 }) {
-  const t = useAdminTranslate();
-  const [hydrated, setHydrated] = useState(false);
-  const [used, setUsed] = useState<string | null>(null);
-  useEffect(() => setHydrated(true), []);
-  const { suggestion } = props;
-  const offered = suggestion && suggestion !== used ? suggestion : null;
   return (
     <div>
       <TextField
@@ -34,24 +60,14 @@ export function UrlField(props: {
         error={props.error}
         required
       />
-      {offered ? (
-        <button
-          // Later in the form than the field: without JavaScript its value is the one the server reads.
-          type={hydrated ? "button" : "submit"}
-          name={hydrated ? undefined : props.name}
-          value={hydrated ? undefined : offered}
-          className={`${buttonClass("secondary", "sm")} mt-2 max-w-full break-all`}
-          onClick={(event) => {
-            if (!hydrated) return;
-            const field = event.currentTarget.form?.elements.namedItem(props.name);
-            if (!(field instanceof HTMLInputElement)) return;
-            field.value = offered;
-            field.focus();
-            setUsed(offered);
+      {props.suggestion ? (
+        <SuggestionButton
+          name={props.name}
+          suggestion={props.suggestion}
+          onUse={(field) => {
+            field.value = props.suggestion ?? field.value;
           }}
-        >
-          {t("admin.common.useSuggestion", { suggestion: offered })}
-        </button>
+        />
       ) : null}
     </div>
   );

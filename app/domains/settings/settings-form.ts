@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { menuOrderProblem, normalizeMenuOrder } from "#app/domains/content/menu-sections.ts";
 import { isValidEmail } from "#app/domains/users/email.ts";
 import { THEME_SETTINGS } from "#app/lib/preferences.ts";
@@ -163,6 +164,7 @@ export function isSitePath(value: string): boolean {
 export type SettingProblem =
   | "tooLong"
   | "badUrl"
+  | "badUrlScheme"
   | "badPath"
   | "badBoolean"
   | "badEmail"
@@ -197,8 +199,11 @@ function valueSchema(kind: SettingKind) {
     case "theme":
       return z.enum(THEME_SETTINGS, { message: "badTheme" });
     case "url":
-      return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).refine(isAllowedUrl, {
-        message: "badUrl",
+      return textSchema({ max: SETTING_LIMITS.url, messages: TEXT_MESSAGES }).superRefine((value, context) => {
+        if (isAllowedUrl(value)) return;
+        // "example.com/x" without https://: refused with the completed address offered (the action adds it).
+        const message = addressCompletion(value)?.startsWith("https://") ? "badUrlScheme" : "badUrl";
+        context.addIssue({ code: "custom", message });
       });
     case "path":
       return textSchema({ max: SETTING_LIMITS.path, messages: TEXT_MESSAGES }).refine(isSitePath, {

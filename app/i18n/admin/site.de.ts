@@ -112,6 +112,7 @@ export const adminSiteDe = {
   "admin.settings.error.tooLong": "Zu lang: höchstens {max} Zeichen.",
   "admin.settings.error.badUrl":
     "Keine verwendbare Adresse: bitte eine mit https:// oder http:// eingeben oder einen Pfad wie /media/logo.png.",
+  "admin.settings.error.badUrlScheme": "Dieser Adresse fehlt der Anfang. Meinten Sie {suggestion}?",
   "admin.settings.error.badPath":
     "Keine verwendbare Adresse: bitte einen Pfad dieser Website wie /media/site/logo.webp eingeben (Bilder anderer Websites werden für Besucher blockiert) oder das Bild hochladen.",
   "admin.settings.error.badBoolean": "Muss ein- oder ausgeschaltet sein.",

@@ -105,6 +105,7 @@ export const adminSiteEn = {
   "admin.settings.error.tooLong": "Too long: at most {max} characters.",
   "admin.settings.error.badUrl":
     "Not an address that can be used: enter one starting with https:// or http://, or a path such as /media/logo.png.",
+  "admin.settings.error.badUrlScheme": "This address lacks its beginning. Did you mean {suggestion}?",
   "admin.settings.error.badPath":
     "Not an address that can be used: enter a path on this site such as /media/site/logo.webp (images from other sites are blocked for visitors), or upload the image.",
   "admin.settings.error.badBoolean": "Must be on or off.",

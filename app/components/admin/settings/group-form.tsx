@@ -27,6 +27,7 @@ export function GroupForm({
   baseUrl,
   uploadMax,
   pageErrors,
+  pageSuggestions = {},
 }: {
   id: SettingGroupId;
   fields: SettingField[];
@@ -39,11 +40,14 @@ export function GroupForm({
   uploadMax: string;
   /** Field errors of a form post without JavaScript (the page's own action answer). */
   pageErrors: Record<string, string>;
+  /** The completions that answer offered for refused addresses. */
+  pageSuggestions?: Record<string, string>;
 }) {
   const t = useAdminTranslate();
   const fetcher = useFetcher<ActionResult>();
   const result = useResultToast(fetcher.data, t("admin.common.error"));
   const errors = result && !result.ok ? (result.fieldErrors ?? {}) : result ? {} : pageErrors;
+  const suggestions = result && !result.ok ? (result.suggestions ?? {}) : result ? {} : pageSuggestions;
   const titleId = `settings-${id}-title`;
   return (
     <section
@@ -62,7 +66,14 @@ export function GroupForm({
         {fields.map((field) => (
           <div key={field.key}>
             <Baselines field={field} loaded={loaded} />
-            <FieldRow field={field} draft={draft} year={year} setValue={setValue} errors={errors} />
+            <FieldRow
+              field={field}
+              draft={draft}
+              year={year}
+              setValue={setValue}
+              errors={errors}
+              suggestions={suggestions}
+            />
           </div>
         ))}
         {id === "sharing" ? (

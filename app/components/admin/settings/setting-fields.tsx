@@ -1,3 +1,4 @@
+import { SuggestionButton } from "#app/components/admin/url-field.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { followedValue } from "#app/domains/settings/brand.ts";
 import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
@@ -27,6 +28,8 @@ function SettingInput(props: {
   /** What the field stands for while empty (a brand text following the site name). */
   placeholder?: string;
   hint?: string;
+  /** The completed address the server offered for a refused one. */
+  suggestion?: string;
 }) {
   const t = useAdminTranslate();
   const { settingKey: key, field, label, value, error } = props;
@@ -49,16 +52,25 @@ function SettingInput(props: {
     case "url":
     case "path":
       return (
-        <TextField
-          label={label}
-          name={key}
-          value={value}
-          inputMode="url"
-          maxLength={SETTING_LIMITS.url}
-          hint={field.kind === "path" ? t("admin.settings.pathHint") : t("admin.settings.urlHint")}
-          error={error}
-          onChange={(event) => onChange(event.target.value)}
-        />
+        <div>
+          <TextField
+            label={label}
+            name={key}
+            value={value}
+            inputMode="url"
+            maxLength={SETTING_LIMITS.url}
+            hint={field.kind === "path" ? t("admin.settings.pathHint") : t("admin.settings.urlHint")}
+            error={error}
+            onChange={(event) => onChange(event.target.value)}
+          />
+          {props.suggestion ? (
+            <SuggestionButton
+              name={key}
+              suggestion={props.suggestion}
+              onUse={() => onChange(props.suggestion ?? value)}
+            />
+          ) : null}
+        </div>
       );
     case "email":
       return (
@@ -139,6 +151,7 @@ export function FieldRow({
   year,
   setValue,
   errors,
+  suggestions = {},
 }: {
   field: SettingField;
   draft: Draft;
@@ -146,6 +159,7 @@ export function FieldRow({
   year: number;
   setValue: SetValue;
   errors: Record<string, string>;
+  suggestions?: Record<string, string>;
 }) {
   const t = useAdminTranslate();
   const base = t(`admin.settings.field.${field.key}` as AdminMessageKey);
@@ -168,6 +182,7 @@ export function FieldRow({
             value={draft[field.key]}
             error={errors[field.key]}
             setValue={setValue}
+            suggestion={suggestions[field.key]}
           />
         </div>
       </details>
@@ -182,6 +197,7 @@ export function FieldRow({
         value={draft[field.key]}
         error={errors[field.key]}
         setValue={setValue}
+        suggestion={suggestions[field.key]}
         {...follows}
       />
     );

@@ -84,6 +84,7 @@ export function SettingsScreen({ loaderData, actionData }: { loaderData: Setting
             baseUrl={loaderData.baseUrl}
             uploadMax={loaderData.uploadMax}
             pageErrors={pageErrors}
+            pageSuggestions={isActionResult(actionData) && !actionData.ok ? actionData.suggestions : undefined}
           />
         ) : null}
       </div>
