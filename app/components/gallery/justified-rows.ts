@@ -86,8 +86,6 @@ export function breakRows(ratios: readonly number[], target: number): Row[] {
   return rows;
 }
 
-const round = (value: number) => Math.round(value * 1_000_000) / 1_000_000;
-
 export type PictureLayout = { style: CSSProperties; sizes: string };
 
 /**
@@ -104,7 +102,7 @@ export function justifiedLayout(images: readonly { width: number; height: number
       const whole = row.stretched ? row.ratio : target;
       for (let index = row.start; index < row.end; index++) {
         const ratio = ratios[index] ?? 1;
-        const share = round((ratio / whole) * BASIS_SHARE);
+        const share = ((ratio / whole) * BASIS_SHARE).toFixed(6);
         const grow = row.stretched ? ratio : 0;
         shares.push({ flex: `${grow} 1 calc((100% - ${gaps}rem) * ${share})`, share: ratio / whole });
       }

@@ -1,13 +1,18 @@
 import { type ImageDisplay, WATERMARK_EM_PER_CHARACTER, watermarkLayout } from "#app/domains/media/image-display.ts";
 
-/** The watermark the visitor's pages show; `onThumbnails` is the owner's choice of the small mark (`WatermarkBadge`). */
-export type Watermark = { text: string; url: string | null; onThumbnails: boolean };
+/**
+ * The watermark the visitor's pages show; `onThumbnails` is the owner's choice of the small mark
+ * (`WatermarkBadge`), `size` the text's length class (`markSize`, on the server: less code for visitors).
+ */
+export type Watermark = { text: string; url: string | null; onThumbnails: boolean; size: MarkSize };
+
+export type MarkSize = "s" | "m" | "l" | "xl";
 
 /**
  * The tile width (a container query in app.css) below which the mark shows "©" alone, by the text's length: the
  * whole text takes at most two short lines of the tile, so it never covers much of a small picture.
  */
-function markSize(text: string): "s" | "m" | "l" | "xl" {
+export function markSize(text: string): MarkSize {
   const length = [...text].length;
   return length <= 12 ? "s" : length <= 24 ? "m" : length <= 40 ? "l" : "xl";
 }
@@ -24,7 +29,7 @@ function markSize(text: string): "s" | "m" | "l" | "xl" {
  */
 export function WatermarkBadge({ watermark, inGrid = false }: { watermark: Watermark; inGrid?: boolean }) {
   if (!watermark.onThumbnails) return null;
-  const className = `watermark-mark mark-${markSize(watermark.text)} absolute right-1.5 bottom-1.5 max-w-[calc(100%-0.75rem)] rounded-sm bg-black/55 px-1.5 py-px text-right text-[0.6875rem] leading-snug font-medium text-white [overflow-wrap:anywhere]`;
+  const className = `watermark-mark mark-${watermark.size} absolute right-1.5 bottom-1.5 max-w-[calc(100%-0.75rem)] rounded-sm bg-black/55 px-1.5 py-px text-right text-[0.6875rem] leading-snug font-medium text-white [overflow-wrap:anywhere]`;
   const text = (
     <>
       <span className="mark-full">{watermark.text}</span>

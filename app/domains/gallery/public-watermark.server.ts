@@ -1,4 +1,4 @@
-import type { Watermark } from "#app/components/gallery/watermark-badge.tsx";
+import { markSize, type Watermark } from "#app/components/gallery/watermark-badge.tsx";
 import { type WatermarkSettings, watermarkText } from "#app/domains/media/images.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 
@@ -17,6 +17,11 @@ export function publicWatermark(
 ): Watermark | null {
   const text = watermarkText(settings);
   return text
-    ? { text, url: httpUrl(settings.watermark_url), onThumbnails: settings.thumbnail_watermark !== "false" }
+    ? {
+        text,
+        url: httpUrl(settings.watermark_url),
+        onThumbnails: settings.thumbnail_watermark !== "false",
+        size: markSize(text),
+      }
     : null;
 }

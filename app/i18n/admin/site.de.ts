@@ -64,8 +64,7 @@ export const adminSiteDe = {
   "admin.settings.field.watermark_enabled": "Wasserzeichen in Galeriebilder zeichnen",
   "admin.settings.field.watermark_text": "Text des Wasserzeichens",
   "admin.settings.field.watermark_url": "Adresse im Wasserzeichen",
-  "admin.settings.field.thumbnail_watermark":
-    "Text des Wasserzeichens klein auf Vorschaubildern und Blog-Titelbildern zeigen",
+  "admin.settings.field.thumbnail_watermark": "Kleines Wasserzeichen auf Vorschaubildern und Blog-Titelbildern zeigen",
   "admin.settings.field.thumbnail_titles": "Titel unter den Vorschaubildern der Galerie und der Startseite zeigen",
   "admin.settings.field.gallery_allow_download":
     "Besucher dürfen Bilder herunterladen (die größte gezeigte Größe, mit Wasserzeichen, wenn es an ist; nie das Original)",

@@ -61,7 +61,7 @@ export const adminSiteEn = {
   "admin.settings.field.watermark_enabled": "Draw a watermark on gallery images",
   "admin.settings.field.watermark_text": "Watermark text",
   "admin.settings.field.watermark_url": "Watermark address",
-  "admin.settings.field.thumbnail_watermark": "Show the watermark text small on thumbnails and blog covers",
+  "admin.settings.field.thumbnail_watermark": "Show a small watermark on thumbnails and blog covers",
   "admin.settings.field.thumbnail_titles": "Show titles under the thumbnails of the gallery and the home page",
   "admin.settings.field.gallery_allow_download":
     "Visitors may download pictures (the largest size shown, with the watermark when it is on; never the original)",
