@@ -185,9 +185,10 @@ test("the share preview follows the values being edited, with the page head's fa
 
   const sharing = await openSettingsSection(page, "Search and social sharing");
   const preview = page.getByTestId("share-preview");
-  await expect(preview).toContainText("Explore the latest in technology, innovation, and design");
+  // Without a description of the owner's, the card shows the footer's description of the site.
+  await expect(preview).toContainText("A personal site with a gallery, links, questions and videos.");
   await sharing.getByLabel("Title for search and sharing").fill("Shared title");
-  await sharing.getByLabel("Description for search and sharing").fill("Shared description");
+  await sharing.getByLabel("Description for search and sharing (English)").fill("Shared description");
   await expect(preview).toContainText("Shared title");
   await expect(preview).toContainText("Shared description");
   // The card names the home page's one address, on BASE_URL, as its canonical link and og:url do; the form shows

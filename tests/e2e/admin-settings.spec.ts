@@ -30,7 +30,7 @@ test("an admin edits the site name, a German footer text and the meta descriptio
   await expectToastAfter(page, SAVED_ONE, () => footer.getByRole("button", { name: "Save Footer" }).click());
 
   const sharing = await openSettingsSection(page, "Search and social sharing");
-  await sharing.getByLabel("Description for search and sharing").fill(DESCRIPTION);
+  await sharing.getByLabel("Description for search and sharing (English)").fill(DESCRIPTION);
   await expect(page.getByTestId("share-preview")).toContainText(DESCRIPTION);
   await expectToastAfter(page, SAVED_ONE, () =>
     sharing.getByRole("button", { name: "Save Search and social sharing" }).click(),

@@ -41,6 +41,8 @@ test("a new admin sees the first-run checklist, each step links to its fix, and 
   const shipped: SettingKey[] = [
     "imprint_content",
     "privacy_content",
+    "home_content",
+    "home_content_de",
     "meta_description",
     "watermark_text",
     "watermark_enabled",
@@ -64,6 +66,7 @@ test("a new admin sees the first-run checklist, each step links to its fix, and 
     for (const [title, link] of [
       ["Write your legal notice", "Edit the legal notice"],
       ["Write your privacy policy", "Edit the privacy policy"],
+      ["Write your home page", "Edit the home page"],
       ["Describe your site for search and sharing", "Write the description"],
       ["Choose your watermark text", "Set the watermark"],
       ["Set up outgoing mail", "How mail is sent"],
@@ -86,7 +89,9 @@ test("a new admin sees the first-run checklist, each step links to its fix, and 
     await checklist.getByRole("link", { name: "Write the description" }).click();
     await expect(page).toHaveURL("/admin/settings?section=sharing");
     const sharing = page.getByRole("region", { name: "Search and social sharing" });
-    await sharing.getByLabel("Description for search and sharing").fill("Landscapes and cities by a new owner");
+    await sharing
+      .getByLabel("Description for search and sharing (English)")
+      .fill("Landscapes and cities by a new owner");
     await sharing.getByRole("button", { name: "Save Search and social sharing" }).click();
     await expect(toast(page, "Saved.")).toBeVisible();
     await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Dashboard" }).click();

@@ -42,7 +42,7 @@ export { expect };
 /** Every public page, with the heading (level 1) its settings defaults give it in English and German. */
 export const PUBLIC_PAGES = [
   { path: "/", heading: "Gallery", headingDe: "Galerie" },
-  { path: "/home", heading: "Welcome to Vitrine", headingDe: "Willkommen bei Vitrine" },
+  { path: "/home", heading: "Hello, and welcome", headingDe: "Hallo und willkommen" },
   { path: "/links", heading: "Links", headingDe: "Links" },
   { path: "/faq", heading: "Frequently asked questions", headingDe: "Häufige Fragen" },
   { path: "/videos", heading: "Videos", headingDe: "Videos" },

@@ -99,7 +99,7 @@ test.describe("mobile", () => {
     await page.getByRole("button", { name: "Switch to light theme" }).click();
     await expect(page.locator("html")).toHaveClass("light");
     await page.getByRole("button", { name: "Auf Deutsch umschalten" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Willkommen bei Vitrine" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Hallo und willkommen" })).toBeVisible();
     // Nothing sticks out sideways.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

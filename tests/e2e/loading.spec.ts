@@ -79,6 +79,6 @@ test("a fast navigation does not leave the placeholder behind", async ({ page })
   await page.goto("/");
   await waitForHydration(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Welcome to Vitrine" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Hello, and welcome" })).toBeVisible();
   await expect(page.getByText("Loading...")).toHaveCount(0);
 });

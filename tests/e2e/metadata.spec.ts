@@ -31,7 +31,8 @@ function title(html: string): string | undefined {
   return html.match(/<title>([^<]*)<\/title>/)?.[1];
 }
 
-const DESCRIPTION = "Explore the latest in technology, innovation, and design";
+// Without a description of the owner's, the footer's description of the site (written for a personal site).
+const DESCRIPTION = "A personal site with a gallery, links, questions and videos.";
 
 test("the start page carries its metadata in the raw HTML", async ({ page }) => {
   const { status, html } = await rawHtml(page, "/");
@@ -74,7 +75,7 @@ test("a sub-page prefixes its own name to the title", async ({ page }) => {
 });
 
 const pages = [
-  { path: "/home", title: "Welcome to Vitrine · Vitrine" },
+  { path: "/home", title: "Hello, and welcome · Vitrine" },
   { path: "/faq", title: "Frequently asked questions · Vitrine" },
   { path: "/videos", title: "Videos · Vitrine" },
   { path: "/legal-notice", title: "Legal notice · Vitrine" },

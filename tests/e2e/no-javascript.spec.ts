@@ -5,8 +5,8 @@ test.use({ javaScriptEnabled: false });
 
 test("the home page reads without JavaScript", async ({ page }) => {
   await page.goto("/home");
-  await expect(page.getByRole("heading", { level: 1, name: "Welcome to Vitrine" })).toBeVisible();
-  await expect(page.getByText("Photographs, links and videos, all in one place.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Hello, and welcome" })).toBeVisible();
+  await expect(page.getByText("Pictures, notes and links from my corner of the web.")).toBeVisible();
   await expect(page.getByText("This is the home page of your new site.")).toBeVisible();
   await expect(page.getByRole("main").getByRole("link", { name: "links", exact: true })).toHaveAttribute(
     "href",
@@ -33,12 +33,12 @@ test("the theme and language switches work as plain form posts", async ({ page }
   await page.getByRole("button", { name: "Switch to light theme" }).click();
   await expect(page).toHaveURL("/home");
   await expect(page.locator("html")).toHaveClass("light");
-  await expect(page.getByRole("heading", { level: 1, name: "Welcome to Vitrine" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Hello, and welcome" })).toBeVisible();
 
   await page.getByRole("button", { name: "Auf Deutsch umschalten" }).click();
   await expect(page).toHaveURL("/home");
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
-  await expect(page.getByRole("heading", { level: 1, name: "Willkommen bei Vitrine" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Hallo und willkommen" })).toBeVisible();
 
   await page.goto("/links");
   await expect(page.locator("html")).toHaveClass("light");

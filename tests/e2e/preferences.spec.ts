@@ -198,7 +198,7 @@ test.describe("language", () => {
     await setPreferences(page, { theme: "light", lang: "de" });
     const response = await page.goto("/home");
     expect(await response?.text()).toMatch(/<html lang="de" class="light">/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Willkommen bei Vitrine");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hallo und willkommen");
     await expect(page.getByRole("button", { name: "Zum dunklen Farbschema wechseln" })).toBeVisible();
   });
 });

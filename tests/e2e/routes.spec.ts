@@ -16,7 +16,7 @@ test.describe("every route renders", () => {
     await page.goto("/");
     await expect(page.getByText("A selection of recent pictures.")).toBeVisible();
     await page.goto("/home");
-    await expect(page.getByText("Photographs, links and videos, all in one place.")).toBeVisible();
+    await expect(page.getByText("Pictures, notes and links from my corner of the web.")).toBeVisible();
     await expect(page.getByRole("main").getByText("This is the home page of your new site.")).toBeVisible();
     await page.goto("/links");
     await expect(page.getByText("Find me elsewhere on the web.")).toBeVisible();
@@ -106,7 +106,7 @@ test("header navigation moves between the pages on the client", async ({ page, d
   try {
     await page.reload();
     for (const { name, heading } of [
-      { name: "Home", heading: "Welcome to Vitrine" },
+      { name: "Home", heading: "Hello, and welcome" },
       { name: "Links", heading: "Links" },
       { name: "FAQ", heading: "Frequently asked questions" },
       { name: "Videos", heading: "Videos" },

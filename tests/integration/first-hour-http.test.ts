@@ -13,6 +13,7 @@ vi.setConfig({ testTimeout: 180_000 });
 const STEP_TITLES = [
   "Write your legal notice",
   "Write your privacy policy",
+  "Write your home page",
   "Describe your site for search and sharing",
   "Upload your first pictures",
   "Choose your watermark text",
@@ -75,6 +76,7 @@ describe.each(databaseKinds)("the owner's first hour over HTTP (%s)", (kind) => 
     expect(text).toContain("Admins without two-factor sign-in: owner@example.com");
     for (const to of [
       "/admin/settings?section=legal",
+      "/admin/settings?section=home",
       "/admin/settings?section=sharing",
       "/admin/settings?section=watermark",
       "/admin/gallery",
@@ -87,6 +89,8 @@ describe.each(databaseKinds)("the owner's first hour over HTTP (%s)", (kind) => 
     for (const key of ["imprint_content", "imprint_content_de", "privacy_content", "privacy_content_de"] as const) {
       await setSetting(key, `The owner's own ${key}.`);
     }
+    // The home text in one language is enough: the owner has made the page their own.
+    await setSetting("home_content_de", "Ich fotografiere Berge.");
     await setSetting("meta_description", "Landscapes by Lena Kraus");
     await setSetting("watermark_text", "© Lena Kraus");
     await createGalleryPicture(database.db, storageIn(database.location.dataDir), { title: "Alpine lake" });

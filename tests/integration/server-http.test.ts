@@ -60,10 +60,14 @@ describe.each(databaseKinds)("the running server (%s)", (kind) => {
       const html = response.body;
       expect(html).toMatch(/<html[^>]*lang="en"/);
       expect(headTag(html, /<title>[^<]*<\/title>/)).toBe("<title>Vitrine</title>");
-      expect(metaContent(html, "name", "description")).toBe("Explore the latest in technology, innovation, and design");
+      // Without a description of the owner's, the footer's description of the site (the spec's sentence is the last
+      // fallback: app/domains/settings/settings.test.ts).
+      expect(metaContent(html, "name", "description")).toBe(
+        "A personal site with a gallery, links, questions and videos.",
+      );
       expect(metaContent(html, "property", "og:title")).toBe("Vitrine");
       expect(metaContent(html, "property", "og:description")).toBe(
-        "Explore the latest in technology, innovation, and design",
+        "A personal site with a gallery, links, questions and videos.",
       );
       expect(metaContent(html, "property", "og:type")).toBe("website");
       expect(metaContent(html, "property", "og:url")).toBe(`${server.origin}/`);
@@ -135,7 +139,7 @@ describe.each(databaseKinds)("the running server (%s)", (kind) => {
 
       expect(response.status).toBe(200);
       expect(response.body).toMatch(/<html[^>]*lang="de"/);
-      expect(visibleText(response.body)).toContain("Willkommen bei Vitrine");
+      expect(visibleText(response.body)).toContain("Hallo und willkommen");
       expect(response.cookies.some((cookie) => /^lang=de;/.test(cookie))).toBe(true);
     });
 
