@@ -6,6 +6,8 @@ import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { RestoreError, restoreBackup } from "#app/domains/backup/restore.server.ts";
 import { defaultBackupDir, migrateWithBackup, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
+import { listOutbox, outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
+import { formatOutboxList, formatOutboxMail } from "#app/domains/mail/outbox-print.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/domains/users/password-policy.ts";
 import { createResetLink, UnknownAccountError } from "#app/domains/users/password-recovery.server.ts";
@@ -29,7 +31,12 @@ const USAGE = `Usage:
                                               recovery codes (a lost phone); recorded in the audit log
   npm run cli -- users list                   every account: e-mail, admin or not, created, last sign-in
   npm run cli -- users reset-link <email>     print a one-time password reset link (from BASE_URL; valid one
-                                              hour, replaces older links)`;
+                                              hour, replaces older links)
+  npm run cli -- outbox latest                print the newest mail of the outbox (without SMTP_URL every mail
+                                              is filed there), decoded: a link in it is whole on one line
+  npm run cli -- outbox list                  the outbox's mails, newest first, with their IDs
+  npm run cli -- outbox show <ID>             print one mail of the outbox (the ID from outbox list or
+                                              Admin → Outbox)`;
 
 const passwordProblemText: Record<string, string> = {
   notFound: "No account with that e-mail address.",
@@ -65,6 +72,49 @@ function parseCount(args: string[]): number {
   return count;
 }
 
+/**
+ * `outbox latest | list | show ID`: the mails filed in DATA_DIR/outbox, read like the Outbox screen reads them.
+ * Only files are read: no database is opened (or made), so it works before the first start too.
+ */
+async function printOutbox(dir: string, command: string | undefined, rest: string[], smtp: boolean): Promise<number> {
+  if (smtp) process.stderr.write("SMTP_URL is set, so mails are sent: the outbox holds only mails filed before.\n");
+  const empty = `The outbox is empty (${dir}): no mail was filed.\n`;
+  if (command === "list") {
+    if (rest.length > 0) throw new UsageError("outbox list takes no arguments");
+    const { entries, total } = await listOutbox(dir);
+    if (total === 0) {
+      process.stderr.write(empty);
+      return 0;
+    }
+    process.stdout.write(formatOutboxList(entries));
+    if (total > entries.length) process.stderr.write(`The newest ${entries.length} of ${total} mails are listed.\n`);
+    return 0;
+  }
+  if (command === "latest" || command === "show") {
+    let id: string;
+    if (command === "show") {
+      if (rest.length !== 1 || !rest[0]) throw new UsageError("outbox show takes exactly one ID (from outbox list)");
+      id = rest[0];
+    } else {
+      if (rest.length > 0) throw new UsageError("outbox latest takes no arguments");
+      const newest = (await listOutbox(dir, 1)).entries[0];
+      if (!newest) {
+        process.stderr.write(empty);
+        return 1;
+      }
+      id = newest.id;
+    }
+    const mail = await readOutboxMail(dir, id);
+    if (!mail) {
+      process.stderr.write(`No mail "${id}" in the outbox (${dir}): npm run cli -- outbox list shows their IDs.\n`);
+      return 1;
+    }
+    process.stdout.write(formatOutboxMail(mail));
+    return 0;
+  }
+  throw new UsageError(`Unknown command: ${["outbox", command].filter(Boolean).join(" ")}`);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (!group || group === "help" || group === "--help") {
@@ -74,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
   const env = parseEnv();
   // Private files whatever the umask, a restored site's included.
   protectDataDir(env.dataDir);
+  if (group === "outbox") return printOutbox(outboxDirIn(env.dataDir), command, rest, Boolean(env.mail.smtpUrl));
   if (group === "restore") {
     const [file, ...extra] = [command, ...rest].filter((arg) => arg !== undefined);
     if (!file || extra.length > 0) throw new UsageError("restore takes exactly one archive file");

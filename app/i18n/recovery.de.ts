@@ -9,6 +9,8 @@ export const recoveryDe = {
   "recovery.forgot.sent": "Sehen Sie in Ihr Postfach",
   "recovery.forgot.sentText":
     "Wenn es ein Konto mit der Adresse {email} gibt, ist ein Link zum Zurücksetzen des Passworts unterwegs. Er funktioniert einmal, innerhalb einer Stunde.",
+  "recovery.forgot.outbox":
+    "Diese Website versendet keine E-Mails: Es ist kein Mailserver eingerichtet, daher liegt der Link im Postausgang der Website. Ist es Ihre Website, zeigen Sie die neueste Mail dort mit diesem Befehl auf dem Server an:",
   "recovery.forgot.failed": "Der Link konnte nicht angefordert werden",
   "recovery.backToSignIn": "Zurück zur Anmeldung",
   "recovery.reset.title": "Neues Passwort wählen",

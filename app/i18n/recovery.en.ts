@@ -11,6 +11,8 @@ export const recoveryEn = {
   "recovery.forgot.sent": "Check your mail",
   "recovery.forgot.sentText":
     "If an account with the address {email} exists, a link to reset its password is on its way. It works once, within one hour.",
+  "recovery.forgot.outbox":
+    "This site sends no e-mail: no mail server is set up, so the link is filed in the site's outbox. If the site is yours, print the newest mail there with this command on the server:",
   "recovery.forgot.failed": "The link could not be requested",
   "recovery.backToSignIn": "Back to sign in",
   "recovery.reset.title": "Choose a new password",

@@ -20,7 +20,10 @@ import type { Route } from "./+types/auth.forgot";
 
 const AuthToasts = lazy(() => import("#app/components/auth-toasts.tsx"));
 
-type ForgotResult = { ok: boolean; toast: AuthToast; email: string; fieldError?: string };
+type ForgotResult = { ok: boolean; toast: AuthToast; email: string; fieldError?: string; outbox?: boolean };
+
+/** What an owner without a mail server types on the server to read the link (scripts/cli.ts). */
+const OUTBOX_COMMAND = "npm run cli -- outbox latest";
 
 const forgotForm = z.object({ email: z.string().max(1000) });
 
@@ -73,6 +76,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     ok: true,
     email,
     toast: { kind: "success", title: t("recovery.forgot.sent"), description: t("recovery.forgot.sentText", { email }) },
+    // Without SMTP_URL no mail leaves the server: the answer says where the link is instead (the same for every
+    // address, so it tells nothing about accounts). Usually the owner is the one asking, locked out of their site.
+    outbox: runtime.mail.mode === "outbox",
   } satisfies ForgotResult;
 }
 
@@ -103,6 +109,14 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         >
           <p className="font-medium">{result.toast.title}</p>
           <p className="mt-1">{result.toast.description}</p>
+          {result.outbox ? (
+            <>
+              <p className="mt-3">{t("recovery.forgot.outbox")}</p>
+              <pre className="mt-2 overflow-x-auto rounded bg-white px-3 py-2 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-50">
+                <code>{OUTBOX_COMMAND}</code>
+              </pre>
+            </>
+          ) : null}
         </div>
       ) : (
         <>

@@ -96,18 +96,25 @@ for (const lang of ["en", "de"] as const) {
     page,
     makeUser,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const user = await makeUser();
     await setPreferences(page, { lang });
     await page.goto("/auth/forgot");
     await checkBothThemes(page, `/auth/forgot ${lang}`);
-    await waitForHydration(page);
-    await page.getByLabel(texts[lang].email).fill(user.email);
-    await page.getByRole("button", { name: texts[lang].send }).click();
-    await expect(page.getByRole("status").filter({ hasText: texts[lang].sent })).toBeVisible();
-    // The toast's code is loaded after the answer: wait for it, or axe may measure it while it fades in.
-    await expect(page.locator("[data-sonner-toast]").filter({ hasText: texts[lang].sent })).toBeVisible();
-    await expectNoViolations(page, `/auth/forgot answered ${lang}`);
+    // The answer, with the command that prints the link (no SMTP_URL here), in both themes.
+    for (const theme of ["light", "dark"] as const) {
+      await setPreferences(page, { theme, lang });
+      await page.goto("/auth/forgot");
+      await waitForHydration(page);
+      await page.getByLabel(texts[lang].email).fill(user.email);
+      await page.getByRole("button", { name: texts[lang].send }).click();
+      const answer = page.getByRole("status").filter({ hasText: texts[lang].sent });
+      await expect(answer).toBeVisible();
+      await expect(answer.locator("code")).toHaveText("npm run cli -- outbox latest");
+      // The toast's code is loaded after the answer: wait for it, or axe may measure it while it fades in.
+      await expect(page.locator("[data-sonner-toast]").filter({ hasText: texts[lang].sent })).toBeVisible();
+      await expectNoViolations(page, `/auth/forgot answered ${lang} (${theme})`);
+    }
   });
 }
 

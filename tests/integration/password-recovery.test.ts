@@ -221,6 +221,9 @@ describe.each(databaseKinds)("recovery and e-mail change mails through a real SM
     const asked = await postForm(server, "/auth/forgot?lang=de", { email: user.email }, { localAddress: nextClient() });
     expect(asked.status).toBe(200);
     expect(visibleText(asked.body)).toContain(`Wenn es ein Konto mit der Adresse ${user.email} gibt`);
+    // Mail is sent: no word of the outbox or of the command that reads it.
+    expect(asked.body).not.toContain("outbox latest");
+    expect(visibleText(asked.body)).not.toContain(recoveryDe["recovery.forgot.outbox"]);
 
     const mail = await smtp.waitForMail((received) => received.to.includes(user.email));
     expect(mail.subject).toBe("Passwort zurücksetzen");

@@ -133,7 +133,7 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
         const file = await fileInOutbox(deps.outboxDir, message.kind, built.message as Buffer, at);
         // Recipient and subject only: the body holds the links (tokens), which stay in the file.
         deps.logger.info(
-          { to: message.to, subject: message.subject, kind: message.kind, file },
+          { to: message.to, subject: message.subject, kind: message.kind, file, read: "npm run cli -- outbox latest" },
           "Mail filed in the outbox (SMTP_URL is not set)",
         );
       }
