@@ -231,7 +231,7 @@ test("the admin site screens break no Content-Security-Policy rule, the preview 
   await waitForHydration(page);
   const home = await openSettingsSection(page, "Home page");
   await home.getByRole("button", { name: "Show preview" }).first().click();
-  await expect(home.getByRole("region", { name: "Preview: Text (English)" })).toContainText("This is the home page");
+  await expect(home.getByRole("region", { name: "Preview: Text (English)" })).toContainText("Thanks for stopping by.");
   for (const path of ["/admin/invites", "/admin/users", "/admin/audit"]) {
     await page.goto(path);
     await page.waitForLoadState("networkidle");

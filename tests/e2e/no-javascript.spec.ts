@@ -7,7 +7,7 @@ test("the home page reads without JavaScript", async ({ page }) => {
   await page.goto("/home");
   await expect(page.getByRole("heading", { level: 1, name: "Hello, and welcome" })).toBeVisible();
   await expect(page.getByText("Pictures, notes and links from my corner of the web.")).toBeVisible();
-  await expect(page.getByText("This is the home page of your new site.")).toBeVisible();
+  await expect(page.getByText("Thanks for stopping by.")).toBeVisible();
   await expect(page.getByRole("main").getByRole("link", { name: "links", exact: true })).toHaveAttribute(
     "href",
     "https://example.com",

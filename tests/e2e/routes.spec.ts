@@ -17,7 +17,7 @@ test.describe("every route renders", () => {
     await expect(page.getByText("A selection of recent pictures.")).toBeVisible();
     await page.goto("/home");
     await expect(page.getByText("Pictures, notes and links from my corner of the web.")).toBeVisible();
-    await expect(page.getByRole("main").getByText("This is the home page of your new site.")).toBeVisible();
+    await expect(page.getByRole("main").getByText("Thanks for stopping by.")).toBeVisible();
     await page.goto("/links");
     await expect(page.getByText("Find me elsewhere on the web.")).toBeVisible();
     await page.goto("/faq");
