@@ -19,9 +19,9 @@ export const settingDefaults = {
   home_subtitle: "Pictures, notes and links from my corner of the web.",
   home_subtitle_de: "Bilder, Notizen und Links aus meiner Ecke des Netzes.",
   home_content:
-    "Thanks for stopping by. This is where I keep the pictures I take, the things I write and the places I like to visit online.\n\nLook around the gallery, or find me elsewhere through the links.",
+    "Thanks for stopping by. This is where I keep the pictures I take, the things I write and the places I like to visit online.\n\nLook around the [gallery](/), or find me elsewhere through the [links](/links).",
   home_content_de:
-    "Schön, dass Sie vorbeischauen. Hier sammle ich meine Bilder, was ich schreibe und die Orte im Netz, die ich gern besuche.\n\nSehen Sie sich in der Galerie um oder finden Sie mich über die Links auch anderswo.",
+    "Schön, dass Sie vorbeischauen. Hier sammle ich meine Bilder, was ich schreibe und die Orte im Netz, die ich gern besuche.\n\nSehen Sie sich in der [Galerie](/) um oder finden Sie mich über die [Links](/links) auch anderswo.",
 
   // Page titles and subtitles
   gallery_page_title: "Gallery",
