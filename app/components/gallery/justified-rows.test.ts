@@ -108,7 +108,7 @@ describe("justified rows", () => {
     const [only] = justifiedLayout([{ width: 3000, height: 2000 }]);
     // Alone, a 3:2 picture is a whole row on a phone and short of the plan (shown at its height) wider up.
     expect(only?.sizes).toBe(
-      "(min-width: 1024px) calc(976px * 0.341), (min-width: 640px) calc((100vw - 3rem) * 0.429), calc((100vw - 2rem) * 1)",
+      "(min-width: 1024px) calc(976px * 0.341), (min-width: 640px) calc((100vw - 3rem) * 0.429), calc((100vw - 2rem) * 1.000)",
     );
     // A broken record without a size is a square rather than a division by zero.
     expect(aspectRatioOf(0, 0)).toBe(1);

@@ -46,7 +46,7 @@ export const ROWS_CLASS = "flex flex-wrap gap-3";
 /** The width-to-height ratio of a picture (1 for a broken record without a size). */
 export function aspectRatioOf(width: number, height: number): number {
   if (!(width > 0 && height > 0)) return 1;
-  return Math.round((width / height) * 10_000) / 10_000;
+  return width / height;
 }
 
 export type Row = { start: number; end: number; ratio: number; stretched: boolean };
@@ -78,9 +78,10 @@ export function breakRows(ratios: readonly number[], target: number): Row[] {
     }
   }
   const rows: Row[] = [];
-  for (let end = n; end > 0; end = from[end] ?? 0) {
-    const start = from[end] ?? 0;
-    const ratio = ratios.slice(start, end).reduce((sum, value) => sum + value, 0);
+  for (let end = n, start: number; end > 0; end = start) {
+    start = from[end] ?? 0;
+    let ratio = 0;
+    for (let index = start; index < end; index++) ratio += ratios[index] ?? 1;
     rows.unshift({ start, end, ratio, stretched: end < n || ratio >= target * LAST_ROW_STRETCH });
   }
   return rows;
@@ -116,7 +117,7 @@ export function justifiedLayout(images: readonly { width: number; height: number
       const entry = perBreakpoint[level]?.[index];
       if (!entry) return;
       style[`--flex-${level}`] = entry.flex;
-      const width = `calc(${content} * ${Math.ceil(entry.share * 1000) / 1000})`;
+      const width = `calc(${content} * ${entry.share.toFixed(3)})`;
       sizes.unshift(minWidth > 0 ? `(min-width: ${minWidth}px) ${width}` : width);
     });
     return { style: style as CSSProperties, sizes: sizes.join(", ") };

@@ -48,7 +48,6 @@ export function WatermarkBadge({ watermark, inGrid = false }: { watermark: Water
       href={watermark.url}
       rel="noopener noreferrer"
       target="_blank"
-      aria-label={watermark.text}
       className={`${className} underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white`}
     >
       {text}
