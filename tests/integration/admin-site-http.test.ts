@@ -237,10 +237,11 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
         "Not an address that can be used",
       ],
       [
+        // Refused, with the completed address offered to the owner (never stored as typed).
         "a protocol-relative URL",
         { watermark_url: "//evil.example/" },
         "watermark_url",
-        "Not an address that can be used",
+        "This address lacks its beginning. Did you mean https://evil.example/?",
       ],
       [
         "another site's logo (the Content-Security-Policy would block it)",
