@@ -18,6 +18,7 @@ test("every group is a section of its own, one at a time, chosen from the list b
     "Legal pages",
     "Watermark",
     "Search and social sharing",
+    "Contact form",
     "Security",
   ];
   const nav = page.getByRole("navigation", { name: "Settings sections" });
