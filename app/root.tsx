@@ -14,8 +14,9 @@ import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { menuOrderOf } from "#app/domains/content/menu-sections.ts";
+import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
-import { localizedSetting, siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
+import { localizedSetting } from "#app/domains/settings/settings.ts";
 import { dictionaryFor } from "#app/i18n/i18n.server.ts";
 import { keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
@@ -68,14 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
       privacyTitle: l("footer_privacy_title"),
       privacyHtml: renderMarkdown(l("footer_privacy_content")),
     },
-    seo: {
-      lang,
-      baseUrl: getRuntime().env.baseUrl,
-      siteTitle: siteTitle(settings),
-      description: siteDescription(settings, lang),
-      ogImage: settings.meta_og_image,
-      faviconUrl: settings.site_favicon_url,
-    },
+    seo: seoDataFor(settings, lang, getRuntime().env.baseUrl),
   };
 }
 

@@ -1,20 +1,21 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
-import { justifiedLayout } from "#app/components/gallery/justified-rows.ts";
+import { justifiedLayout, type PictureLayout } from "#app/components/gallery/justified-rows.ts";
 import { inPlace, Lightbox } from "#app/components/gallery/lightbox.tsx";
 import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { listPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
-import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
+import { downloadFileName, GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { imageSources, largeImage, thumbnailWatermark } from "#app/domains/media/image-display.ts";
-import { imageObject, jsonLdMeta } from "#app/domains/seo/structured-data.ts";
+import { seoDataFor } from "#app/domains/seo/seo-data.ts";
+import { imageObject } from "#app/domains/seo/structured-data.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import { isSingleLine, rowIdOrNull } from "#app/lib/text-schema.ts";
 import type { Route } from "./+types/gallery";
@@ -41,12 +42,30 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]),
     listPublishedGallery(getDb(), { lang, category, page, imageId }),
   ]);
+  // A shared picture's structured data, made here so that visitors' code carries no JSON-LD builder.
+  const shared = imageId ? gallery.items.find((item) => item.id === imageId) : undefined;
+  const seo = seoDataFor(settings, lang, getRuntime().env.baseUrl);
+  const allowDownload = settings.gallery_allow_download === "true";
+  // Each page's rows are planned here, on the server (a page loaded by "more" is planned on its own), so the
+  // gallery's visitors load no planner.
+  const plan = justifiedLayout(gallery.items.map((item) => item.image));
   return {
     ...texts,
-    gallery,
+    gallery: {
+      ...gallery,
+      items: gallery.items.map(
+        (item, index): PlannedItem => ({
+          ...item,
+          layout: plan[index],
+          // The name a download is saved under, as the lightbox titles the picture.
+          downloadName: allowDownload ? downloadFileName(item.title || "picture") : undefined,
+        }),
+      ),
+    },
+    jsonLd: shared ? { id: shared.id, data: imageObject(seo, shared) } : null,
     watermark: publicWatermark(settings),
     thumbnailTitles: settings.thumbnail_titles === "true",
-    allowDownload: settings.gallery_allow_download === "true",
+    allowDownload,
   };
 }
 
@@ -58,7 +77,10 @@ export const shouldRevalidate = keepDataForLightboxSteps;
  * which every browser that can preload by srcset also shows; the same widths and sizes as the picture's own)
  * before it has read the body.
  */
-function firstPicturePreload(data: { gallery: { items: GalleryItem[] }; watermark: unknown } | undefined) {
+/** A picture of the grid with its place in its row (planned by the loader). */
+type PlannedItem = GalleryItem & { layout: PictureLayout | undefined; downloadName: string | undefined };
+
+function firstPicturePreload(data: { gallery: { items: PlannedItem[] }; watermark: unknown } | undefined) {
   const first = data?.gallery.items[0];
   if (!first) return [];
   const { only } = thumbnailWatermark(first.image, Boolean(data?.watermark));
@@ -72,7 +94,7 @@ function firstPicturePreload(data: { gallery: { items: GalleryItem[] }; watermar
       type: "image/avif",
       imageSrcSet: srcset,
       // The first picture's sizes as the rows give them (its share of the first row at each width).
-      imageSizes: justifiedLayout(data.gallery.items.map((item) => item.image))[0]?.sizes,
+      imageSizes: first.layout?.sizes,
       fetchPriority: "high",
     },
   ];
@@ -101,7 +123,10 @@ export function meta({ matches, location, loaderData }: Route.MetaArgs) {
     }),
     { property: "og:image:width", content: String(large.width) },
     { property: "og:image:height", content: String(large.height) },
-    ...jsonLdMeta(imageObject(seo, shared)),
+    // Made by the loader for the picture it was asked for (a step in the lightbox keeps the data, not its picture).
+    ...(loaderData?.jsonLd?.id === shared.id && loaderData.jsonLd.data
+      ? [{ "script:ld+json": loaderData.jsonLd.data as never }]
+      : []),
   ];
 }
 
@@ -120,7 +145,7 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
   const { gallery, watermark } = loaderData;
   const fetcher = useFetcher<LoaderData>();
   const [hydrated, setHydrated] = useState(false);
-  const [items, setItems] = useState<GalleryItem[]>(gallery.items);
+  const [items, setItems] = useState<PlannedItem[]>(gallery.items);
   const [lastPage, setLastPage] = useState(gallery.page);
   const location = useLocation();
   const navigate = useNavigate();
@@ -247,6 +272,7 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
           ) : (
             <PictureRows
               items={items}
+              layout={items.map((item) => item.layout)}
               watermark={watermark}
               altFor={(item, index) => item.alt || labelFor(item, index)}
               caption={loaderData.thumbnailTitles ? (item) => item.title : undefined}
@@ -300,7 +326,7 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
             hydrated={hydrated}
             onPastLast={hasMore ? pastLast : undefined}
             moreHref={galleryHref({ category: gallery.category, page: lastPage + 1 })}
-            download={loaderData.allowDownload}
+            downloadName={loaderData.allowDownload ? (item) => (item as PlannedItem).downloadName : undefined}
             // The picture's canonical address in the visitor's language, as its page's head names it.
             shareUrlFor={
               seo

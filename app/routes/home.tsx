@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { justifiedLayout } from "#app/components/gallery/justified-rows.ts";
 import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
@@ -10,14 +11,15 @@ import { publicLinks } from "#app/domains/links/links.server.ts";
 import { toPostCard } from "#app/domains/posts/blog-pages.server.ts";
 import { listLatestPosts } from "#app/domains/posts/posts.server.ts";
 import { ownerData } from "#app/domains/seo/owner-data.server.ts";
-import { jsonLdMeta, websiteAndPerson } from "#app/domains/seo/structured-data.ts";
+import { seoDataFor } from "#app/domains/seo/seo-data.ts";
+import { websiteAndPerson } from "#app/domains/seo/structured-data.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
 import { galleryHref } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { pageTexts } from "#app/lib/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { requestSettings } from "#app/lib/site-context.server.ts";
 import type { Route } from "./+types/home";
 
@@ -35,19 +37,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     ...texts,
     images,
+    // Planned here: the home page's pictures are fixed, so its visitors' code needs no planner.
+    imageLayout: justifiedLayout(images.map((item) => item.image)),
     links: withIconMarkup(links),
     video,
     posts: posts.map(toPostCard),
     watermark: publicWatermark(settings),
     thumbnailTitles: settings.thumbnail_titles === "true",
-    owner: ownerData(settings, links),
+    // The page's structured data, made here so that visitors' code carries no JSON-LD builder.
+    jsonLd: websiteAndPerson(seoDataFor(settings, lang, getRuntime().env.baseUrl), ownerData(settings, links)),
   };
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
   const seo = rootSeo(matches);
   const tags = pageMeta(seo, location.pathname, { title: loaderData?.home_title });
-  return seo && loaderData ? [...tags, ...jsonLdMeta(websiteAndPerson(seo, loaderData.owner))] : tags;
+  return seo && loaderData ? [...tags, { "script:ld+json": loaderData.jsonLd as never }] : tags;
 }
 
 const moreLinkClass =
@@ -107,6 +112,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
               {/* The gallery's rows: each picture whole, the watermark seen once. */}
               <PictureRows
                 items={images}
+                layout={loaderData.imageLayout}
                 watermark={watermark}
                 altFor={(item, index) => item.alt || t("home.image", { number: index + 1 })}
                 caption={loaderData.thumbnailTitles ? (item) => item.title : undefined}

@@ -14,7 +14,7 @@ import type { CSSProperties } from "react";
  * the browser, nothing moves as the pixels arrive, and DOM order (and Tab order) is the visual order.
  */
 
-/** Tailwind's breakpoints (`sm`, `lg`) and the list's horizontal gap (`gap-3`), as app.css and `ROWS_CLASS` set them. */
+/** Tailwind's breakpoints (`sm`, `lg`) and the list's horizontal gap (`gap-3`), as app.css and `ROWS_CLASS` (picture-rows.tsx) set them. */
 const GAP_REM = 0.75;
 
 /**
@@ -40,8 +40,6 @@ const SHORT_LAST_ROW_WEIGHT = 0.3;
 
 /** The basis is a hair less than the exact share, so rounding never pushes a row's last picture onto the next. */
 const BASIS_SHARE = 0.998;
-
-export const ROWS_CLASS = "flex flex-wrap gap-3";
 
 /** The width-to-height ratio of a picture (1 for a broken record without a size). */
 export function aspectRatioOf(width: number, height: number): number {

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from "react";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
-import { downloadFileName, type GalleryItem } from "#app/domains/gallery/gallery.ts";
+import type { GalleryItem } from "#app/domains/gallery/gallery.ts";
 import { imageUrl } from "#app/domains/media/image-display.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 import { DrawnWatermarkLink, type Watermark } from "./watermark-badge.tsx";
@@ -46,8 +46,11 @@ export function Lightbox(props: {
   /** Past the last loaded picture while the gallery has more: fetch them and go on (with `moreHref` without JavaScript). */
   onPastLast?: () => void;
   moreHref?: string;
-  /** The owner lets visitors download the largest size (never the private original). */
-  download?: boolean;
+  /**
+   * When the owner lets visitors download the largest size (never the private original): each picture's file name,
+   * made by the loader (`downloadFileName`), so visitors' code carries no name-making.
+   */
+  downloadName?: (item: GalleryItem) => string | undefined;
   /** The picture's canonical address, to share. */
   shareUrlFor?: (id: string) => string;
 }) {
@@ -85,8 +88,8 @@ export function Lightbox(props: {
   // The widest JPEG: the size that carries the watermark when it is on, and opens anywhere.
   const largestJpeg = item?.image.variants.filter((variant) => variant[4] !== "").at(-1);
   const download =
-    props.download && item && largestJpeg
-      ? { href: imageUrl(item.image, largestJpeg, "jpeg"), name: downloadFileName(label) }
+    props.downloadName && item && largestJpeg
+      ? { href: imageUrl(item.image, largestJpeg, "jpeg"), name: props.downloadName(item) ?? "picture.jpg" }
       : null;
   return (
     <dialog

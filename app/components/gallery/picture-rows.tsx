@@ -1,8 +1,14 @@
 import type { ReactNode } from "react";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { type ImageDisplay, thumbnailWatermark } from "#app/domains/media/image-display.ts";
-import { justifiedLayout, ROWS_CLASS } from "./justified-rows.ts";
+import type { PictureLayout } from "./justified-rows.ts";
 import { type Watermark, WatermarkBadge } from "./watermark-badge.tsx";
+
+/**
+ * The list's flex rows; its gap is the one justified-rows.ts plans with. Here, not there: the home page plans its
+ * rows on the server, and importing anything of the planner would bring it to its visitors.
+ */
+const ROWS_CLASS = "flex flex-wrap gap-3";
 
 /** How many pictures load at once (about the first row); the rest as they scroll into view. */
 const EAGER_COUNT = 3;
@@ -16,12 +22,17 @@ const EAGER_COUNT = 3;
  */
 export function PictureRows<T extends { id: string; image: ImageDisplay }>(props: {
   items: T[];
+  /**
+   * Each picture's place in its row (`justifiedLayout`): planned by the page, so a page whose pictures are fixed
+   * (the home page) plans them on the server and its visitors load no planner.
+   */
+  layout: readonly (PictureLayout | undefined)[];
   watermark: Watermark | null;
   altFor: (item: T, index: number) => string;
   link: (item: T, index: number, picture: ReactNode) => ReactNode;
   caption?: (item: T) => string;
 }) {
-  const layout = justifiedLayout(props.items.map((item) => item.image));
+  const { layout } = props;
   return (
     <ul className={`picture-rows ${ROWS_CLASS}`}>
       {props.items.map((item, index) => {
