@@ -37,6 +37,10 @@ test.beforeAll(async () => {
 
 /** Every picture of the list: its rendered box, its list item's box and its natural size, once its pixels are in. */
 async function measure(list: Locator) {
+  // The pictures load lazily: a long gallery's lower rows load only once scrolled to (CI's phone run waited for
+  // pixels that were never asked for). Each is brought into view, then the page goes back to the top.
+  for (const image of await list.locator("img").all()) await image.scrollIntoViewIfNeeded();
+  await list.page().evaluate(() => window.scrollTo(0, 0));
   await expect
     .poll(() =>
       list.locator("img").evaluateAll((images) => images.every((image) => (image as HTMLImageElement).complete)),
