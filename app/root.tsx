@@ -8,7 +8,7 @@ import {
   useLocation,
   useNavigation,
 } from "react-router";
-import { getSessionUser } from "#app/auth/session.server.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
@@ -23,8 +23,8 @@ import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { isThemeSetting, languageOf, THEME_SCRIPT, themeChoice } from "#app/lib/preferences.ts";
 import { type RootData, useRootData, useTranslate } from "#app/lib/root-data.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { requestSettings, siteMiddleware } from "#app/lib/site-context.server.ts";
+import { requestSettings, siteMiddleware } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 
@@ -58,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
     dictionary: dictionaryFor(lang),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
-    menu: await readMenuSections(getDb(), settings),
+    menu: await readMenuSections(runtimeOf(context).database.db, settings),
     menuOrder: menuOrderOf(settings.menu_order),
     footer: {
       copyright: brand("footer_copyright"),
@@ -69,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
       privacyTitle: l("footer_privacy_title"),
       privacyHtml: renderMarkdown(l("footer_privacy_content")),
     },
-    seo: seoDataFor(settings, lang, getRuntime().env.baseUrl),
+    seo: seoDataFor(settings, lang, runtimeOf(context).env.baseUrl),
   };
 }
 

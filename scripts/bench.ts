@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { GALLERY_PAGE_SIZE } from "#app/domains/gallery/gallery.ts";
-import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { multipartBody } from "#tests/support/multipart.ts";
 import { request, type ServerProcess } from "#tests/support/server-process.ts";
 import { photoLikeJpeg } from "./bench/photo-like-jpeg.ts";

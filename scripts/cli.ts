@@ -16,7 +16,7 @@ import { formatAccountTable, listAccounts } from "#app/domains/users/user-list.s
 import { grantAdmin, RoleChangeError, revokeAdmin, setPassword } from "#app/domains/users/users.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { EnvError, parseEnv } from "#app/lib/env.server.ts";
-import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 
 const USAGE = `Usage:
   npm run cli -- invites create [--count N]   print N new invite codes (default 1), one per line

@@ -13,7 +13,7 @@ import Database from "better-sqlite3";
 import { openDatabase } from "#app/db/database.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { restoreBackup } from "#app/domains/backup/restore.server.ts";
-import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { seedDataFolder } from "./bench/seed-data.ts";
 
 const { values } = parseArgs({

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
 import { copyPictureRows, pictureIds, seedDataFolder } from "./bench/seed-data.ts";
 

@@ -17,7 +17,7 @@ import { insertMissingDefaults, readSettings } from "#app/domains/settings/setti
 import { localizedSetting } from "#app/domains/settings/settings.ts";
 import { parseEnv } from "#app/lib/env.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
-import { getDb, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
+import { getDb, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import { loader as galleryLoader } from "#app/routes/gallery.tsx";
 import { loader as homeLoader } from "#app/routes/home.tsx";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";

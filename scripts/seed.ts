@@ -7,7 +7,7 @@ import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { findUserByEmail } from "#app/domains/users/users.server.ts";
 import { parseEnv } from "#app/lib/env.server.ts";
-import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { createInvite, createUser } from "#tests/support/factories.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
 

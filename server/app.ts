@@ -1,19 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { createRequestHandler, matchPath, RouterContextProvider, type ServerBuild } from "react-router";
-import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
-import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
 import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
-import { readSettings } from "#app/domains/settings/settings.server.ts";
-import { startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext, databaseUnreachableContext, requestIdContext } from "#app/lib/request-context.ts";
-import { getRuntime, getStorage, startRuntime, stopRuntime } from "#app/lib/runtime.server.ts";
-import { sweepStorage } from "#app/lib/storage-sweeps.server.ts";
+import { runtimeContext } from "#app/runtime/runtime-context.ts";
+import { getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import {
   MAX_BODY_BYTES,
   type UploadFileLimits,
@@ -111,30 +107,10 @@ export async function startup(source: Record<string, string | undefined> = proce
   pageCache = env.pageCache ? new PageCache({ changeVersion: runtime.database.changeVersion }) : null;
   // On PostgreSQL the first call starts listening for other processes' commits; until then nothing is kept.
   runtime.database.changeVersion();
-  // Not awaited: the site answers while leftovers of interrupted uploads are removed.
-  void sweepStorage(runtime.database.db, env);
-  // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
-  void finishPendingImages(runtime.database.db);
-  // Pictures whose drawn watermark is not the one the settings ask for (a refresh cut short by a stop, or a text
-  // that follows the site name after an upgrade emptied it) are redrawn; the rest are left alone.
-  void readSettings(runtime.database.db)
-    .then((settings) => startWatermarkRefresh(runtime.database.db, settings))
-    .catch((error: unknown) => getLogger().error({ err: error }, "Could not check the gallery's watermarks"));
-  stopBackups?.();
-  stopBackups = env.backup.dir
-    ? startBackupSchedule(
-        { database: runtime.database, dataDir: env.dataDir },
-        { ...env.backup, dir: env.backup.dir },
-        getLogger(),
-      )
-    : undefined;
   return { env, adminSetupCode };
 }
 
-let stopBackups: (() => void) | undefined;
-
 export async function shutdown() {
-  stopBackups?.();
   await stopRuntime();
 }
 
@@ -299,7 +275,7 @@ app.use(async (req, res, next) => {
 });
 
 // Uploaded media: public files by content-hashed name, private ones by signed URL (see serve-media.server.ts).
-app.use(mediaHandler(getStorage));
+app.use(mediaHandler(() => getRuntime().storage));
 
 const loadBuild = () => import("virtual:react-router/server-build");
 const handleRequest = createRequestHandler(loadBuild, process.env.NODE_ENV);
@@ -307,6 +283,8 @@ const handleRequest = createRequestHandler(loadBuild, process.env.NODE_ENV);
 app.use(async (req, res, next) => {
   try {
     const context = new RouterContextProvider();
+    // The composition root's services reach loaders and actions here, and only here (see runtime-context.ts).
+    context.set(runtimeContext, getRuntime());
     context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
     context.set(requestIdContext, (req as { id?: string }).id ?? "");
     // A request that failed because the database is away is answered 503 with a page saying so, not 500.

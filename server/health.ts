@@ -4,7 +4,7 @@ import path from "node:path";
 import type express from "express";
 import { sql } from "kysely";
 import { getLogger } from "#app/lib/logger.server.ts";
-import type { Runtime } from "#app/lib/runtime.server.ts";
+import type { Runtime } from "#app/runtime/runtime.server.ts";
 
 /** A check that has not answered by then counts as failed: a hung database must not hang the prober too. */
 const CHECK_TIMEOUT_MS = 3_000;

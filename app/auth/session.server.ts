@@ -1,11 +1,5 @@
 import type { Kysely } from "kysely";
-import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import type { Database } from "#app/db/schema.ts";
-import { readSettings } from "#app/domains/settings/settings.server.ts";
-import { hasTwoFactor, isTwoFactorRequiredForAdmins } from "#app/domains/users/two-factor.server.ts";
-import { isAdmin } from "#app/domains/users/users.server.ts";
-import { type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
 
 /**
  * How long a session lasts after its sign-in, however much it is used: better-auth extends a session in use
@@ -32,88 +26,4 @@ export async function recordSessionActivity(
 ): Promise<void> {
   if (now.getTime() - new Date(session.updatedAt).getTime() < SESSION_ACTIVITY_STEP_MS) return;
   await db.updateTable("session").set({ updatedAt: now }).where("id", "=", session.id).execute();
-}
-
-/**
- * Reads the session cookie; `headers` carries a refreshed cookie when better-auth extended the session, or the
- * cookie's removal when the session has outlived SESSION_ABSOLUTE_LIFETIME_MS (it is deleted then).
- */
-export async function loadSessionUser(
-  request: Request,
-  now = new Date(),
-): Promise<{ user: SessionUser | null; headers: Headers }> {
-  const { auth, database } = getRuntime();
-  if (!request.headers.get("Cookie")?.includes("session_token")) return { user: null, headers: new Headers() };
-  const { headers, response } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
-  if (!response) return { user: null, headers };
-  if (isPastAbsoluteLifetime(response.session.createdAt, now)) {
-    // better-auth's own sign-out deletes the row by the cookie's token and answers with the cookies cleared.
-    const ended = await auth.api.signOut({ headers: request.headers, returnHeaders: true });
-    return { user: null, headers: ended.headers };
-  }
-  await recordSessionActivity(database.db, response.session, now);
-  const user = {
-    id: response.user.id,
-    email: response.user.email,
-    isAdmin: await isAdmin(database.db, response.user.id),
-    sessionId: response.session.id,
-  };
-  return { user, headers };
-}
-
-export function getSessionUser(context: Readonly<RouterContextProvider>): SessionUser | null {
-  return context.get(sessionUserContext);
-}
-
-/**
- * Any signed-in user; visitors go to sign-in and come back. Use in every loader and action of the account pages.
- * Pass the loader's normalized `url` (see `requireAdmin`).
- */
-export function requireUser(url: URL, context: Readonly<RouterContextProvider>): SessionUser {
-  const user = getSessionUser(context);
-  if (!user) {
-    const back = `${url.pathname}${url.search}`;
-    throw redirect(`/auth?redirectTo=${encodeURIComponent(back)}`);
-  }
-  return user;
-}
-
-/**
- * Visitors go to sign-in and come back; signed-in non-admins get 403. Use in every admin loader and action.
- * Pass the loader's normalized `url`, not `request.url`: on a client-side navigation the raw request is the
- * single-fetch data request (`/admin.data`), which is no place to send a visitor back to.
- */
-export function requireAdmin(url: URL, context: Readonly<RouterContextProvider>): SessionUser {
-  const user = requireUser(url, context);
-  if (!user.isAdmin) throw data({ reason: "forbidden" }, { status: 403 });
-  return user;
-}
-
-/**
- * On the admin layout route, before every nested loader and action: visitors are sent to sign in, and a
- * signed-in non-admin's write is refused before any action runs. A non-admin's reads (page loads and
- * client-side navigations) reach the loaders, so that the 403 page is rendered inside the site's header and
- * footer (a throw here would skip the root loader): the admin layout's loader refuses them, and every admin
- * loader calls `requireAdmin` too. Actions still call `requireAdmin` to learn who acts (for the audit log).
- */
-export const requireAdminMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
-  const user = getSessionUser(context);
-  const isRead = request.method === "GET" || request.method === "HEAD";
-  if (!user || (!user.isAdmin && !isRead)) requireAdmin(url, context);
-  if (user?.isAdmin) await requireAdminTwoFactor(user);
-  return next();
-};
-
-/** Where an admin without two-factor sign-in is sent while the site requires it (the page explains why). */
-export const ADMIN_TWO_FACTOR_SETUP_PATH = "/account/two-factor?required=admin";
-
-/**
- * The site setting "Admins must use two-factor sign-in": while it is on, an admin who has not turned it on is sent
- * to set it up before any admin loader or action runs (reads and writes alike, so nothing is changed either).
- */
-async function requireAdminTwoFactor(user: SessionUser): Promise<void> {
-  const db = getRuntime().database.db;
-  if (!isTwoFactorRequiredForAdmins(await readSettings(db))) return;
-  if (await hasTwoFactor(db, user.id)) return;
-  throw redirect(ADMIN_TWO_FACTOR_SETUP_PATH);
 }

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Toaster, toast } from "sonner";
-import type { AuthToast } from "#app/domains/users/auth-actions.server.ts";
+import type { AuthToast } from "#app/web/auth-actions.server.ts";
 import type { Theme } from "#app/lib/preferences.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
-import { requireUser } from "#app/auth/session.server.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import {
   changeOwnPassword,
@@ -10,7 +10,7 @@ import {
   setOwnLanguage,
   setOwnName,
 } from "#app/domains/users/account.server.ts";
-import { tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
+import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { type AccountMessageKey, type AccountTranslate, accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
@@ -20,7 +20,8 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import type { Runtime } from "#app/runtime/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 
@@ -29,7 +30,7 @@ export type AccountActionResult = ActionResult & { intent: AccountIntent | null 
 
 export async function accountOverviewLoader({ url, context }: Omit<Args, "request">) {
   const user = requireUser(url, context);
-  const account = await getOwnAccount(getRuntime().database.db, user.id);
+  const account = await getOwnAccount(runtimeOf(context).database.db, user.id);
   // Deleted between the session check and here (by an admin): the layout sends the visitor to sign in next time.
   if (!account) throw redirect("/auth");
   return { account };
@@ -69,7 +70,7 @@ const PASSWORD_PROBLEMS: Record<string, AccountMessageKey> = {
  */
 export async function accountOverviewAction({ request, url, context }: Args) {
   const user = requireUser(url, context);
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const db = runtime.database.db;
   const lang = languageOf(request).lang;
   const t = accountTranslatorFor(lang);
@@ -103,7 +104,7 @@ export async function accountOverviewAction({ request, url, context }: Args) {
     });
   }
 
-  if (form.intent === "password") return changePassword(request, user.id, actor, form, t, client);
+  if (form.intent === "password") return changePassword(runtime, request, user.id, actor, form, t, client);
 
   if (!form.password) {
     runtime.authLimiter.forgive(client);
@@ -134,6 +135,7 @@ export async function accountOverviewAction({ request, url, context }: Args) {
 }
 
 async function changePassword(
+  runtime: Runtime,
   request: Request,
   userId: string,
   actor: { id: string; email: string },
@@ -141,7 +143,6 @@ async function changePassword(
   t: AccountTranslate,
   client: string,
 ) {
-  const runtime = getRuntime();
   if (!form.currentPassword) {
     runtime.authLimiter.forgive(client);
     const message = t("account.password.error.currentRequired");
@@ -166,7 +167,7 @@ async function changePassword(
     returnHeaders: true,
   });
   try {
-    await sendPasswordChangedNotice(actor.id);
+    await sendPasswordChangedNotice(runtime, actor.id);
   } catch (error) {
     // The password has changed; only the notice is lost, and the log says so.
     getLogger().error({ err: error }, "The password-changed notice could not be prepared");
@@ -179,8 +180,7 @@ async function changePassword(
 }
 
 /** Tells the account's own address that its password changed (a delivery failure never reaches the person). */
-async function sendPasswordChangedNotice(userId: string) {
-  const runtime = getRuntime();
+async function sendPasswordChangedNotice(runtime: Runtime, userId: string) {
   const db = runtime.database.db;
   const account = await getOwnAccount(db, userId);
   if (!account) return;

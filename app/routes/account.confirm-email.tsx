@@ -4,7 +4,7 @@ import { Toaster, toast } from "sonner";
 import { z } from "zod";
 import { Button } from "#app/components/ui/button.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
-import { tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
+import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { checkEmailChangeToken, confirmEmailChange } from "#app/domains/users/email-change.server.ts";
 import { type AccountMessageKey, accountDictionaryFor, accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
@@ -15,7 +15,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme } from "#app/lib/root-data.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/account.confirm-email";
 
 /**
@@ -25,10 +25,10 @@ import type { Route } from "./+types/account.confirm-email";
  * the account, so an address mistyped into someone else's hands gives them nothing. Opening the link (GET) only
  * shows the question; a mail scanner following it changes nothing.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const change = await checkEmailChangeToken(getRuntime().database.db, token);
+  const change = await checkEmailChangeToken(runtimeOf(context).database.db, token);
   const dictionary = accountDictionaryFor(lang);
   // A 200 even so: after a successful change this loader runs again, and its status would become the answer's.
   if (!change) return { dictionary, valid: false as const, token: "", email: "", newEmail: "" };
@@ -40,7 +40,7 @@ const confirmForm = z.object({ token: z.string().max(1000), password: z.string()
 type ConfirmAnswer = { ok: boolean; title: string; message: string; invalid?: boolean; passwordError?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const { lang } = languageOf(request);
   const t = accountTranslatorFor(lang);
   const parsed = confirmForm.safeParse(await readForm(request));

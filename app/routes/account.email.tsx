@@ -2,11 +2,11 @@ import { useEffect } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { requireUser } from "#app/auth/session.server.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
-import { tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
+import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import {
   type EmailChangeProblem,
   pendingEmailChange,
@@ -19,12 +19,12 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/account.email";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const user = requireUser(url, context);
-  return { pending: await pendingEmailChange(getRuntime().database.db, user.id) };
+  return { pending: await pendingEmailChange(runtimeOf(context).database.db, user.id) };
 }
 
 const emailForm = z.object({ newEmail: z.string().max(1000), password: z.string().max(1000) });
@@ -47,7 +47,7 @@ const PROBLEMS: Record<EmailChangeProblem, { key: AccountMessageKey; field: "new
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const user = requireUser(url, context);
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const { lang } = languageOf(request);
   const t = accountTranslatorFor(lang);
   const parsed = emailForm.safeParse(await readForm(request));

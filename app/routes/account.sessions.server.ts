@@ -1,19 +1,19 @@
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { requireUser } from "#app/auth/session.server.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import { endOtherOwnSessions, endOwnSession, listOwnSessions } from "#app/domains/users/account.server.ts";
 import { accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 
 export async function sessionsLoader({ url, context }: Omit<Args, "request">) {
   const user = requireUser(url, context);
-  return { sessions: await listOwnSessions(getRuntime().database.db, user.id, user.sessionId) };
+  return { sessions: await listOwnSessions(runtimeOf(context).database.db, user.id, user.sessionId) };
 }
 
 const sessionsForm = z.discriminatedUnion("intent", [
@@ -33,7 +33,7 @@ export async function sessionsAction({ request, url, context }: Args) {
   if (!parsed.success) {
     return data({ ok: false, message: t("account.common.formError") } satisfies ActionResult, { status: 400 });
   }
-  const db = getRuntime().database.db;
+  const db = runtimeOf(context).database.db;
   const actor = { id: user.id, email: user.email, sessionId: user.sessionId };
   if (parsed.data.intent === "signOutOthers") {
     const count = await endOtherOwnSessions(db, actor);

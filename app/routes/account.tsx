@@ -1,5 +1,5 @@
 import { KeyRound, Mail, MonitorSmartphone, ShieldCheck } from "lucide-react";
-import { requireUser } from "#app/auth/session.server.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import { SectionLayout } from "#app/components/section-layout.tsx";
 import { type AccountMessageKey, accountDictionaryFor } from "#app/i18n/account-dictionary.ts";
 import { type AccountLayoutData, useAccountTranslate } from "#app/lib/account-data.ts";

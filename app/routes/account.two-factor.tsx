@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { requireUser } from "#app/auth/session.server.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
@@ -22,7 +22,7 @@ import { getLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/account.two-factor";
 
 /*
@@ -33,7 +33,7 @@ import type { Route } from "./+types/account.two-factor";
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = requireUser(url, context);
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const status = await readTwoFactorStatus(runtime.database.db, user.id);
   const settings = await readSettings(runtime.database.db);
   return {
@@ -71,7 +71,7 @@ async function errorCodeOf(response: Response): Promise<string | undefined> {
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const user = requireUser(url, context);
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const db = runtime.database.db;
   const t = accountTranslatorFor(languageOf(request).lang);
   const client = context.get(clientAddressContext);

@@ -1,6 +1,6 @@
 import { CircleDashed } from "lucide-react";
 import { Form, Link, useFetcher } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
@@ -14,12 +14,12 @@ import { adminsWithoutTwoFactor, isTwoFactorRequiredForAdmins } from "#app/domai
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin._index";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const user = requireAdmin(url, context);
-  const { env, database } = getRuntime();
+  const { env, database } = runtimeOf(context);
   const last = await lastBackup([env.backup.dir, defaultBackupDir(env.dataDir)]);
   const settings = await readSettings(database.db);
   const adminsWithout = await adminsWithoutTwoFactor(database.db);

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { AuditDiff } from "#app/components/admin/audit-diff.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { inputClass } from "#app/components/ui/field.tsx";
@@ -10,7 +10,7 @@ import { describeAuditEntry } from "#app/domains/audit/audit-sentence.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.audit";
 
 const PAGE_SIZE = 50;
@@ -28,7 +28,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     page: url.searchParams.get("page") ?? undefined,
   });
   const { area, page } = query;
-  const { records, total } = await listAudit(getDb(), {
+  const { records, total } = await listAudit(runtimeOf(context).database.db, {
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
     action: area ? `${area}.` : undefined,

@@ -1,11 +1,11 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { requireAdmin } from "#app/auth/session.server.ts";
-import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { recordAudit } from "#app/domains/audit/audit.server.ts";
 import { createDownloadBackup } from "#app/domains/backup/schedule.server.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.backup";
 
 /**
@@ -16,7 +16,7 @@ import type { Route } from "./+types/admin.backup";
  */
 export async function action({ url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
-  const { database, env } = getRuntime();
+  const { database, env } = runtimeOf(context);
   const backup = await createDownloadBackup({ database, dataDir: env.dataDir });
   const handle = await fsp.open(backup.file, "r");
   await fsp.rm(backup.file, { force: true });

@@ -1,16 +1,16 @@
 import { useMemo } from "react";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
-import { contentAction } from "#app/domains/content/content-admin.server.ts";
+import { contentAction } from "#app/web/content-admin.server.ts";
 import { adminFaqEntries, faqService } from "#app/domains/faq/faq.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.faq";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  return { entries: await adminFaqEntries(getDb()) };
+  return { entries: await adminFaqEntries(runtimeOf(context).database.db) };
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

@@ -1,7 +1,7 @@
 import { Eye, EyeOff, Tag, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { data, useFetcher, useRevalidator } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { GalleryUploader } from "#app/components/admin/gallery-uploader.tsx";
 import { EditDeleteActions } from "#app/components/admin/row-actions.tsx";
 import { SortableList } from "#app/components/admin/sortable-list.tsx";
@@ -34,18 +34,18 @@ import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.gallery";
 
 const GALLERY_UPLOAD_URL = "/admin/uploads/gallery";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const db = getDb();
+  const db = runtimeOf(context).database.db;
   return {
     items: await listAdminGallery(db),
     categories: await listGalleryCategories(db),
-    maxBytes: getRuntime().env.uploadMaxBytes,
+    maxBytes: runtimeOf(context).env.uploadMaxBytes,
   };
 }
 
@@ -56,7 +56,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const form = await readForm(request);
-  const db = getDb();
+  const db = runtimeOf(context).database.db;
   const id = galleryIdSchema.safeParse(form.id ?? "");
   const displayName = (title: string | undefined) => title?.trim() || t("admin.common.untitled");
   try {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
@@ -26,14 +26,14 @@ import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.invites";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const { env, mail } = getRuntime();
-  return { invites: await listInvites(getDb()), baseUrl: env.baseUrl, mailMode: mail.mode };
+  const { env, mail } = runtimeOf(context);
+  return { invites: await listInvites(runtimeOf(context).database.db), baseUrl: env.baseUrl, mailMode: mail.mode };
 }
 
 const inviteForm = z.discriminatedUnion("intent", [
@@ -89,7 +89,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
   const form = parsed.data;
   if (form.intent === "create") {
-    const codes = await createInvitesAsAdmin(getDb(), admin, { count: form.count, note: form.note });
+    const codes = await createInvitesAsAdmin(runtimeOf(context).database.db, admin, {
+      count: form.count,
+      note: form.note,
+    });
     return {
       ok: true,
       message: t("admin.invites.created", { count: codes.length }),
@@ -97,9 +100,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     } satisfies InviteActionResult;
   }
   if (form.intent === "send") {
-    const { env, mail } = getRuntime();
-    const siteName = (await readSettings(getDb())).site_name;
-    const { code, email } = await sendInviteByMail(getDb(), mail, admin, {
+    const { env, mail } = runtimeOf(context);
+    const siteName = (await readSettings(runtimeOf(context).database.db)).site_name;
+    const { code, email } = await sendInviteByMail(runtimeOf(context).database.db, mail, admin, {
       email: form.email,
       language: form.language,
       siteName,
@@ -111,7 +114,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       codes: [code],
     } satisfies InviteActionResult;
   }
-  const result = await deleteUnusedInvite(getDb(), admin, form.code);
+  const result = await deleteUnusedInvite(runtimeOf(context).database.db, admin, form.code);
   if (!result.ok) {
     const message = result.problem === "used" ? t("admin.invites.error.used") : t("admin.invites.error.notFound");
     return data({ ok: false, message } satisfies InviteActionResult, { status: 400 });

@@ -1,20 +1,20 @@
 import { useMemo } from "react";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
 import { UrlField } from "#app/components/admin/url-field.tsx";
 import { LinkIcon } from "#app/components/link-icon.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
-import { contentAction } from "#app/domains/content/content-admin.server.ts";
+import { contentAction } from "#app/web/content-admin.server.ts";
 import { LINK_ICON_NAMES } from "#app/domains/links/link-icons.ts";
 import { adminLinks, linksService } from "#app/domains/links/links.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.links";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  return { links: await adminLinks(getDb()) };
+  return { links: await adminLinks(runtimeOf(context).database.db) };
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/auth/session.server.ts";
-import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";

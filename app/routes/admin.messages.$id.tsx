@@ -1,7 +1,7 @@
 import { ArrowLeft, Mail, Trash2 } from "lucide-react";
 import { useRef } from "react";
 import { data, Form, Link, useSubmit } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useMessageTime } from "#app/components/admin/message-time.ts";
 import { Button, buttonClass } from "#app/components/ui/button.tsx";
@@ -13,13 +13,15 @@ import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
 import { ROW_ID_PATTERN } from "#app/lib/text-schema.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.messages.$id";
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const message = ROW_ID_PATTERN.test(params.id) ? await findContactMessage(getDb(), params.id) : null;
+  const message = ROW_ID_PATTERN.test(params.id)
+    ? await findContactMessage(runtimeOf(context).database.db, params.id)
+    : null;
   if (!message) throw data(null, { status: 404 });
   return { message };
 }
@@ -27,7 +29,12 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
 // "Mark as read" and "Mark as unread" post here (delete posts to the list, which answers it).
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
-  return contactMessageAction(getDb(), admin, adminTranslatorFor(languageOf(request).lang), await readForm(request));
+  return contactMessageAction(
+    runtimeOf(context).database.db,
+    admin,
+    adminTranslatorFor(languageOf(request).lang),
+    await readForm(request),
+  );
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useMessageTime } from "#app/components/admin/message-time.ts";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
@@ -11,7 +11,7 @@ import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.messages";
 
 /** How much of a message the list shows. */
@@ -19,7 +19,7 @@ const EXCERPT = 120;
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const db = getDb();
+  const db = runtimeOf(context).database.db;
   const [list, settings] = await Promise.all([listContactMessages(db), readSettings(db)]);
   return {
     ...list,
@@ -34,7 +34,12 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 // A message's own page posts its "delete" here, so that the answer is this list.
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
-  return contactMessageAction(getDb(), admin, adminTranslatorFor(languageOf(request).lang), await readForm(request));
+  return contactMessageAction(
+    runtimeOf(context).database.db,
+    admin,
+    adminTranslatorFor(languageOf(request).lang),
+    await readForm(request),
+  );
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

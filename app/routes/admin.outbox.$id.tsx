@@ -1,17 +1,17 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.outbox.$id";
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const mail = await readOutboxMail(outboxDirIn(getRuntime().env.dataDir), params.id);
+  const mail = await readOutboxMail(outboxDirIn(runtimeOf(context).env.dataDir), params.id);
   if (!mail) throw data(null, { status: 404 });
   return { mail };
 }

@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { dismissMailFailuresAsAdmin } from "#app/domains/mail/mail-failures.server.ts";
@@ -12,7 +12,7 @@ import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.outbox";
 
 /** The newest mails listed; the rest stay in the folder until they are pruned. */
@@ -20,7 +20,7 @@ const LISTED = 200;
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const { env } = getRuntime();
+  const { env } = runtimeOf(context);
   const { entries, total } = await listOutbox(outboxDirIn(env.dataDir), LISTED);
   return { smtp: env.mail.smtpUrl ? maskSmtpUrl(env.mail.smtpUrl) : null, entries, total };
 }
@@ -35,7 +35,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (!parsed.success) {
     return data({ ok: false, message: t("admin.mail.error.form") } satisfies ActionResult, { status: 400 });
   }
-  await dismissMailFailuresAsAdmin(getDb(), admin, new Date());
+  await dismissMailFailuresAsAdmin(runtimeOf(context).database.db, admin, new Date());
   return { ok: true, message: t("admin.mail.dismissed") } satisfies ActionResult;
 }
 

@@ -1,5 +1,5 @@
 import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { PostEditor } from "#app/components/admin/posts/post-editor.tsx";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
@@ -7,14 +7,16 @@ import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.posts.$id";
 import { doneMessageKey, loadPostEditor, runEditorAction } from "./admin.posts.$id.server.ts";
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
-  const editor = await loadPostEditor(getDb(), params.id, { previewSecret: getRuntime().previewSecret });
+  const editor = await loadPostEditor(runtimeOf(context).database.db, params.id, {
+    previewSecret: runtimeOf(context).previewSecret,
+  });
   if (!editor) throw data(t("admin.posts.notFound"), { status: 404 });
   const done = doneMessageKey(url.searchParams.get("done"));
   return { ...editor, done: done ? t(done) : null };
@@ -27,7 +29,9 @@ export function meta({ matches, location }: Route.MetaArgs) {
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
-  const result = await runEditorAction(getDb(), admin, params.id, await readForm(request), { t });
+  const result = await runEditorAction(runtimeOf(context).database.db, admin, params.id, await readForm(request), {
+    t,
+  });
   if (!result.ok) return data({ ...result, ok: false as const }, { status: result.notFound ? 404 : 400 });
   if (result.redirectTo) throw redirect(result.redirectTo, 303);
   return result;

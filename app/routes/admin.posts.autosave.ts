@@ -1,10 +1,10 @@
 import { data } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
-import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.posts.autosave";
 import { NEW_POST, runEditorAction } from "./admin.posts.$id.server.ts";
 
@@ -18,7 +18,13 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const form = await readForm(request);
-  const result = await runEditorAction(getDb(), admin, NEW_POST, { ...form, intent: "autosave" }, { t });
+  const result = await runEditorAction(
+    runtimeOf(context).database.db,
+    admin,
+    NEW_POST,
+    { ...form, intent: "autosave" },
+    { t },
+  );
   return data(result, {
     status: result.ok ? 200 : result.notFound ? 404 : 400,
     headers: { "Cache-Control": "no-store" },

@@ -1,12 +1,12 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/auth/session.server.ts";
-import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { renderPostBody } from "#app/domains/posts/post-body.server.ts";
 import { BODY_MAX } from "#app/domains/posts/post-schema.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.posts.preview";
 
 const previewForm = z.object({
@@ -23,7 +23,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const parsed = previewForm.safeParse(await readForm(request));
   if (!parsed.success)
     return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
-  const body = await renderPostBody(parsed.data.source, parsed.data.lang, { db: getDb() });
+  const body = await renderPostBody(parsed.data.source, parsed.data.lang, { db: runtimeOf(context).database.db });
   return Response.json({ html: body.html }, { headers: { "Cache-Control": "no-store" } });
 }
 

@@ -1,6 +1,6 @@
 import { Plus, Search } from "lucide-react";
 import { Form, Link } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { LocalTime } from "#app/components/admin/posts/local-time.tsx";
 import { PostStatusBadge } from "#app/components/admin/posts/post-status-badge.tsx";
@@ -13,7 +13,7 @@ import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.posts";
 import { doneMessageKey } from "./admin.posts.$id.server.ts";
 
@@ -33,7 +33,10 @@ function parseListFilter(url: URL): { status: PostStatus | null; search: string 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
   const filter = parseListFilter(url);
-  const posts = await listPostsForAdmin(getDb(), { status: filter.status, search: filter.search || null });
+  const posts = await listPostsForAdmin(runtimeOf(context).database.db, {
+    status: filter.status,
+    search: filter.search || null,
+  });
   // After a delete, the editor sends the admin here with `?done=delete`.
   const done = doneMessageKey(url.searchParams.get("done"));
   return { posts, filter, done: done ? adminTranslatorFor(languageOf(request).lang)(done) : null };

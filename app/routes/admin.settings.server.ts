@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { MENU_SECTION_IDS } from "#app/domains/content/menu-sections.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
@@ -19,14 +19,14 @@ import { type AdminMessageKey, type AdminTranslate, adminTranslatorFor } from "#
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 
 export async function settingsLoader({ url, context }: Omit<Args, "request">) {
   requireAdmin(url, context);
-  const { env } = getRuntime();
+  const { env } = runtimeOf(context);
   return {
     values: await requestSettings(context),
     // The server's year for the copyright placeholder, so that the page hydrates with the text it was sent.
@@ -138,14 +138,19 @@ export async function settingsAction({ request, url, context }: Args) {
     const message = t("admin.settings.error.invalid", { count: missing.length });
     return data({ ok: false, message, fieldErrors } satisfies ActionResult, { status: 400 });
   }
-  const { changed, conflicts, previous, settings } = await saveSettings(getDb(), admin, checked.values, baseline);
+  const { changed, conflicts, previous, settings } = await saveSettings(
+    runtimeOf(context).database.db,
+    admin,
+    checked.values,
+    baseline,
+  );
   if (conflicts.length > 0) {
     const fieldErrors = Object.fromEntries(conflicts.map((key) => [key, t("admin.settings.error.changedField")]));
     return data({ ok: false, message: t("admin.settings.error.conflict"), fieldErrors } satisfies ActionResult, {
       status: 409,
     });
   }
-  if (touchesWatermark(changed)) startWatermarkRefresh(getDb(), settings);
+  if (touchesWatermark(changed)) startWatermarkRefresh(runtimeOf(context).database.db, settings);
   // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
   for (const key of Object.values(SITE_IMAGE_SETTING)) {
     if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings);

@@ -1,6 +1,6 @@
 import { LayoutDashboard } from "lucide-react";
 import { isRouteErrorResponse } from "react-router";
-import { requireAdmin, requireAdminMiddleware } from "#app/auth/session.server.ts";
+import { requireAdmin, requireAdminMiddleware } from "#app/web/session.server.ts";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { SectionLayout } from "#app/components/section-layout.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";

@@ -1,15 +1,16 @@
 import { data } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
-import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { watermarkText } from "#app/domains/media/images.server.ts";
-import { receiveUpload } from "#app/domains/media/upload.server.ts";
+import { uploadTempDir } from "#app/domains/media/upload.server.ts";
+import { receiveUpload } from "#app/web/receive-upload.server.ts";
 import { storePostImage } from "#app/domains/posts/post-images.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.uploads.posts";
 import { imageRefusal, receiveRefusal } from "./admin.uploads.server.ts";
 
@@ -26,11 +27,13 @@ export const handle = uploadHandle((sizes) => [sizes.uploadMaxBytes]);
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
-  const limits = receiveLimits(handle.upload.fileLimits, getRuntime().env);
+  const { env } = runtimeOf(context);
+  const limits = receiveLimits(handle.upload.fileLimits, env);
+  const tempDir = uploadTempDir(env.dataDir);
 
   let upload: Awaited<ReturnType<typeof receiveUpload>>;
   try {
-    upload = await receiveUpload(request, limits);
+    upload = await receiveUpload(request, { ...limits, tempDir });
   } catch (error) {
     const refusal = receiveRefusal(error, t, limits.maxBytes);
     return refused(refusal.message, refusal.status);
@@ -42,7 +45,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const name = file.originalName;
     try {
       const settings = await requestSettings(context);
-      const stored = await storePostImage(getDb(), admin, file.path, {
+      const stored = await storePostImage(runtimeOf(context).database.db, admin, file.path, {
         originalName: name,
         watermark: watermarkText(settings),
       });

@@ -1,15 +1,16 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "#app/auth/session.server.ts";
-import { refuseAdminRead } from "#app/auth/write-only.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { ImageError } from "#app/domains/media/images.server.ts";
-import { formatMegabytes, receiveUpload, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
+import { formatMegabytes, storageRefusal, UploadError, uploadTempDir } from "#app/domains/media/upload.server.ts";
+import { receiveUpload } from "#app/web/receive-upload.server.ts";
 import { storeSiteImage } from "#app/domains/settings/site-images.server.ts";
 import { isSiteImageKind } from "#app/domains/settings/site-images.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
 import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.uploads.site";
 
 /** One picture, as large as any image upload may be (UPLOAD_MAX_MB). */
@@ -25,7 +26,9 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
-  const limits = receiveLimits(handle.upload.fileLimits, getRuntime().env);
+  const { env } = runtimeOf(context);
+  const limits = receiveLimits(handle.upload.fileLimits, env);
+  const tempDir = uploadTempDir(env.dataDir);
   const maxBytes = limits.maxBytes;
   const refuse = (status: number, message: string) =>
     wantsJson
@@ -37,7 +40,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
 
   let upload: Awaited<ReturnType<typeof receiveUpload>>;
   try {
-    upload = await receiveUpload(request, limits);
+    upload = await receiveUpload(request, { ...limits, tempDir });
   } catch (error) {
     const full = storageRefusal(error);
     if (full) return refuse(full.status, t(full.messageKey));
@@ -51,7 +54,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   try {
     const file = upload.files[0];
     if (!file) return refuse(400, t("admin.settings.upload.noFile"));
-    const { url: imageUrl } = await storeSiteImage(getDb(), admin, kind, file.path);
+    const { url: imageUrl } = await storeSiteImage(runtimeOf(context).database.db, admin, kind, file.path);
     if (!wantsJson) throw redirect(kind === "share-image" ? "/admin/settings?section=sharing" : "/admin/settings", 303);
     return Response.json({ ok: true, message: t("admin.settings.upload.done"), url: imageUrl });
   } catch (error) {

@@ -1,13 +1,8 @@
-import { requireAdmin } from "#app/auth/session.server.ts";
-import { refuseAdminRead } from "#app/auth/write-only.server.ts";
-import { refusalMessage } from "#app/domains/content/content-admin.server.ts";
-import {
-  formatMegabytes,
-  type ReceivedUpload,
-  receiveUpload,
-  storageRefusal,
-  UploadError,
-} from "#app/domains/media/upload.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
+import { refusalMessage } from "#app/web/content-admin.server.ts";
+import { formatMegabytes, type ReceivedUpload, storageRefusal, UploadError, uploadTempDir } from "#app/domains/media/upload.server.ts";
+import { receiveUpload } from "#app/web/receive-upload.server.ts";
 import {
   runUploadCommand,
   type UploadOutcome,
@@ -17,8 +12,8 @@ import {
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb, getRuntime, getStorage } from "#app/lib/runtime.server.ts";
 import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.uploads.videos";
 
 function answer(result: ActionResult, status = 200): Response {
@@ -47,11 +42,11 @@ export const handle = uploadHandle((sizes) => [sizes.videoUploadMaxBytes, sizes.
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
-  const { env } = getRuntime();
+  const { env } = runtimeOf(context);
   const options = {
     videoMaxBytes: env.videoUploadMaxBytes,
     posterMaxBytes: env.uploadMaxBytes,
-    storage: getStorage(),
+    storage: runtimeOf(context).storage,
   };
   const videoMax = formatMegabytes(options.videoMaxBytes);
   const posterMax = formatMegabytes(options.posterMaxBytes);
@@ -60,6 +55,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   try {
     upload = await receiveUpload(request, {
       ...receiveLimits(handle.upload.fileLimits, env),
+      tempDir: uploadTempDir(env.dataDir),
       fields: VIDEO_UPLOAD_FIELDS,
     });
   } catch (error) {
@@ -77,7 +73,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const { intent } = command.data;
     let outcome: UploadOutcome;
     try {
-      outcome = await runUploadCommand(getDb(), admin, command.data, upload, options);
+      outcome = await runUploadCommand(runtimeOf(context).database.db, admin, command.data, upload, options);
     } catch (error) {
       const full = storageRefusal(error);
       if (!full) throw error;

@@ -2,7 +2,7 @@ import { LogOut, type LucideIcon, ShieldMinus, ShieldPlus, Trash2 } from "lucide
 import type { ButtonHTMLAttributes } from "react";
 import { data, redirect, useFetcher } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
@@ -21,13 +21,13 @@ import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.users";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const admin = requireAdmin(url, context);
-  return { users: await listUsers(getDb()), selfId: admin.id };
+  return { users: await listUsers(runtimeOf(context).database.db), selfId: admin.id };
 }
 
 const userForm = z.object({
@@ -52,7 +52,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
   const { intent, userId } = parsed.data;
   const confirmSelf = parsed.data.confirmSelf === "yes";
-  const db = getDb();
+  const db = runtimeOf(context).database.db;
   const result =
     intent === "signOut"
       ? await signOutEverywhere(db, admin, userId)

@@ -1,22 +1,22 @@
 import { Video } from "lucide-react";
 import { useMemo } from "react";
-import { requireAdmin } from "#app/auth/session.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
 import { UrlField } from "#app/components/admin/url-field.tsx";
 import { PosterUploadForm, VideoUploadForm } from "#app/components/admin/video-upload-forms.tsx";
-import { contentAction } from "#app/domains/content/content-admin.server.ts";
+import { contentAction } from "#app/web/content-admin.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminVideos, videosService } from "#app/domains/videos/videos.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/admin.videos";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const { env } = getRuntime();
+  const { env } = runtimeOf(context);
   return {
-    videos: await adminVideos(getDb()),
+    videos: await adminVideos(runtimeOf(context).database.db),
     videoMax: formatMegabytes(env.videoUploadMaxBytes),
     posterMax: formatMegabytes(env.uploadMaxBytes),
   };

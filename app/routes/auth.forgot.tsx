@@ -1,9 +1,9 @@
 import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { getSessionUser } from "#app/auth/session.server.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
 import { TextField } from "#app/components/ui/field.tsx";
-import { type AuthToast, tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
+import { type AuthToast, tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { isValidEmail, normalizeEmail } from "#app/domains/users/email.ts";
 import { requestPasswordReset } from "#app/domains/users/password-recovery.server.ts";
 import { translatorWith } from "#app/i18n/i18n.server.ts";
@@ -15,7 +15,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/auth.forgot";
 
 const AuthToasts = lazy(() => import("#app/components/auth-toasts.tsx"));
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const { lang } = languageOf(request);
   const t = translatorWith(lang, recoveryDictionaryFor(lang));
   const client = context.get(clientAddressContext);

@@ -2,7 +2,7 @@ import { lazy, Suspense } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { TextField } from "#app/components/ui/field.tsx";
-import type { AuthToast } from "#app/domains/users/auth-actions.server.ts";
+import type { AuthToast } from "#app/web/auth-actions.server.ts";
 import { checkResetToken, resetPasswordWithToken } from "#app/domains/users/password-recovery.server.ts";
 import { translatorWith } from "#app/i18n/i18n.server.ts";
 import type { MessageKey } from "#app/i18n/i18n.ts";
@@ -11,7 +11,7 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/auth.reset";
 
 const AuthToasts = lazy(() => import("#app/components/auth-toasts.tsx"));
@@ -28,9 +28,9 @@ const problemText: Record<string, MessageKey> = {
 };
 
 /** Opening the link only looks at the token: a mail scanner that follows it changes nothing. */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const account = await checkResetToken(getDb(), token);
+  const account = await checkResetToken(runtimeOf(context).database.db, token);
   const dictionary = recoveryDictionaryFor(languageOf(request).lang);
   // A 200 even so: after a successful reset this loader runs again, and its status would become the answer's.
   if (!account) return { dictionary, valid: false as const, token: "", email: "" };
@@ -42,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * rather than signed in here: a sign-in with two-factor sign-in on needs its second step, which a reset link
  * must not skip, and the sign-in form is where the account's sign-ins are counted and recorded.
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const { lang } = languageOf(request);
   const t = translatorWith(lang, recoveryDictionaryFor(lang));
   const parsed = resetForm.safeParse(await readForm(request));
@@ -57,7 +57,7 @@ export async function action({ request }: Route.ActionArgs) {
       { status },
     );
   if (!parsed.success) return fail("auth.error.incompleteForm");
-  const result = await resetPasswordWithToken(getDb(), parsed.data);
+  const result = await resetPasswordWithToken(runtimeOf(context).database.db, parsed.data);
   if (!result.ok) {
     if (result.problem === "invalidToken") return fail("recovery.reset.invalidText", 400, true);
     return fail(problemText[result.problem] ?? "auth.error.unknown");

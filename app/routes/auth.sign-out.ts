@@ -1,13 +1,13 @@
 import { redirect } from "react-router";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/auth.sign-out";
 
 /** Ends the session on the server (the row is deleted) and clears the cookie. */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers();
   try {
-    const response = await getRuntime().auth.api.signOut({ headers: request.headers, asResponse: true });
+    const response = await runtimeOf(context).auth.api.signOut({ headers: request.headers, asResponse: true });
     for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   } catch (error) {
     getLogger().error({ err: error }, "Sign-out failed");

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { getSessionUser } from "#app/auth/session.server.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
 import {
   type AuthActionResult,
   type AuthToast,
   signIn,
   signUp,
   tooManyAttempts,
-} from "#app/domains/users/auth-actions.server.ts";
+} from "#app/web/auth-actions.server.ts";
 import { authForm } from "#app/domains/users/auth-forms.ts";
 import { normalizeEmail } from "#app/domains/users/email.ts";
 import { twoFactorStepPath } from "#app/domains/users/two-factor-step.ts";
@@ -19,7 +19,7 @@ import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme, useTranslate } from "#app/lib/root-data.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/auth";
 
 type Mode = "sign-in" | "sign-up";
@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const t = translatorFor(languageOf(request).lang);
   const client = context.get(clientAddressContext);
   const parsed = authForm.safeParse(await readForm(request));

@@ -3,9 +3,9 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { beginAccountAttempt, clearAccountFailures } from "#app/auth/account-throttle.server.ts";
 import { recoveryCodeInput } from "#app/auth/recovery-codes.server.ts";
-import { getSessionUser } from "#app/auth/session.server.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
 import { inputClass } from "#app/components/ui/field.tsx";
-import { type AuthToast, accountWaiting, tooManyAttempts } from "#app/domains/users/auth-actions.server.ts";
+import { type AuthToast, accountWaiting, tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { recordSignIn } from "#app/domains/users/sign-ins.server.ts";
 import { normalizeTotpCode } from "#app/domains/users/two-factor-step.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
@@ -18,7 +18,7 @@ import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme } from "#app/lib/root-data.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/auth.two-factor";
 
 /*
@@ -44,12 +44,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), "/");
   if (getSessionUser(context)) throw redirect(redirectTo);
   const { lang } = languageOf(request);
-  const pending = await getRuntime().auth.api.pendingSignIn({ headers: request.headers });
+  const pending = await runtimeOf(context).auth.api.pendingSignIn({ headers: request.headers });
   return { redirectTo, strings: twoFactorStepStrings(lang), pending: pending !== null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const runtime = getRuntime();
+  const runtime = runtimeOf(context);
   const { lang } = languageOf(request);
   const t = translatorFor(lang);
   const s = twoFactorStepStrings(lang);

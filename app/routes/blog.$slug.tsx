@@ -6,15 +6,15 @@ import { postMeta } from "#app/domains/seo/post-meta.ts";
 import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/blog.$slug";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const [settings, post] = await Promise.all([
     requestSettings(context),
-    loadPostPage(getDb(), { lang, slug: params.slug }),
+    loadPostPage(runtimeOf(context).database.db, { lang, slug: params.slug }),
   ]);
   // Unknown, a draft, or not yet due: the site's not-found page, whatever the post's state.
   if (post === null) throw data(null, { status: 404 });

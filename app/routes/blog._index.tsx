@@ -8,8 +8,8 @@ import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/blog._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = pageParameter(new URL(request.url).searchParams.get("page"));
   const [settings, list] = await Promise.all([
     requestSettings(context),
-    loadBlogList(getDb(), { lang, page, tag: null }),
+    loadBlogList(runtimeOf(context).database.db, { lang, page, tag: null }),
   ]);
   if (!list) throw data(null, { status: 404 });
   return { list, title: translatorFor(lang)("blog.title"), watermark: publicWatermark(settings) };

@@ -6,8 +6,8 @@ import { verifyPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/lib/site-context.server.ts";
+import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/blog.preview";
 
 /** Never kept by the page cache or anyone else, never indexed: the link is the only way in. */
@@ -26,12 +26,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     expires: searchParams.get("expires") ?? "",
     signature: searchParams.get("signature") ?? "",
   });
-  const link = verifyPreviewLink(signed, { secret: getRuntime().previewSecret });
+  const link = verifyPreviewLink(signed, { secret: runtimeOf(context).previewSecret });
   // A wrong, changed or expired link says no more than an unknown address.
   if (!link) throw data(null, { status: 404, headers: PREVIEW_HEADERS });
   const [settings, post] = await Promise.all([
     requestSettings(context),
-    loadPreviewPage(getDb(), { lang, postId: link.postId }),
+    loadPreviewPage(runtimeOf(context).database.db, { lang, postId: link.postId }),
   ]);
   if (!post) throw data(null, { status: 404, headers: PREVIEW_HEADERS });
   return data(

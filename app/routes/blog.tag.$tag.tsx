@@ -8,8 +8,8 @@ import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/blog.tag.$tag";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -18,7 +18,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // A tag no visible post has is no page (an unknown tag answers 404, as an unknown post does).
   if (tag === null) throw data(null, { status: 404 });
   const page = pageParameter(new URL(request.url).searchParams.get("page"));
-  const [settings, list] = await Promise.all([requestSettings(context), loadBlogList(getDb(), { lang, page, tag })]);
+  const [settings, list] = await Promise.all([
+    requestSettings(context),
+    loadBlogList(runtimeOf(context).database.db, { lang, page, tag }),
+  ]);
   if (!list) throw data(null, { status: 404 });
   return { list, tag, title: translatorFor(lang)("blog.tagTitle", { tag }), watermark: publicWatermark(settings) };
 }

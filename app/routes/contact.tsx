@@ -9,8 +9,8 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useTranslateWith } from "#app/lib/root-data.ts";
-import { getRuntime } from "#app/lib/runtime.server.ts";
-import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/lib/site-context.server.ts";
+import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/contact";
 
 /**
@@ -26,7 +26,7 @@ export function headers(args: Route.HeadersArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireContactEnabled(await requestSettings(context));
   // Not kept by any cache on client navigations either (`.data` requests).
-  return data(contactPageData(getRuntime(), languageOf(request).lang), {
+  return data(contactPageData(runtimeOf(context), languageOf(request).lang), {
     headers: { "Cache-Control": PRIVATE_CACHE_CONTROL },
   });
 }
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const settings = await requestSettings(context);
   requireContactEnabled(settings);
   return submitContactForm({
-    runtime: getRuntime(),
+    runtime: runtimeOf(context),
     settings,
     lang: languageOf(request).lang,
     client: context.get(clientAddressContext),

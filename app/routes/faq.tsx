@@ -2,16 +2,16 @@ import { ChevronDown } from "lucide-react";
 import { EmptyState, MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
 import { faqStructuredData, publicFaqEntries } from "#app/domains/faq/faq.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
-import { pageTexts } from "#app/lib/page-content.server.ts";
+import { pageTexts } from "#app/web/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/faq";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, entries] = await Promise.all([
     pageTexts(request, context, ["faq_page_title", "faq_page_subtitle"]),
-    publicFaqEntries(getDb(), languageOf(request).lang),
+    publicFaqEntries(runtimeOf(context).database.db, languageOf(request).lang),
   ]);
   return { ...texts, entries, structuredData: entries.length > 0 ? faqStructuredData(entries) : null };
 }

@@ -1,5 +1,5 @@
-import { faviconIcoResponse } from "#app/domains/settings/favicon-ico.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { faviconIcoResponse } from "#app/web/favicon-ico.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/favicon.ico";
 
 /** GET /favicon.ico: the site's favicon under the name browsers and other clients ask for unprompted. */

@@ -12,12 +12,12 @@ import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { imageObject } from "#app/domains/seo/structured-data.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
-import { pageTexts } from "#app/lib/page-content.server.ts";
+import { pageTexts } from "#app/web/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 import { isSingleLine, rowIdOrNull } from "#app/lib/text-schema.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/gallery";
 
 /**
@@ -40,11 +40,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { page, category, imageId } = galleryQuery(url.searchParams);
   const [texts, gallery] = await Promise.all([
     pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]),
-    listPublishedGallery(getDb(), { lang, category, page, imageId }),
+    listPublishedGallery(runtimeOf(context).database.db, { lang, category, page, imageId }),
   ]);
   // A shared picture's structured data, made here so that visitors' code carries no JSON-LD builder.
   const shared = imageId ? gallery.items.find((item) => item.id === imageId) : undefined;
-  const seo = seoDataFor(settings, lang, getRuntime().env.baseUrl);
+  const seo = seoDataFor(settings, lang, runtimeOf(context).env.baseUrl);
   const allowDownload = settings.gallery_allow_download === "true";
   // Each page's rows are planned here, on the server (a page loaded by "more" is planned on its own), so the
   // gallery's visitors load no planner.

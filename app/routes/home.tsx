@@ -16,16 +16,16 @@ import { websiteAndPerson } from "#app/domains/seo/structured-data.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
 import { galleryHref } from "#app/lib/gallery-url.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
-import { pageTexts } from "#app/lib/page-content.server.ts";
+import { pageTexts } from "#app/web/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/home";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
-  const db = getDb();
+  const db = runtimeOf(context).database.db;
   const [settings, texts, images, links, video, posts] = await Promise.all([
     requestSettings(context),
     pageTexts(request, context, ["home_title", "home_subtitle"], ["home_content"]),
@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     watermark: publicWatermark(settings),
     thumbnailTitles: settings.thumbnail_titles === "true",
     // The page's structured data, made here so that visitors' code carries no JSON-LD builder.
-    jsonLd: websiteAndPerson(seoDataFor(settings, lang, getRuntime().env.baseUrl), ownerData(settings, links)),
+    jsonLd: websiteAndPerson(seoDataFor(settings, lang, runtimeOf(context).env.baseUrl), ownerData(settings, links)),
   };
 }
 

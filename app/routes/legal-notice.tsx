@@ -1,6 +1,6 @@
 import { MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
-import { pageTexts } from "#app/lib/page-content.server.ts";
+import { pageTexts } from "#app/web/page-content.server.ts";
 import type { Route } from "./+types/legal-notice";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

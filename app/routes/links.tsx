@@ -3,16 +3,16 @@ import { LinkList } from "#app/components/link-list.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { publicLinks } from "#app/domains/links/links.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
-import { pageTexts } from "#app/lib/page-content.server.ts";
+import { pageTexts } from "#app/web/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/links";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, links] = await Promise.all([
     pageTexts(request, context, ["links_page_title", "links_page_subtitle"]),
-    publicLinks(getDb(), languageOf(request).lang),
+    publicLinks(runtimeOf(context).database.db, languageOf(request).lang),
   ]);
   return { ...texts, links: withIconMarkup(links) };
 }

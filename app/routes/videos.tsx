@@ -2,16 +2,16 @@ import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
 import { publicVideos } from "#app/domains/videos/videos.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
-import { pageTexts } from "#app/lib/page-content.server.ts";
+import { pageTexts } from "#app/web/page-content.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { Route } from "./+types/videos";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, videos] = await Promise.all([
     pageTexts(request, context, ["video_page_title", "video_page_subtitle"]),
-    publicVideos(getDb(), languageOf(request).lang),
+    publicVideos(runtimeOf(context).database.db, languageOf(request).lang),
   ]);
   return { ...texts, videos };
 }

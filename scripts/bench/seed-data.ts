@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
-import { sqliteFileIn } from "#app/lib/runtime.server.ts";
+import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";

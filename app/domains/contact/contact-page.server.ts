@@ -5,7 +5,7 @@ import { contactDictionaryFor } from "#app/i18n/contact-dictionary.ts";
 import { translatorWith } from "#app/i18n/i18n.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import type { Runtime } from "#app/lib/runtime.server.ts";
+import type { Runtime } from "#app/runtime/runtime.server.ts";
 import { contactEnabled, receiveContactMessage } from "./contact.server.ts";
 import { CONTACT_LIMITS, HONEYPOT_FIELD } from "./contact-fields.ts";
 import { type ContactFieldName, contactFormSchema, contactProblems } from "./contact-form.ts";

@@ -9,7 +9,7 @@ import { toBoolean } from "#app/db/values.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/lib/runtime.server.ts";
+import { getStorage } from "#app/runtime/runtime.server.ts";
 import { carriesWatermark, WATERMARK_EM_PER_CHARACTER, watermarkLayout } from "./image-display.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import type { FileStorage } from "./storage.server.ts";

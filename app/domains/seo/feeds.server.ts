@@ -13,7 +13,7 @@ import { localizedSetting, siteDescription, siteTitle } from "#app/domains/setti
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { absolute, DEFAULT_SHARE_IMAGE, languageUrls } from "#app/lib/meta.ts";
-import { getStorage } from "#app/lib/runtime.server.ts";
+import { getStorage } from "#app/runtime/runtime.server.ts";
 import { type FeedFormat, feedUrl } from "./feed-links.ts";
 
 export type { FeedFormat };

@@ -12,7 +12,7 @@ import {
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/lib/runtime.server.ts";
+import { getStorage } from "#app/runtime/runtime.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import type { SettingKey } from "./settings-defaults.ts";

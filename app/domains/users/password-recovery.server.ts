@@ -6,7 +6,7 @@ import { isLanguage, type Language } from "#app/i18n/i18n.ts";
 import { passwordResetMail } from "./account-mails.ts";
 import { claimToken, findValidToken, type IssuedToken, issueAccountToken } from "./account-tokens.server.ts";
 import { normalizeEmail } from "./email.ts";
-import { type PasswordProblem, passwordProblem } from "./password-policy.ts";
+import { type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 import { findUserByEmail, setPassword } from "./users.server.ts";
 
 export type RecoveryDeps = { db: Kysely<Database>; mail: MailService; baseUrl: string };

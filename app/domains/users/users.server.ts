@@ -7,7 +7,7 @@ import { adminExists, isInviteCodeAvailable, removeUnusedAdminCodes } from "#app
 import type { Language } from "#app/i18n/i18n.ts";
 import { deleteAccountTokens } from "./account-tokens.server.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
-import { type PasswordProblem, passwordProblem } from "./password-policy.ts";
+import { type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 
 export type SignUpProblem =
   | "inviteRequired"

@@ -21,7 +21,7 @@ import {
 import { type FileStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/lib/runtime.server.ts";
+import { getStorage } from "#app/runtime/runtime.server.ts";
 import { canonicalVideoUrl, embedPlayerUrl, parseVideoUrl } from "./video-url.ts";
 import { videoSchema } from "./videos-schema.ts";
 

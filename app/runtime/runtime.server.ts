@@ -8,18 +8,19 @@ import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { type ContactGuard, contactSecretOf, createContactGuard } from "#app/domains/contact/contact-guard.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
-import { type AppMailService, createMailService, startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
+import { type AppMailService, createMailService } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { warmPostRenderer } from "#app/domains/posts/post-body.server.ts";
-import { startPostScheduler } from "#app/domains/posts/post-scheduler.server.ts";
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
-import { protectDataDir, protectSqliteFiles } from "./data-files.server.ts";
-import { type Env, maskSmtpUrl } from "./env.server.ts";
-import { getLogger } from "./logger.server.ts";
+import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
+import { type Env, maskSmtpUrl } from "#app/lib/env.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
+import { type BackgroundTasks, createBackgroundTasks } from "./background-tasks.server.ts";
 
-export type Runtime = {
+/** What the composition root builds from the environment; the background tasks are built from it in turn. */
+export type RuntimeServices = {
   env: Env;
   database: AppDatabase;
   auth: Auth;
@@ -38,13 +39,13 @@ export type Runtime = {
   contactGuard: ContactGuard;
 };
 
-// Kept beside the runtime: stopped with it.
-const housekeeping = globalThis as typeof globalThis & {
-  __vitrineStopMailHousekeeping?: () => void;
-  __vitrineStopPostScheduler?: () => void;
+export type Runtime = RuntimeServices & {
+  /** The background work started with the runtime (see background-tasks.server.ts), stopped before it closes. */
+  tasks: BackgroundTasks;
 };
 
-// Kept on globalThis so that the development server's module reloads reuse one connection.
+// The one globalThis field: the development server reloads modules on every change, and a reload must find the
+// running runtime (one database connection, one set of background tasks) instead of starting a second.
 const holder = globalThis as typeof globalThis & { __vitrineRuntime?: Runtime };
 
 export function sqliteFileIn(dataDir: string): string {
@@ -89,7 +90,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
     const secret = resolveAuthSecret(env);
     const auth = createAuth({ db: database.db, kind: database.kind, secret, baseUrl: env.baseUrl });
     const storage = createLocalStorage({ root: path.join(env.dataDir, "storage"), secret: mediaSigningSecret(secret) });
-    const runtime: Runtime = {
+    const services: RuntimeServices = {
       env,
       database,
       auth,
@@ -109,6 +110,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
         logger: getLogger(),
       }),
     };
+    const runtime: Runtime = { ...services, tasks: createBackgroundTasks(services, getLogger()) };
     getLogger().info(
       env.mail.smtpUrl
         ? { mail: "smtp", smtp: maskSmtpUrl(env.mail.smtpUrl), from: env.mail.from }
@@ -122,19 +124,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
         "MAIL_FROM is not set: mail goes out from this made-up address, which your mail server may refuse; set MAIL_FROM to an address it accepts",
       );
     }
-    // Outbox files and failure records older than 30 days go: now and once a day.
-    housekeeping.__vitrineStopMailHousekeeping?.();
-    housekeeping.__vitrineStopMailHousekeeping = startMailHousekeeping({
-      outboxDir: outboxDirIn(env.dataDir),
-      db: database.db,
-      logger: getLogger(),
-    });
-    // Scheduled posts become published at their time, which drops the page cache (post-scheduler.server.ts).
-    housekeeping.__vitrineStopPostScheduler?.();
-    housekeeping.__vitrineStopPostScheduler = startPostScheduler({ db: database.db, logger: getLogger() });
-    warmPostRenderer(database.db).catch((error: unknown) =>
-      getLogger().warn({ err: error }, "the code highlighter could not be loaded ahead of the first post"),
-    );
+    runtime.tasks.start();
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };
   } catch (error) {
@@ -164,10 +154,8 @@ export function getDb() {
 export async function stopRuntime(): Promise<void> {
   const runtime = holder.__vitrineRuntime;
   holder.__vitrineRuntime = undefined;
-  housekeeping.__vitrineStopMailHousekeeping?.();
-  housekeeping.__vitrineStopMailHousekeeping = undefined;
-  housekeeping.__vitrineStopPostScheduler?.();
-  housekeeping.__vitrineStopPostScheduler = undefined;
+  // Background work first (in the reverse order of its start): none of it may write once the database closes.
+  runtime?.tasks.stop();
   // Mails under way are given a moment to go out (or be recorded as failed) before the database closes.
   await runtime?.mail.close();
   await runtime?.database.close();

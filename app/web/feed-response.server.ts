@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
+import { FEED_TYPES, type FeedFormat } from "#app/domains/seo/feed-links.ts";
+import { renderFeed } from "#app/domains/seo/feeds.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
-import { getDb, getRuntime } from "#app/lib/runtime.server.ts";
-import { requestSettings } from "#app/lib/site-context.server.ts";
-import { FEED_TYPES, type FeedFormat } from "./feed-links.ts";
-import { renderFeed } from "./feeds.server.ts";
+import { getDb, getRuntime } from "#app/runtime/runtime.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 import { textResponse } from "./text-response.server.ts";
 
 /**

@@ -1,11 +1,11 @@
 import { beginAccountAttempt, clearAccountFailures, sweepAccountFailures } from "#app/auth/account-throttle.server.ts";
+import { isValidEmail, normalizeEmail } from "#app/domains/users/email.ts";
+import { recordSignIn } from "#app/domains/users/sign-ins.server.ts";
+import { SignUpError, signUpWithInvite } from "#app/domains/users/users.server.ts";
 import type { Language, MessageKey, Translate } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import type { Runtime } from "#app/lib/runtime.server.ts";
-import { isValidEmail, normalizeEmail } from "./email.ts";
-import { recordSignIn } from "./sign-ins.server.ts";
-import { SignUpError, signUpWithInvite } from "./users.server.ts";
+import type { Runtime } from "#app/runtime/runtime.server.ts";
 
 export type AuthToast = { kind: "success" | "error"; title: string; description: string };
 export type AuthActionResult = { intent: "sign-in" | "sign-up"; ok: boolean; toast: AuthToast; email: string };

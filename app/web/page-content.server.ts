@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { localizedSetting } from "#app/domains/settings/settings.ts";
 import type { LocalizedSettingKey } from "#app/domains/settings/settings-defaults.ts";
-import { renderMarkdown } from "./markdown.server.ts";
-import { languageOf } from "./preferences.ts";
+import { renderMarkdown } from "#app/lib/markdown.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
 import { requestSettings } from "./site-context.server.ts";
 
 /** What a page needs from the settings: its texts in the visitor's language, Markdown already rendered. */

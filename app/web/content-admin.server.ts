@@ -3,15 +3,15 @@ import { data } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
+import type { ContentResult } from "#app/domains/content/content.server.ts";
+import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { getDb } from "#app/lib/runtime.server.ts";
 import { ROW_ID_PATTERN, rowIdSchema } from "#app/lib/text-schema.ts";
-import type { ContentResult } from "./content.server.ts";
-import { addressCompletion } from "./content-schema.ts";
+import { getDb } from "#app/runtime/runtime.server.ts";
 
 /** What a content admin screen can do; each area passes its service (videos wrap theirs). */
 export type ContentActions = {

@@ -1,10 +1,10 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { loadSessionUser } from "#app/auth/session.server.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
-import { COLOR_SCHEME_HINT, LANGUAGE_COOKIE, languageOf, preferenceCookie } from "./preferences.ts";
-import { sessionUserContext } from "./request-context.ts";
-import { getDb, getRuntime } from "./runtime.server.ts";
+import { COLOR_SCHEME_HINT, LANGUAGE_COOKIE, languageOf, preferenceCookie } from "#app/lib/preferences.ts";
+import { sessionUserContext } from "#app/lib/request-context.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { loadSessionUser } from "#app/web/session.server.ts";
 
 /** Site settings, read at most once per page load and shared by every loader of that request. */
 const settingsContext = createContext<Promise<SiteSettings> | null>(null);
@@ -14,7 +14,7 @@ const settingsContext = createContext<Promise<SiteSettings> | null>(null);
  * in the same request: there every read is fresh, so a page shown after a save shows what was saved.
  */
 export function requestSettings(context: Readonly<RouterContextProvider>): Promise<SiteSettings> {
-  return context.get(settingsContext) ?? readSettings(getDb());
+  return context.get(settingsContext) ?? readSettings(runtimeOf(context).database.db);
 }
 
 /**
@@ -36,8 +36,9 @@ function cachePolicy(request: Request, signedIn: boolean, response: Response): s
 }
 
 export const siteMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  if (request.method === "GET" || request.method === "HEAD") context.set(settingsContext, readSettings(getDb()));
-  const { user, headers } = await loadSessionUser(request);
+  if (request.method === "GET" || request.method === "HEAD")
+    context.set(settingsContext, readSettings(runtimeOf(context).database.db));
+  const { user, headers } = await loadSessionUser(request, runtimeOf(context));
   context.set(sessionUserContext, user);
 
   const response = await next();
@@ -48,7 +49,7 @@ export const siteMiddleware: MiddlewareFunction<Response> = async ({ request, co
   if (fromQuery) {
     response.headers.append(
       "Set-Cookie",
-      preferenceCookie(LANGUAGE_COOKIE, lang, getRuntime().env.baseUrl.startsWith("https://")),
+      preferenceCookie(LANGUAGE_COOKIE, lang, runtimeOf(context).env.baseUrl.startsWith("https://")),
     );
   }
   if (!response.headers.has("Cache-Control")) {

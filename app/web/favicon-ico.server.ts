@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { PUBLIC_MEDIA_PATH } from "#app/domains/media/storage.server.ts";
+import { isSitePath } from "#app/domains/settings/settings-form.ts";
+import { faviconUrls } from "#app/domains/settings/site-images.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/lib/runtime.server.ts";
+import { getStorage } from "#app/runtime/runtime.server.ts";
 import shippedIcon from "../../../public/favicon.svg?raw";
-import { isSitePath } from "./settings-form.ts";
-import { faviconUrls } from "./site-images.ts";
 
 /**
  * What `/favicon.ico` answers. Pages link their icons, but feed readers, bookmark managers, crawlers and a

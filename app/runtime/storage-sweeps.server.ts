@@ -5,8 +5,8 @@ import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
-import type { Env } from "./env.server.ts";
-import { getLogger } from "./logger.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 
 /** Files younger than this may belong to an upload still in flight. */
 const GRACE_MS = 60 * 60 * 1000;
@@ -22,7 +22,7 @@ export async function sweepStorage(db: Kysely<Database>, env: Pick<Env, "dataDir
       async () => {
         const { removed, tempFilesRemoved } = await sweepOrphanFiles(db, {
           olderThanMs: GRACE_MS,
-          tempDirs: [uploadTempDir(), path.join(env.dataDir, "storage", ".tmp")],
+          tempDirs: [uploadTempDir(env.dataDir), path.join(env.dataDir, "storage", ".tmp")],
         });
         return removed.length + tempFilesRemoved;
       },

@@ -1,0 +1,99 @@
+import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
+import { startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
+import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
+import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
+import { warmPostRenderer } from "#app/domains/posts/post-body.server.ts";
+import { startPostScheduler } from "#app/domains/posts/post-scheduler.server.ts";
+import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import type { RuntimeServices } from "./runtime.server.ts";
+import { sweepStorage } from "./storage-sweeps.server.ts";
+
+/** Every piece of work the server does besides answering requests: started together, stopped together. */
+export type BackgroundTasks = { start(): void; stop(): void };
+
+/** A task: started once, and either stopped (a timer) or run to its end in the background (a sweep). */
+type Task = { name: string; start(): (() => void) | undefined };
+
+/**
+ * The one list of background work, in the order it starts; `stop` stops it in the reverse order. A task that throws
+ * while starting is logged and the others still start: the site answers without its housekeeping.
+ */
+export function createBackgroundTasks(services: RuntimeServices, logger: Logger): BackgroundTasks {
+  const { database, env } = services;
+  const db = database.db;
+  const tasks: Task[] = [
+    {
+      // Outbox files and failure records older than 30 days go: now and once a day.
+      name: "mail housekeeping",
+      start: () => startMailHousekeeping({ outboxDir: outboxDirIn(env.dataDir), db, logger }),
+    },
+    {
+      // Scheduled posts become published at their time, which drops the page cache.
+      name: "post scheduler",
+      start: () => startPostScheduler({ db, logger }),
+    },
+    {
+      name: "code highlighter warm-up",
+      start: () => {
+        warmPostRenderer(db).catch((error: unknown) =>
+          logger.warn({ err: error }, "the code highlighter could not be loaded ahead of the first post"),
+        );
+        return undefined;
+      },
+    },
+    {
+      // Leftovers of interrupted uploads go while the site already answers.
+      name: "storage sweep",
+      start: () => {
+        void sweepStorage(db, env);
+        return undefined;
+      },
+    },
+    {
+      // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
+      name: "pending pictures",
+      start: () => {
+        void finishPendingImages(db);
+        return undefined;
+      },
+    },
+    {
+      // Pictures whose drawn watermark is not the one the settings ask for (a refresh cut short by a stop, or a
+      // text that follows the site name after an upgrade emptied it) are redrawn; the rest are left alone.
+      name: "watermark check",
+      start: () => {
+        void readSettings(db)
+          .then((settings) => startWatermarkRefresh(db, settings))
+          .catch((error: unknown) => logger.error({ err: error }, "Could not check the gallery's watermarks"));
+        return undefined;
+      },
+    },
+    {
+      name: "backup schedule",
+      start: () =>
+        env.backup.dir
+          ? startBackupSchedule({ database, dataDir: env.dataDir }, { ...env.backup, dir: env.backup.dir }, logger)
+          : undefined,
+    },
+  ];
+  let stops: (() => void)[] = [];
+  return {
+    start() {
+      if (stops.length > 0) return;
+      for (const task of tasks) {
+        try {
+          const stop = task.start();
+          if (stop) stops.push(stop);
+        } catch (error) {
+          logger.error({ err: error }, `The ${task.name} could not be started`);
+        }
+      }
+    },
+    stop() {
+      for (const stop of stops.reverse()) stop();
+      stops = [];
+    },
+  };
+}
