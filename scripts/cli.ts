@@ -9,7 +9,7 @@ import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { listOutbox, outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import { formatOutboxList, formatOutboxMail } from "#app/domains/mail/outbox-print.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/domains/users/password-policy.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/auth/password-policy.ts";
 import { createResetLink, UnknownAccountError } from "#app/domains/users/password-recovery.server.ts";
 import { resetTwoFactor } from "#app/domains/users/two-factor.server.ts";
 import { formatAccountTable, listAccounts } from "#app/domains/users/user-list.server.ts";
