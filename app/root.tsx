@@ -8,7 +8,6 @@ import {
   useLocation,
   useNavigation,
 } from "react-router";
-import { getSessionUser } from "#app/web/session.server.ts";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
@@ -23,8 +22,9 @@ import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { isThemeSetting, languageOf, THEME_SCRIPT, themeChoice } from "#app/lib/preferences.ts";
 import { type RootData, useRootData, useTranslate } from "#app/lib/root-data.ts";
-import { requestSettings, siteMiddleware } from "#app/web/site-context.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
+import { requestSettings, siteMiddleware } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 

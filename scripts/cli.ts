@@ -1,5 +1,6 @@
 // Command line for the site's owner: `npm run cli -- <command>`, with the same environment as the server.
 import path from "node:path";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/auth/password-policy.ts";
 import { openDatabase } from "#app/db/database.server.ts";
 import { CLI_ACTOR } from "#app/domains/audit/audit.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
@@ -9,7 +10,6 @@ import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { listOutbox, outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import { formatOutboxList, formatOutboxMail } from "#app/domains/mail/outbox-print.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/auth/password-policy.ts";
 import { createResetLink, UnknownAccountError } from "#app/domains/users/password-recovery.server.ts";
 import { resetTwoFactor } from "#app/domains/users/two-factor.server.ts";
 import { formatAccountTable, listAccounts } from "#app/domains/users/user-list.server.ts";

@@ -17,9 +17,10 @@ import { insertMissingDefaults, readSettings } from "#app/domains/settings/setti
 import { localizedSetting } from "#app/domains/settings/settings.ts";
 import { parseEnv } from "#app/lib/env.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
-import { getDb, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import { loader as galleryLoader } from "#app/routes/gallery.tsx";
 import { loader as homeLoader } from "#app/routes/home.tsx";
+import { getDb, getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
+import { runtimeContext } from "#app/runtime/runtime-context.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
 import { startServer } from "#tests/support/server-process.ts";
 import { copyPictureRows } from "./bench/seed-data.ts";
@@ -98,7 +99,11 @@ async function loaderTimes(total: number): Promise<Record<PageName, number>> {
   const result = {} as Record<PageName, number>;
   for (const [name, pathname] of Object.entries(paths(total)) as [PageName, string][]) {
     const url = new URL(pathname, "http://localhost");
-    const args = () => ({ request: new Request(url), url, params: {}, context: new RouterContextProvider() });
+    const args = () => {
+      const context = new RouterContextProvider();
+      context.set(runtimeContext, getRuntime());
+      return { request: new Request(url), url, params: {}, context };
+    };
     const routeLoader = name === "/home" ? homeLoader : galleryLoader;
     result[name] = await timeMedian(runs, async () => {
       await rootSettingsWork();

@@ -8,8 +8,6 @@ import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext, databaseUnreachableContext, requestIdContext } from "#app/lib/request-context.ts";
-import { runtimeContext } from "#app/runtime/runtime-context.ts";
-import { getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import {
   MAX_BODY_BYTES,
   type UploadFileLimits,
@@ -17,6 +15,8 @@ import {
   uploadBodyLimit,
   uploadLimitsOf,
 } from "#app/lib/upload-limit.ts";
+import { getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
+import { runtimeContext } from "#app/runtime/runtime-context.ts";
 import { databaseUnavailableResponse } from "./database-unavailable.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
 import { healthHandler } from "./health.ts";

@@ -3,9 +3,9 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Kysely } from "kysely";
 import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-policy.ts";
 import { CLIENT_ADDRESS_HEADER } from "#app/lib/client-address.ts";
 import { freshSession } from "./fresh-session.server.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-policy.ts";
 import { pendingSignIn } from "./pending-sign-in.server.ts";
 import { generateRecoveryCodes, hashRecoveryCodeList, readRecoveryCodeList } from "./recovery-codes.server.ts";
 

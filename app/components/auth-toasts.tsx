@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Toaster, toast } from "sonner";
-import type { AuthToast } from "#app/web/auth-actions.server.ts";
 import type { Theme } from "#app/lib/preferences.ts";
+import type { AuthToast } from "#app/web/auth-actions.server.ts";
 
 /**
  * The sign-in page's toasts. Loaded only once there is something to say (see auth.tsx), so that a visitor who

@@ -1,6 +1,5 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
-import { requireUser } from "#app/web/session.server.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import {
   changeOwnPassword,
@@ -10,7 +9,6 @@ import {
   setOwnLanguage,
   setOwnName,
 } from "#app/domains/users/account.server.ts";
-import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { type AccountMessageKey, type AccountTranslate, accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
@@ -22,6 +20,8 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import type { Runtime } from "#app/runtime/runtime.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
+import { requireUser } from "#app/web/session.server.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 

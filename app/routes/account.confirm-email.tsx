@@ -4,7 +4,6 @@ import { Toaster, toast } from "sonner";
 import { z } from "zod";
 import { Button } from "#app/components/ui/button.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
-import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { checkEmailChangeToken, confirmEmailChange } from "#app/domains/users/email-change.server.ts";
 import { type AccountMessageKey, accountDictionaryFor, accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
@@ -16,6 +15,7 @@ import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import type { Route } from "./+types/account.confirm-email";
 
 /**

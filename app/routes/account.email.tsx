@@ -2,11 +2,9 @@ import { useEffect } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { requireUser } from "#app/web/session.server.ts";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
-import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import {
   type EmailChangeProblem,
   pendingEmailChange,
@@ -20,6 +18,8 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/account.email";
 
 export async function loader({ url, context }: Route.LoaderArgs) {

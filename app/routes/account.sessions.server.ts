@@ -1,6 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { requireUser } from "#app/web/session.server.ts";
 import { endOtherOwnSessions, endOwnSession, listOwnSessions } from "#app/domains/users/account.server.ts";
 import { accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
@@ -8,6 +7,7 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireUser } from "#app/web/session.server.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 

@@ -1,10 +1,10 @@
 import { KeyRound, Mail, MonitorSmartphone, ShieldCheck } from "lucide-react";
-import { requireUser } from "#app/web/session.server.ts";
 import { SectionLayout } from "#app/components/section-layout.tsx";
 import { type AccountMessageKey, accountDictionaryFor } from "#app/i18n/account-dictionary.ts";
 import { type AccountLayoutData, useAccountTranslate } from "#app/lib/account-data.ts";
 import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/account";
 
 /** Every account page is for its signed-in owner only: visitors go to sign in and come back. */

@@ -2,7 +2,6 @@ import { useEffect } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { requireUser } from "#app/web/session.server.ts";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
@@ -23,6 +22,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/account.two-factor";
 
 /*

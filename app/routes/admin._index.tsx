@@ -1,6 +1,5 @@
 import { CircleDashed } from "lucide-react";
 import { Form, Link, useFetcher } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
@@ -15,6 +14,7 @@ import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin._index";
 
 export async function loader({ url, context }: Route.LoaderArgs) {

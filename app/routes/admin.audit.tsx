@@ -1,6 +1,5 @@
 import { Form, Link } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { AuditDiff } from "#app/components/admin/audit-diff.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { inputClass } from "#app/components/ui/field.tsx";
@@ -11,6 +10,7 @@ import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.audit";
 
 const PAGE_SIZE = 50;

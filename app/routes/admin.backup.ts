@@ -1,11 +1,11 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { recordAudit } from "#app/domains/audit/audit.server.ts";
 import { createDownloadBackup } from "#app/domains/backup/schedule.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.backup";
 
 /**

@@ -1,11 +1,11 @@
 import { useMemo } from "react";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
-import { contentAction } from "#app/web/content-admin.server.ts";
 import { adminFaqEntries, faqService } from "#app/domains/faq/faq.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { contentAction } from "#app/web/content-admin.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.faq";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -19,7 +19,7 @@ export function meta({ matches, location }: Route.MetaArgs) {
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
-  return contentAction(request, admin, faqService);
+  return contentAction(request, context, admin, faqService);
 }
 
 export default function AdminFaq({ loaderData }: Route.ComponentProps) {

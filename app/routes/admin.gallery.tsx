@@ -1,7 +1,6 @@
 import { Eye, EyeOff, Tag, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { data, useFetcher, useRevalidator } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { GalleryUploader } from "#app/components/admin/gallery-uploader.tsx";
 import { EditDeleteActions } from "#app/components/admin/row-actions.tsx";
 import { SortableList } from "#app/components/admin/sortable-list.tsx";
@@ -35,6 +34,7 @@ import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.gallery";
 
 const GALLERY_UPLOAD_URL = "/admin/uploads/gallery";
@@ -56,7 +56,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const form = await readForm(request);
-  const db = runtimeOf(context).database.db;
+  const { database, storage } = runtimeOf(context);
+  const db = database.db;
   const id = galleryIdSchema.safeParse(form.id ?? "");
   const displayName = (title: string | undefined) => title?.trim() || t("admin.common.untitled");
   try {
@@ -86,14 +87,14 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       }
       case "delete": {
         if (!id.success) return refuse(t("admin.common.notFound"), 404);
-        await deleteGalleryEntry(db, admin, id.data);
+        await deleteGalleryEntry(db, admin, id.data, storage);
         return data<ActionResult>({ ok: true, message: t("admin.gallery.deleted", { name: displayName(form.name) }) });
       }
       case "bulk": {
         const bulk = galleryBulkSchema.safeParse(form);
         if (!bulk.success) return refuse(t("admin.gallery.invalid"));
         const { bulk: action, ids, category } = bulk.data;
-        const names = (await applyGalleryBulkAction(db, admin, { action, ids, category }))
+        const names = (await applyGalleryBulkAction(db, admin, { action, ids, category }, storage))
           .map((name) => `“${name}”`)
           .join(", ");
         const message =

@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
@@ -28,6 +27,7 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.invites";
 
 export async function loader({ url, context }: Route.LoaderArgs) {

@@ -1,15 +1,15 @@
 import { useMemo } from "react";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
 import { UrlField } from "#app/components/admin/url-field.tsx";
 import { LinkIcon } from "#app/components/link-icon.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
-import { contentAction } from "#app/web/content-admin.server.ts";
 import { LINK_ICON_NAMES } from "#app/domains/links/link-icons.ts";
 import { adminLinks, linksService } from "#app/domains/links/links.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { contentAction } from "#app/web/content-admin.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.links";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -23,7 +23,7 @@ export function meta({ matches, location }: Route.MetaArgs) {
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
-  return contentAction(request, admin, linksService);
+  return contentAction(request, context, admin, linksService);
 }
 
 export default function AdminLinks({ loaderData }: Route.ComponentProps) {

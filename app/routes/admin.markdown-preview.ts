@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.markdown-preview";
 
 const previewForm = z.object({

@@ -1,7 +1,6 @@
 import { ArrowLeft, Mail, Trash2 } from "lucide-react";
 import { useRef } from "react";
 import { data, Form, Link, useSubmit } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useMessageTime } from "#app/components/admin/message-time.ts";
 import { Button, buttonClass } from "#app/components/ui/button.tsx";
@@ -15,6 +14,7 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { ROW_ID_PATTERN } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.messages.$id";
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {

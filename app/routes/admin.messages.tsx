@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useMessageTime } from "#app/components/admin/message-time.ts";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
@@ -12,6 +11,7 @@ import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.messages";
 
 /** How much of a message the list shows. */

@@ -1,12 +1,12 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.outbox.$id";
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {

@@ -1,6 +1,5 @@
 import { data, Link } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { dismissMailFailuresAsAdmin } from "#app/domains/mail/mail-failures.server.ts";
@@ -13,6 +12,7 @@ import { maskSmtpUrl } from "#app/lib/env.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.outbox";
 
 /** The newest mails listed; the rest stay in the folder until they are pruned. */

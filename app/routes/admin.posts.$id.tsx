@@ -1,5 +1,4 @@
 import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { PostEditor } from "#app/components/admin/posts/post-editor.tsx";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
@@ -8,6 +7,7 @@ import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.posts.$id";
 import { doneMessageKey, loadPostEditor, runEditorAction } from "./admin.posts.$id.server.ts";
 

@@ -1,10 +1,10 @@
 import { data } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.posts.autosave";
 import { NEW_POST, runEditorAction } from "./admin.posts.$id.server.ts";
 

@@ -1,12 +1,12 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { renderPostBody } from "#app/domains/posts/post-body.server.ts";
 import { BODY_MAX } from "#app/domains/posts/post-schema.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.posts.preview";
 
 const previewForm = z.object({

@@ -1,6 +1,5 @@
 import { Plus, Search } from "lucide-react";
 import { Form, Link } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { LocalTime } from "#app/components/admin/posts/local-time.tsx";
 import { PostStatusBadge } from "#app/components/admin/posts/post-status-badge.tsx";
@@ -14,6 +13,7 @@ import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.posts";
 import { doneMessageKey } from "./admin.posts.$id.server.ts";
 

@@ -1,5 +1,4 @@
 import { data, type RouterContextProvider } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { MENU_SECTION_IDS } from "#app/domains/content/menu-sections.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
@@ -19,8 +18,9 @@ import { type AdminMessageKey, type AdminTranslate, adminTranslatorFor } from "#
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { requestSettings } from "#app/web/site-context.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 
@@ -116,6 +116,7 @@ export function refusedSettings(
 }
 
 export async function settingsAction({ request, url, context }: Args) {
+  const { database, storage } = runtimeOf(context);
   const admin = requireAdmin(url, context);
   const t = adminTranslatorFor(languageOf(request).lang);
   const { intent, ...form } = await readForm(request);
@@ -132,28 +133,23 @@ export async function settingsAction({ request, url, context }: Args) {
   if (!checked.ok) {
     return data(refusedSettings(t, checked.unknownKeys, checked.problems, fields), { status: 400 });
   }
-  const missing = await missingSiteImages(checked.values);
+  const missing = await missingSiteImages(checked.values, storage);
   if (missing.length > 0) {
     const fieldErrors = Object.fromEntries(missing.map((key) => [key, t("admin.settings.error.missingFile")]));
     const message = t("admin.settings.error.invalid", { count: missing.length });
     return data({ ok: false, message, fieldErrors } satisfies ActionResult, { status: 400 });
   }
-  const { changed, conflicts, previous, settings } = await saveSettings(
-    runtimeOf(context).database.db,
-    admin,
-    checked.values,
-    baseline,
-  );
+  const { changed, conflicts, previous, settings } = await saveSettings(database.db, admin, checked.values, baseline);
   if (conflicts.length > 0) {
     const fieldErrors = Object.fromEntries(conflicts.map((key) => [key, t("admin.settings.error.changedField")]));
     return data({ ok: false, message: t("admin.settings.error.conflict"), fieldErrors } satisfies ActionResult, {
       status: 409,
     });
   }
-  if (touchesWatermark(changed)) startWatermarkRefresh(runtimeOf(context).database.db, settings);
+  if (touchesWatermark(changed)) startWatermarkRefresh(database.db, settings, storage);
   // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
   for (const key of Object.values(SITE_IMAGE_SETTING)) {
-    if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings);
+    if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings, storage);
   }
   const result: ActionResult = {
     ok: true,

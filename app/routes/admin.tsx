@@ -1,6 +1,5 @@
 import { LayoutDashboard } from "lucide-react";
 import { isRouteErrorResponse } from "react-router";
-import { requireAdmin, requireAdminMiddleware } from "#app/web/session.server.ts";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { SectionLayout } from "#app/components/section-layout.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
@@ -9,6 +8,7 @@ import { type AdminLayoutData, useAdminTranslate } from "#app/lib/admin-data.ts"
 import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { requireAdmin, requireAdminMiddleware } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin";
 
 export const middleware: Route.MiddlewareFunction[] = [requireAdminMiddleware];

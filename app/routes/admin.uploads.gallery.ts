@@ -1,17 +1,17 @@
 import { data } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
 import { galleryUploadSchema } from "#app/domains/gallery/gallery-schemas.ts";
 import { watermarkText } from "#app/domains/media/images.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
-import { receiveUpload } from "#app/web/receive-upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { requestSettings } from "#app/web/site-context.server.ts";
 import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { receiveUpload } from "#app/web/receive-upload.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.uploads.gallery";
 import { imageRefusal, receiveRefusal } from "./admin.uploads.server.ts";
 
@@ -53,6 +53,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       const settings = await requestSettings(context);
       id = await createGalleryEntry(runtimeOf(context).database.db, admin, file.path, {
         originalName: name,
+        storage: runtimeOf(context).storage,
         watermark: watermarkText(settings),
         published: choices.data.publish === "now",
         placement: choices.data.placement,

@@ -1,16 +1,16 @@
 import { data } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { watermarkText } from "#app/domains/media/images.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
-import { receiveUpload } from "#app/web/receive-upload.server.ts";
 import { storePostImage } from "#app/domains/posts/post-images.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { requestSettings } from "#app/web/site-context.server.ts";
 import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { receiveUpload } from "#app/web/receive-upload.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.uploads.posts";
 import { imageRefusal, receiveRefusal } from "./admin.uploads.server.ts";
 
@@ -48,6 +48,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       const stored = await storePostImage(runtimeOf(context).database.db, admin, file.path, {
         originalName: name,
         watermark: watermarkText(settings),
+        storage: runtimeOf(context).storage,
       });
       return data({ ok: true as const, message: t("admin.posts.image.uploaded", { name }), ...stored });
     } catch (error) {

@@ -1,9 +1,6 @@
 import { redirect } from "react-router";
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import { ImageError } from "#app/domains/media/images.server.ts";
 import { formatMegabytes, storageRefusal, UploadError, uploadTempDir } from "#app/domains/media/upload.server.ts";
-import { receiveUpload } from "#app/web/receive-upload.server.ts";
 import { storeSiteImage } from "#app/domains/settings/site-images.server.ts";
 import { isSiteImageKind } from "#app/domains/settings/site-images.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
@@ -11,6 +8,9 @@ import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { receiveUpload } from "#app/web/receive-upload.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.uploads.site";
 
 /** One picture, as large as any image upload may be (UPLOAD_MAX_MB). */
@@ -54,7 +54,13 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   try {
     const file = upload.files[0];
     if (!file) return refuse(400, t("admin.settings.upload.noFile"));
-    const { url: imageUrl } = await storeSiteImage(runtimeOf(context).database.db, admin, kind, file.path);
+    const { url: imageUrl } = await storeSiteImage(
+      runtimeOf(context).database.db,
+      admin,
+      kind,
+      file.path,
+      runtimeOf(context).storage,
+    );
     if (!wantsJson) throw redirect(kind === "share-image" ? "/admin/settings?section=sharing" : "/admin/settings", 303);
     return Response.json({ ok: true, message: t("admin.settings.upload.done"), url: imageUrl });
   } catch (error) {

@@ -1,8 +1,10 @@
-import { requireAdmin } from "#app/web/session.server.ts";
-import { refuseAdminRead } from "#app/web/write-only.server.ts";
-import { refusalMessage } from "#app/web/content-admin.server.ts";
-import { formatMegabytes, type ReceivedUpload, storageRefusal, UploadError, uploadTempDir } from "#app/domains/media/upload.server.ts";
-import { receiveUpload } from "#app/web/receive-upload.server.ts";
+import {
+  formatMegabytes,
+  type ReceivedUpload,
+  storageRefusal,
+  UploadError,
+  uploadTempDir,
+} from "#app/domains/media/upload.server.ts";
 import {
   runUploadCommand,
   type UploadOutcome,
@@ -14,6 +16,10 @@ import type { ActionResult } from "#app/lib/action-result.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { receiveLimits, uploadHandle } from "#app/lib/upload-limit.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { refusalMessage } from "#app/web/content-admin.server.ts";
+import { receiveUpload } from "#app/web/receive-upload.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.uploads.videos";
 
 function answer(result: ActionResult, status = 200): Response {

@@ -2,7 +2,6 @@ import { LogOut, type LucideIcon, ShieldMinus, ShieldPlus, Trash2 } from "lucide
 import type { ButtonHTMLAttributes } from "react";
 import { data, redirect, useFetcher } from "react-router";
 import { z } from "zod";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
@@ -23,6 +22,7 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.users";
 
 export async function loader({ url, context }: Route.LoaderArgs) {

@@ -1,15 +1,15 @@
 import { Video } from "lucide-react";
 import { useMemo } from "react";
-import { requireAdmin } from "#app/web/session.server.ts";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
 import { UrlField } from "#app/components/admin/url-field.tsx";
 import { PosterUploadForm, VideoUploadForm } from "#app/components/admin/video-upload-forms.tsx";
-import { contentAction } from "#app/web/content-admin.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminVideos, videosService } from "#app/domains/videos/videos.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { contentAction } from "#app/web/content-admin.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.videos";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -28,7 +28,7 @@ export function meta({ matches, location }: Route.MetaArgs) {
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
-  return contentAction(request, admin, videosService);
+  return contentAction(request, context, admin, videosService);
 }
 
 export default function AdminVideos({ loaderData }: Route.ComponentProps) {

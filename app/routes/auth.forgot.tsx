@@ -1,9 +1,7 @@
 import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { getSessionUser } from "#app/web/session.server.ts";
 import { TextField } from "#app/components/ui/field.tsx";
-import { type AuthToast, tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { isValidEmail, normalizeEmail } from "#app/domains/users/email.ts";
 import { requestPasswordReset } from "#app/domains/users/password-recovery.server.ts";
 import { translatorWith } from "#app/i18n/i18n.server.ts";
@@ -16,6 +14,8 @@ import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { type AuthToast, tooManyAttempts } from "#app/web/auth-actions.server.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/auth.forgot";
 
 const AuthToasts = lazy(() => import("#app/components/auth-toasts.tsx"));

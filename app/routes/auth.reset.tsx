@@ -2,7 +2,6 @@ import { lazy, Suspense } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { TextField } from "#app/components/ui/field.tsx";
-import type { AuthToast } from "#app/web/auth-actions.server.ts";
 import { checkResetToken, resetPasswordWithToken } from "#app/domains/users/password-recovery.server.ts";
 import { translatorWith } from "#app/i18n/i18n.server.ts";
 import type { MessageKey } from "#app/i18n/i18n.ts";
@@ -12,6 +11,7 @@ import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import type { AuthToast } from "#app/web/auth-actions.server.ts";
 import type { Route } from "./+types/auth.reset";
 
 const AuthToasts = lazy(() => import("#app/components/auth-toasts.tsx"));

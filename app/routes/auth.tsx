@@ -1,13 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { getSessionUser } from "#app/web/session.server.ts";
-import {
-  type AuthActionResult,
-  type AuthToast,
-  signIn,
-  signUp,
-  tooManyAttempts,
-} from "#app/web/auth-actions.server.ts";
 import { authForm } from "#app/domains/users/auth-forms.ts";
 import { normalizeEmail } from "#app/domains/users/email.ts";
 import { twoFactorStepPath } from "#app/domains/users/two-factor-step.ts";
@@ -20,6 +12,14 @@ import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme, useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import {
+  type AuthActionResult,
+  type AuthToast,
+  signIn,
+  signUp,
+  tooManyAttempts,
+} from "#app/web/auth-actions.server.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/auth";
 
 type Mode = "sign-in" | "sign-up";

@@ -3,9 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { beginAccountAttempt, clearAccountFailures } from "#app/auth/account-throttle.server.ts";
 import { recoveryCodeInput } from "#app/auth/recovery-codes.server.ts";
-import { getSessionUser } from "#app/web/session.server.ts";
 import { inputClass } from "#app/components/ui/field.tsx";
-import { type AuthToast, accountWaiting, tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { recordSignIn } from "#app/domains/users/sign-ins.server.ts";
 import { normalizeTotpCode } from "#app/domains/users/two-factor-step.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
@@ -19,6 +17,8 @@ import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useShownTheme } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { type AuthToast, accountWaiting, tooManyAttempts } from "#app/web/auth-actions.server.ts";
+import { getSessionUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/auth.two-factor";
 
 /*

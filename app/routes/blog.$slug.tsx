@@ -6,8 +6,8 @@ import { postMeta } from "#app/domains/seo/post-meta.ts";
 import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import { requestSettings } from "#app/web/site-context.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog.$slug";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

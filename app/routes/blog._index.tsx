@@ -8,8 +8,8 @@ import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { requestSettings } from "#app/web/site-context.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog._index";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -6,8 +6,8 @@ import { verifyPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
-import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog.preview";
 
 /** Never kept by the page cache or anyone else, never indexed: the link is the only way in. */

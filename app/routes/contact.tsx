@@ -9,8 +9,8 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import { useTranslateWith } from "#app/lib/root-data.ts";
-import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/contact";
 
 /**

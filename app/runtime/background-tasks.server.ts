@@ -47,7 +47,7 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
       // Leftovers of interrupted uploads go while the site already answers.
       name: "storage sweep",
       start: () => {
-        void sweepStorage(db, env);
+        void sweepStorage(db, env, services.storage);
         return undefined;
       },
     },
@@ -55,7 +55,7 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
       // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
       name: "pending pictures",
       start: () => {
-        void finishPendingImages(db);
+        void finishPendingImages(db, { storage: services.storage });
         return undefined;
       },
     },
@@ -65,7 +65,7 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
       name: "watermark check",
       start: () => {
         void readSettings(db)
-          .then((settings) => startWatermarkRefresh(db, settings))
+          .then((settings) => startWatermarkRefresh(db, settings, services.storage))
           .catch((error: unknown) => logger.error({ err: error }, "Could not check the gallery's watermarks"));
         return undefined;
       },

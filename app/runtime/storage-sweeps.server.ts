@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
@@ -15,20 +16,25 @@ const GRACE_MS = 60 * 60 * 1000;
  * Removes what an interrupted upload or a crash left behind: stored files that no row or setting names,
  * and stale temp files. One area after the other, in the background; a failure is logged, never thrown.
  */
-export async function sweepStorage(db: Kysely<Database>, env: Pick<Env, "dataDir">): Promise<void> {
+export async function sweepStorage(
+  db: Kysely<Database>,
+  env: Pick<Env, "dataDir">,
+  storage: FileStorage,
+): Promise<void> {
   const sweeps: [string, () => Promise<number>][] = [
     [
       "media files and temp files",
       async () => {
         const { removed, tempFilesRemoved } = await sweepOrphanFiles(db, {
           olderThanMs: GRACE_MS,
+          storage,
           tempDirs: [uploadTempDir(env.dataDir), path.join(env.dataDir, "storage", ".tmp")],
         });
         return removed.length + tempFilesRemoved;
       },
     ],
-    ["video files", async () => (await sweepOrphanVideoFiles(db, { olderThanMs: GRACE_MS })).length],
-    ["site image files", async () => (await sweepOrphanSiteImages(db, { olderThanMs: GRACE_MS })).length],
+    ["video files", async () => (await sweepOrphanVideoFiles(db, { olderThanMs: GRACE_MS, storage })).length],
+    ["site image files", async () => (await sweepOrphanSiteImages(db, { olderThanMs: GRACE_MS, storage })).length],
   ];
   for (const [what, sweep] of sweeps) {
     try {

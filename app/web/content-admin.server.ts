@@ -1,17 +1,18 @@
 import type { Kysely } from "kysely";
-import { data } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
 import { addressCompletion } from "#app/domains/content/content-schema.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { ROW_ID_PATTERN, rowIdSchema } from "#app/lib/text-schema.ts";
-import { getDb } from "#app/runtime/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 
 /** What a content admin screen can do; each area passes its service (videos wrap theirs). */
 export type ContentActions = {
@@ -22,7 +23,7 @@ export type ContentActions = {
     id: string,
     fields: Record<string, string>,
   ) => Promise<ContentResult>;
-  remove: (db: Kysely<Database>, actor: AuditActor, id: string) => Promise<ContentResult>;
+  remove: (db: Kysely<Database>, actor: AuditActor, id: string, storage: FileStorage) => Promise<ContentResult>;
   setActive: (db: Kysely<Database>, actor: AuditActor, id: string, active: boolean) => Promise<ContentResult>;
   reorder: (db: Kysely<Database>, actor: AuditActor, ids: string[]) => Promise<ContentResult>;
 };
@@ -96,14 +97,20 @@ function submittedValues(fields: Record<string, string>): Record<string, string>
  * the service call, and the answer as a translated `ActionResult` (400 when refused, so nothing looks like
  * a success).
  */
-export async function contentAction(request: Request, admin: AuditActor, actions: ContentActions) {
+export async function contentAction(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  admin: AuditActor,
+  actions: ContentActions,
+) {
   const t = adminTranslatorFor(languageOf(request).lang);
   const fields = await readForm(request);
   const parsed = intentSchema.safeParse(fields);
   if (!parsed.success)
     return data({ ok: false, message: t("admin.content.badRequest") } satisfies ActionResult, { status: 400 });
   const command = parsed.data;
-  const db = getDb();
+  const { database, storage } = runtimeOf(context);
+  const db = database.db;
 
   let result: ContentResult;
   let done: (name: string) => string;
@@ -117,7 +124,7 @@ export async function contentAction(request: Request, admin: AuditActor, actions
       done = (name) => t("admin.content.updated", { name });
       break;
     case "delete":
-      result = await actions.remove(db, admin, command.id);
+      result = await actions.remove(db, admin, command.id, storage);
       done = (name) => t("admin.content.deleted", { name });
       break;
     case "toggle": {

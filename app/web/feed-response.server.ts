@@ -2,7 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { FEED_TYPES, type FeedFormat } from "#app/domains/seo/feed-links.ts";
 import { renderFeed } from "#app/domains/seo/feeds.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
-import { getDb, getRuntime } from "#app/runtime/runtime.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import { textResponse } from "./text-response.server.ts";
 
@@ -17,8 +17,10 @@ export async function feedResponse(
 ): Promise<Response> {
   const query = new URL(request.url).searchParams.get("lang");
   const lang: Language = query === "de" ? "de" : "en";
-  const xml = await renderFeed(getDb(), await requestSettings(context), {
-    baseUrl: getRuntime().env.baseUrl,
+  const { database, env, storage } = runtimeOf(context);
+  const xml = await renderFeed(database.db, await requestSettings(context), {
+    baseUrl: env.baseUrl,
+    storage,
     format,
     lang,
   });

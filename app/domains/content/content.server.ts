@@ -6,6 +6,7 @@ import type { Database, DbBoolean, DbDate } from "#app/db/schema.ts";
 import { toBoolean, toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { describeReorder } from "#app/domains/audit/audit-moves.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { fieldErrorsOf } from "#app/lib/field-errors.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 
@@ -51,7 +52,7 @@ export type ContentConfig<T extends ContentTable, Input extends { active: boolea
    * Runs in the delete's transaction after the row is gone (to delete rows it owned); the function it
    * answers runs once that transaction has committed (to remove files, which no rollback could restore).
    */
-  onDelete?: (trx: Transaction<Database>, row: ContentRow<T>) => Promise<() => Promise<void>>;
+  onDelete?: (trx: Transaction<Database>, row: ContentRow<T>, storage: FileStorage) => Promise<() => Promise<void>>;
 };
 
 /**
@@ -170,13 +171,13 @@ export function contentService<T extends ContentTable, Input extends { active: b
       });
     },
 
-    async remove(db: Kysely<Database>, actor: AuditActor, id: string): Promise<ContentResult> {
+    async remove(db: Kysely<Database>, actor: AuditActor, id: string, storage: FileStorage): Promise<ContentResult> {
       let afterCommit = async () => {};
       const result = await db.transaction().execute(async (trx): Promise<ContentResult> => {
         const row = await find(trx, id);
         if (!row) return { ok: false, reason: "not-found" };
         await trx.deleteFrom(table).where("id", "=", id).execute();
-        if (config.onDelete) afterCommit = await config.onDelete(trx, row);
+        if (config.onDelete) afterCommit = await config.onDelete(trx, row, storage);
         const target = config.target(row);
         await recordAudit(trx, actor, { action: `${config.area}.delete`, target, oldValue: config.describe(row) });
         return { ok: true, id, target };

@@ -1,8 +1,11 @@
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
+import { storageIn } from "#tests/support/gallery-factories.ts";
 import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 
@@ -30,6 +33,9 @@ const areas = [
     name: (n: number) => `Video ${n}`,
   },
 ] as const;
+
+// Links and FAQ entries have no files; a video's go with it (its own tests check that). A storage nobody reads.
+const storage = storageIn(path.join(os.tmpdir(), "vitrine-content-test"));
 
 describe.each(databaseKinds)("content items (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
@@ -67,11 +73,11 @@ describe.each(databaseKinds)("content items (%s)", (kind) => {
       const id = idOfAccepted(await service.create(database.db, testAdmin, fields(1)));
       idOfAccepted(await service.create(database.db, testAdmin, fields(2)));
 
-      idOfAccepted(await service.remove(database.db, testAdmin, id));
+      idOfAccepted(await service.remove(database.db, testAdmin, id, storage));
 
       expect(await activeNames()).toEqual([name(2)]);
       expect((await listAudit(database.db, { action: `${area}.delete` })).records[0]?.target).toBe(name(1));
-      expect(await service.remove(database.db, testAdmin, id)).toEqual({ ok: false, reason: "not-found" });
+      expect(await service.remove(database.db, testAdmin, id, storage)).toEqual({ ok: false, reason: "not-found" });
     });
 
     it("stores a new order and refuses a stale list without changing anything", async () => {

@@ -153,15 +153,25 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
     const bridge = await add({ title: "Bridge", category: "City", category_de: "Stadt" });
     const before = (await audit()).length;
 
-    const names = await applyGalleryBulkAction(database.db, actor, { action: "publish", ids: [lake, harbour] });
+    const names = await applyGalleryBulkAction(
+      database.db,
+      actor,
+      { action: "publish", ids: [lake, harbour] },
+      files.storage,
+    );
     expect(names.sort()).toEqual(["Harbour", "Lake"]);
     expect((await listPublishedGallery(database.db, { lang: "en" })).total).toBe(3);
 
-    await applyGalleryBulkAction(database.db, actor, { action: "hide", ids: [harbour, bridge] });
+    await applyGalleryBulkAction(database.db, actor, { action: "hide", ids: [harbour, bridge] }, files.storage);
     expect((await listPublishedGallery(database.db, { lang: "en" })).items.map((item) => item.title)).toEqual(["Lake"]);
 
     // An existing category brings its German label along.
-    await applyGalleryBulkAction(database.db, actor, { action: "category", ids: [lake, harbour], category: "City" });
+    await applyGalleryBulkAction(
+      database.db,
+      actor,
+      { action: "category", ids: [lake, harbour], category: "City" },
+      files.storage,
+    );
     const items = await listAdminGallery(database.db);
     expect(items.map((item) => [item.title, item.category, item.categoryDe])).toEqual([
       ["Lake", "City", "Stadt"],

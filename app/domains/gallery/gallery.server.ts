@@ -311,7 +311,7 @@ export async function createGalleryEntry(
   options: {
     originalName: string;
     watermark: string;
-    storage?: FileStorage;
+    storage: FileStorage;
     /** Visible to visitors at once (default: hidden until the owner publishes it). */
     published?: boolean;
     placement?: GalleryPlacement;
@@ -418,7 +418,7 @@ export async function deleteGalleryEntry(
   db: Kysely<Database>,
   actor: AuditActor,
   id: string,
-  storage?: FileStorage,
+  storage: FileStorage,
 ): Promise<string> {
   const { keys, name } = await db.transaction().execute(async (trx) => {
     const row = await existingPicture(trx, id);
@@ -478,7 +478,7 @@ export async function applyGalleryBulkAction(
   db: Kysely<Database>,
   actor: AuditActor,
   input: { action: GalleryBulkAction; ids: string[]; category?: string },
-  storage?: FileStorage,
+  storage: FileStorage,
 ): Promise<string[]> {
   const ids = [...new Set(input.ids)].sort();
   const { names, keys } = await db.transaction().execute(async (trx) => {

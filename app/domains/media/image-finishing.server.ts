@@ -9,7 +9,7 @@ import type { FileStorage } from "./storage.server.ts";
 export { whenImageQueueIdle } from "./image-queue.server.ts";
 
 type FinishOptions = {
-  storage?: FileStorage;
+  storage: FileStorage;
   /** The watermark to draw, asked when the work starts; by default the one the site's settings ask for then. */
   watermark?: () => Promise<string>;
 };
@@ -21,7 +21,7 @@ const currentWatermark = (db: Kysely<Database>) => async () => watermarkText(awa
  * returns at once. A failure is logged; the image stays not ready (invisible to visitors) and is tried again
  * at the next start (`finishPendingImages`).
  */
-export function finishImageInBackground(db: Kysely<Database>, imageId: string, options: FinishOptions = {}): void {
+export function finishImageInBackground(db: Kysely<Database>, imageId: string, options: FinishOptions): void {
   const watermark = options.watermark ?? currentWatermark(db);
   void runInImageQueue(async () =>
     finishImage(db, imageId, { storage: options.storage, watermark: await watermark() }),
@@ -34,7 +34,7 @@ export function finishImageInBackground(db: Kysely<Database>, imageId: string, o
  * At start-up: queues every image whose sizes were not all made before the server stopped, to be made
  * again from its private original. Returns how many were queued.
  */
-export async function finishPendingImages(db: Kysely<Database>, options: FinishOptions = {}): Promise<number> {
+export async function finishPendingImages(db: Kysely<Database>, options: FinishOptions): Promise<number> {
   try {
     const rows = await db.selectFrom("images").select("id").where("ready", "=", false).orderBy("created_at").execute();
     for (const row of rows) finishImageInBackground(db, row.id, options);

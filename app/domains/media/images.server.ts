@@ -9,7 +9,6 @@ import { toBoolean } from "#app/db/values.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/runtime/runtime.server.ts";
 import { carriesWatermark, WATERMARK_EM_PER_CHARACTER, watermarkLayout } from "./image-display.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import type { FileStorage } from "./storage.server.ts";
@@ -355,12 +354,12 @@ export async function prepareImage(
   tempFilePath: string,
   options: {
     watermark?: string;
-    storage?: FileStorage;
+    storage: FileStorage;
     remainingSizes?: "now" | "later";
     encoding?: ImageEncoding;
-  } = {},
+  },
 ): Promise<PreparedImage> {
-  const storage = options.storage ?? getStorage();
+  const storage = options.storage;
   const watermark = options.watermark?.trim() ?? "";
   const { type, width, height } = await inspectImage(tempFilePath);
   const id = randomUUID();
@@ -416,7 +415,7 @@ export async function insertImageRow(db: Db, prepared: PreparedImage): Promise<s
 export async function storeImage(
   db: Db,
   tempFilePath: string,
-  options: { watermark?: string; storage?: FileStorage } = {},
+  options: { watermark?: string; storage: FileStorage },
 ): Promise<string> {
   const prepared = await prepareImage(tempFilePath, options);
   try {
@@ -445,9 +444,9 @@ const FORMAT_ORDER = new Map(FORMATS.map((format, index) => [format, index]));
 export async function finishImage(
   db: Kysely<Database>,
   imageId: string,
-  options: { watermark: string; storage?: FileStorage; encoding?: ImageEncoding },
+  options: { watermark: string; storage: FileStorage; encoding?: ImageEncoding },
 ): Promise<"finished" | "gone"> {
-  const storage = options.storage ?? getStorage();
+  const storage = options.storage;
   const watermark = options.watermark.trim();
   const pending = () =>
     db
@@ -532,14 +531,14 @@ export async function deleteImageRow(db: Db, id: string): Promise<string[] | nul
   return row ? keysOf(row) : null;
 }
 
-export async function removeImageFiles(keys: string[] | null, storage: FileStorage = getStorage()): Promise<void> {
+export async function removeImageFiles(keys: string[] | null, storage: FileStorage): Promise<void> {
   if (keys && keys.length > 0) await storage.remove(keys);
 }
 
 /** Deletes the image's row, then its files. Returns false when there was no such image. */
-export async function deleteImage(db: Kysely<Database>, id: string, storage?: FileStorage): Promise<boolean> {
+export async function deleteImage(db: Kysely<Database>, id: string, storage: FileStorage): Promise<boolean> {
   const keys = await deleteImageRow(db, id);
-  await removeImageFiles(keys, storage ?? getStorage());
+  await removeImageFiles(keys, storage);
   return keys !== null;
 }
 
@@ -557,7 +556,7 @@ export { imageForDisplay } from "./image-display.server.ts";
 export function refreshWatermarks(
   db: Kysely<Database>,
   settings: WatermarkSettings,
-  options: { storage?: FileStorage } = {},
+  options: { storage: FileStorage },
 ): Promise<{ updated: number; failed: number }> {
   return runInImageQueue(() => redrawWatermarks(db, settings, options));
 }
@@ -565,9 +564,9 @@ export function refreshWatermarks(
 async function redrawWatermarks(
   db: Kysely<Database>,
   settings: WatermarkSettings,
-  options: { storage?: FileStorage },
+  options: { storage: FileStorage },
 ): Promise<{ updated: number; failed: number }> {
-  const storage = options.storage ?? getStorage();
+  const storage = options.storage;
   const wanted = watermarkText(settings);
   const rows = await db
     .selectFrom("images")
@@ -628,7 +627,7 @@ async function redrawWatermarks(
 }
 
 /** A start-up sweep's grace period, and the storage and clock it runs on (the site's and the present by default). */
-export type SweepOptions = { olderThanMs: number; storage?: FileStorage; now?: number };
+export type SweepOptions = { olderThanMs: number; storage: FileStorage; now?: number };
 
 /**
  * Removes files under `prefix` that no key in `referenced` names and that are older than the grace period,
@@ -640,7 +639,7 @@ export async function sweepUnreferenced(
   options: SweepOptions & { sparedPrefixes?: string[] },
 ): Promise<string[]> {
   const { olderThanMs } = options;
-  const storage = options.storage ?? getStorage();
+  const storage = options.storage;
   const now = options.now ?? Date.now();
   const removed: string[] = [];
   const pageSize = 1000;
@@ -686,7 +685,7 @@ export async function sweepOrphanFiles(
   db: Kysely<Database>,
   options: SweepOptions & { tempDirs?: string[] },
 ): Promise<{ removed: string[]; tempFilesRemoved: number }> {
-  const storage = options.storage ?? getStorage();
+  const storage = options.storage;
   const now = options.now ?? Date.now();
   const rows = await db.selectFrom("images").select(["id", "original_key", "variants", "ready"]).execute();
   const referenced = new Set(rows.flatMap(keysOf));

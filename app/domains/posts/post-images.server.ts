@@ -24,7 +24,7 @@ export async function storePostImage(
   db: Kysely<Database>,
   actor: AuditActor,
   tempFilePath: string,
-  options: { originalName: string; watermark: string; storage?: FileStorage },
+  options: { originalName: string; watermark: string; storage: FileStorage },
 ): Promise<StoredPostImage> {
   const prepared = await prepareImage(tempFilePath, { watermark: options.watermark, storage: options.storage });
   try {

@@ -135,7 +135,9 @@ describe.each(databaseKinds)("feeds and the sitemap's posts (%s)", (kind) => {
   it("RSS and Atom per language carry only visible posts, in full by default, escaped, with absolute links", async () => {
     const { shown } = await addPosts();
     const now = hours(1);
-    const rss = parseRss(await renderFeed(db(), settings, { baseUrl: BASE, format: "rss", lang: "en", now }));
+    const rss = parseRss(
+      await renderFeed(db(), settings, { baseUrl: BASE, format: "rss", lang: "en", now, storage: files.storage }),
+    );
     expect(rss.channel.link).toBe(`${BASE}/blog`);
     expect(rss.channel.language).toBe("en");
     // Escaped as HTML text: a reader shows the title, it never runs or formats it.
@@ -152,7 +154,9 @@ describe.each(databaseKinds)("feeds and the sitemap's posts (%s)", (kind) => {
     expect(content).toContain("--shiki-light:");
     expect(new Date(String(item?.pubDate)).toISOString()).toBe(T0.toISOString());
 
-    const atom = parseAtom(await renderFeed(db(), settings, { baseUrl: BASE, format: "atom", lang: "de", now }));
+    const atom = parseAtom(
+      await renderFeed(db(), settings, { baseUrl: BASE, format: "atom", lang: "de", now, storage: files.storage }),
+    );
     expect(atom.entries.map((entry) => text(entry.title))).toEqual(["Hallo Welt"]);
     const [entry] = atom.entries;
     expect(entry?.id).toBe(`${BASE}/blog/${shown.slugDe}?lang=de`);
@@ -201,19 +205,37 @@ describe.each(databaseKinds)("feeds and the sitemap's posts (%s)", (kind) => {
     await addPosts();
     const excerptOnly = { ...settings, feed_full_content: "false" };
     const rss = parseRss(
-      await renderFeed(db(), excerptOnly, { baseUrl: BASE, format: "rss", lang: "en", now: hours(1) }),
+      await renderFeed(db(), excerptOnly, {
+        baseUrl: BASE,
+        format: "rss",
+        lang: "en",
+        now: hours(1),
+        storage: files.storage,
+      }),
     );
     expect(rss.items[0]?.description).toBe("The short version.");
     expect(rss.items[0]?.["content:encoded"]).toBeUndefined();
     const atom = parseAtom(
-      await renderFeed(db(), excerptOnly, { baseUrl: BASE, format: "atom", lang: "en", now: hours(1) }),
+      await renderFeed(db(), excerptOnly, {
+        baseUrl: BASE,
+        format: "atom",
+        lang: "en",
+        now: hours(1),
+        storage: files.storage,
+      }),
     );
     expect(atom.entries[0]?.content).toBeUndefined();
   });
 
   it("a scheduled post joins the feeds and the sitemap at its time; a draft never", async () => {
     const { shown, draft, later } = await addPosts();
-    const before = await renderFeed(db(), settings, { baseUrl: BASE, format: "rss", lang: "en", now: hours(4) });
+    const before = await renderFeed(db(), settings, {
+      baseUrl: BASE,
+      format: "rss",
+      lang: "en",
+      now: hours(4),
+      storage: files.storage,
+    });
     expect(before).not.toContain("Later news");
     expect(before).not.toContain("Secret draft");
     const sitemapBefore = await buildSitemap(db(), settings, BASE, [listBlogPages], { now: hours(4) });
@@ -223,7 +245,13 @@ describe.each(databaseKinds)("feeds and the sitemap's posts (%s)", (kind) => {
     }
 
     const after = parseRss(
-      await renderFeed(db(), settings, { baseUrl: BASE, format: "rss", lang: "en", now: hours(6) }),
+      await renderFeed(db(), settings, {
+        baseUrl: BASE,
+        format: "rss",
+        lang: "en",
+        now: hours(6),
+        storage: files.storage,
+      }),
     );
     expect(after.items.map((item) => decoded(text(item.title)))).toEqual([
       "Later news",
@@ -251,10 +279,14 @@ describe.each(databaseKinds)("feeds and the sitemap's posts (%s)", (kind) => {
   });
 
   it("an empty blog has valid feeds without items and no blog entries in the sitemap", async () => {
-    const rss = parseRss(await renderFeed(db(), settings, { baseUrl: BASE, format: "rss", lang: "en", now: T0 }));
+    const rss = parseRss(
+      await renderFeed(db(), settings, { baseUrl: BASE, format: "rss", lang: "en", now: T0, storage: files.storage }),
+    );
     expect(rss.items).toEqual([]);
     expect(text(rss.channel.title)).toBe("Jo's <Site> · Blog");
-    const atom = parseAtom(await renderFeed(db(), settings, { baseUrl: BASE, format: "atom", lang: "de", now: T0 }));
+    const atom = parseAtom(
+      await renderFeed(db(), settings, { baseUrl: BASE, format: "atom", lang: "de", now: T0, storage: files.storage }),
+    );
     expect(atom.entries).toEqual([]);
     const sitemap = await buildSitemap(db(), settings, BASE, [listBlogPages], { now: T0 });
     expect(sitemap).not.toContain("/blog");

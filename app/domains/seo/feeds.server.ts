@@ -13,7 +13,6 @@ import { localizedSetting, siteDescription, siteTitle } from "#app/domains/setti
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { absolute, DEFAULT_SHARE_IMAGE, languageUrls } from "#app/lib/meta.ts";
-import { getStorage } from "#app/runtime/runtime.server.ts";
 import { type FeedFormat, feedUrl } from "./feed-links.ts";
 
 export type { FeedFormat };
@@ -58,7 +57,7 @@ function escapeHtml(text: string): string {
 
 const FEED_TITLE: Record<Language, string> = { en: "Blog", de: "Blog" };
 
-type FeedOptions = { baseUrl: string; format: FeedFormat; lang: Language; now?: Date; storage?: FileStorage };
+type FeedOptions = { baseUrl: string; format: FeedFormat; lang: Language; now?: Date; storage: FileStorage };
 
 /**
  * A cover as the item's enclosure: the file a reader downloads, with the type the site serves it as and its
@@ -103,7 +102,7 @@ async function buildFeed(db: Kysely<Database>, settings: SiteSettings, options: 
   });
   for (const post of posts) {
     const link = postUrl(baseUrl, post, lang);
-    const cover = post.cover ? await coverEnclosure(post.cover, baseUrl, options.storage ?? getStorage()) : undefined;
+    const cover = post.cover ? await coverEnclosure(post.cover, baseUrl, options.storage) : undefined;
     const content = full
       ? absoluteAddresses((await renderPostBody(post.body, lang, { db })).html, baseUrl, link)
       : undefined;

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { refreshWatermarks } from "#app/domains/media/images.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { type SettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
@@ -84,8 +85,8 @@ export function touchesWatermark(keys: readonly SettingKey[]): boolean {
  * Redraws the gallery's watermarks after a watermark setting changed. Started, not awaited: the admin
  * gets the answer at once; a failure is logged, and the next change of the settings tries again.
  */
-export function startWatermarkRefresh(db: Kysely<Database>, settings: SiteSettings): void {
-  void refreshWatermarks(db, settings)
+export function startWatermarkRefresh(db: Kysely<Database>, settings: SiteSettings, storage: FileStorage): void {
+  void refreshWatermarks(db, settings, { storage })
     .then(({ failed }) => {
       if (failed > 0) getLogger().error(`Watermark refresh: ${failed} images could not be redrawn`);
     })

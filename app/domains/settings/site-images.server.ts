@@ -12,7 +12,6 @@ import {
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/runtime/runtime.server.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import type { SettingKey } from "./settings-defaults.ts";
@@ -85,7 +84,7 @@ export async function removeReplacedSiteImage(
   oldValue: string | undefined,
   newValue: string,
   settings: Partial<Record<SettingKey, string>>,
-  storage: FileStorage = getStorage(),
+  storage: FileStorage,
 ): Promise<void> {
   if (!oldValue || oldValue === newValue) return;
   const keep = new Set(siteImageKeys(newValue));
@@ -104,7 +103,7 @@ export async function removeReplacedSiteImage(
 /** The image settings among `values` that name an uploaded site image (/media/site/…) whose files are missing. */
 export async function missingSiteImages(
   values: Partial<Record<SettingKey, string>>,
-  storage: FileStorage = getStorage(),
+  storage: FileStorage,
 ): Promise<SettingKey[]> {
   const missing: SettingKey[] = [];
   for (const key of Object.values(SITE_IMAGE_SETTING)) {
@@ -138,7 +137,7 @@ export async function storeSiteImage(
   actor: AuditActor,
   kind: SiteImageKind,
   sourcePath: string,
-  storage: FileStorage = getStorage(),
+  storage: FileStorage,
 ): Promise<SiteImageResult> {
   await inspectImage(sourcePath);
   let rendered: Awaited<ReturnType<typeof render>>;

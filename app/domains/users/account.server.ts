@@ -1,5 +1,6 @@
 import { verifyPassword } from "better-auth/crypto";
 import type { Kysely } from "kysely";
+import { PASSWORD_MAX_LENGTH, type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 import { isPastAbsoluteLifetime } from "#app/auth/session.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
@@ -8,7 +9,6 @@ import type { MailMessage } from "#app/domains/mail/mail-message.ts";
 import { isLanguage, type Language } from "#app/i18n/i18n.ts";
 import { readableAddress } from "#app/lib/ip-address.server.ts";
 import { type TextProblem, textSchema } from "#app/lib/text-schema.ts";
-import { PASSWORD_MAX_LENGTH, type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 import { deleteUser } from "./user-admin.server.ts";
 import { describeUserAgent } from "./user-agent.ts";
 import { setPassword } from "./users.server.ts";

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import type { MailService } from "#app/domains/mail/mail-message.ts";
@@ -6,7 +7,6 @@ import { isLanguage, type Language } from "#app/i18n/i18n.ts";
 import { passwordResetMail } from "./account-mails.ts";
 import { claimToken, findValidToken, type IssuedToken, issueAccountToken } from "./account-tokens.server.ts";
 import { normalizeEmail } from "./email.ts";
-import { type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 import { findUserByEmail, setPassword } from "./users.server.ts";
 
 export type RecoveryDeps = { db: Kysely<Database>; mail: MailService; baseUrl: string };

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import type { Kysely, Transaction } from "kysely";
+import { type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 import type { Database } from "#app/db/schema.ts";
 import { normalizeInviteCode } from "#app/domains/invites/invite-code.ts";
 import { adminExists, isInviteCodeAvailable, removeUnusedAdminCodes } from "#app/domains/invites/invites.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { deleteAccountTokens } from "./account-tokens.server.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
-import { type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 
 export type SignUpProblem =
   | "inviteRequired"

@@ -21,7 +21,6 @@ import {
 import { type FileStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/runtime/runtime.server.ts";
 import { canonicalVideoUrl, embedPlayerUrl, parseVideoUrl } from "./video-url.ts";
 import { videoSchema } from "./videos-schema.ts";
 
@@ -57,12 +56,11 @@ const service = contentService({
   target: (row) => row.title,
   describe: describeVideo,
   // The poster's row goes with the video; its files and the video file once the delete is committed.
-  onDelete: async (trx, row) => {
+  onDelete: async (trx, row, storage) => {
     const posterKeys = row.poster_image_id ? await deleteImageRow(trx, row.poster_image_id) : null;
-    // The storage is looked up only when there are files (a video without any needs no running server).
     return async () => {
-      if (posterKeys) await removeImageFiles(posterKeys, getStorage());
-      if (row.file_key) await getStorage().remove(row.file_key);
+      if (posterKeys) await removeImageFiles(posterKeys, storage);
+      if (row.file_key) await storage.remove(row.file_key);
     };
   },
 });
@@ -125,7 +123,7 @@ export async function setVideoPoster(
   actor: AuditActor,
   id: string,
   imageId: string | null,
-  storage: FileStorage = getStorage(),
+  storage: FileStorage,
 ): Promise<ContentResult | { ok: false; reason: "no-poster"; target: string }> {
   let oldKeys: string[] | null = null;
   const result = await db.transaction().execute(async (trx) => {
@@ -158,12 +156,7 @@ export async function setVideoPoster(
 }
 
 /** Takes a video's poster away (its image row and files): the video shows its title on the plain box again. */
-export function removeVideoPoster(
-  db: Kysely<Database>,
-  actor: AuditActor,
-  id: string,
-  storage: FileStorage = getStorage(),
-) {
+export function removeVideoPoster(db: Kysely<Database>, actor: AuditActor, id: string, storage: FileStorage) {
   return setVideoPoster(db, actor, id, null, storage);
 }
 
