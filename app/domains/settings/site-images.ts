@@ -1,3 +1,4 @@
+import { settingSpecs } from "./setting-registry.ts";
 import type { SettingKey } from "./settings-defaults.ts";
 
 /** Images an admin uploads for the site itself (not the gallery), shared by the server and the settings screen. */
@@ -8,12 +9,10 @@ export function isSiteImageKind(value: unknown): value is SiteImageKind {
   return (SITE_IMAGE_KINDS as readonly unknown[]).includes(value);
 }
 
-/** The setting each kind of site image fills in. */
-export const SITE_IMAGE_SETTING = {
-  logo: "site_logo_url",
-  favicon: "site_favicon_url",
-  "share-image": "meta_og_image",
-} as const satisfies Record<SiteImageKind, SettingKey>;
+/** The setting each kind of site image fills in (the registry's `siteImage`), in the registry's order. */
+export const SITE_IMAGE_SETTING = Object.fromEntries(
+  Object.values(settingSpecs).flatMap((spec) => (spec.siteImage ? [[spec.siteImage, spec.key]] : [])),
+) as Readonly<Record<SiteImageKind, SettingKey>>;
 
 /** Storage prefix of the site images: served at /media/site/…. */
 export const SITE_IMAGE_PREFIX = "public/site/";
