@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { adminDe, adminEn } from "#app/i18n/admin-dictionary.ts";
-import { SETTING_GROUP_IDS, SETTING_REGISTRY, settingSpecs, settingsWithEffect } from "./setting-registry.ts";
+import {
+  SETTING_GROUP_IDS,
+  SETTING_REGISTRY,
+  SITE_IMAGE_SETTING,
+  settingSpecs,
+  settingsWithEffect,
+} from "./setting-registry.ts";
 import { settingDefaults, settingKeys } from "./settings-defaults.ts";
 import { settingGroups, validateSettings } from "./settings-form.ts";
-import { SITE_IMAGE_KINDS, SITE_IMAGE_SETTING } from "./site-images.ts";
+import { SITE_IMAGE_KINDS } from "./site-images.ts";
 
 const specs = Object.values(settingSpecs);
 const current = specs.filter((spec) => !spec.retired);

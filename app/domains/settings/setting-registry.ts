@@ -343,3 +343,11 @@ export function settingsWithEffect(effect: SaveEffect): SettingKey[] {
     .filter((spec) => spec.effects.includes(effect))
     .map((spec) => spec.key);
 }
+
+/**
+ * The setting each kind of site image fills in (the registry's `siteImage`), in the registry's order. Here and not
+ * in site-images.ts, which visitors' pages load without the registry.
+ */
+export const SITE_IMAGE_SETTING = Object.fromEntries(
+  Object.values(settingSpecs).flatMap((spec) => (spec.siteImage ? [[spec.siteImage, spec.key]] : [])),
+) as Readonly<Record<SiteImageKind, SettingKey>>;
