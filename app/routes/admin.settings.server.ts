@@ -3,6 +3,7 @@ import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { MENU_SECTION_IDS } from "#app/domains/content/menu-sections.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { currentYear } from "#app/domains/settings/brand.ts";
+import { settingsWithEffect } from "#app/domains/settings/setting-registry.ts";
 import { saveSettings, startWatermarkRefresh, touchesWatermark } from "#app/domains/settings/settings-admin.server.ts";
 import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
 import { RETIRED_SETTING_KEYS, type SettingKey } from "#app/domains/settings/settings-defaults.ts";
@@ -13,7 +14,6 @@ import {
   validateSettings,
 } from "#app/domains/settings/settings-form.ts";
 import { missingSiteImages, removeReplacedSiteImage } from "#app/domains/settings/site-images.server.ts";
-import { SITE_IMAGE_SETTING } from "#app/domains/settings/site-images.ts";
 import { type AdminMessageKey, type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
@@ -148,7 +148,7 @@ export async function settingsAction({ request, url, context }: Args) {
   }
   if (touchesWatermark(changed)) startWatermarkRefresh(database.db, settings, storage);
   // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
-  for (const key of Object.values(SITE_IMAGE_SETTING)) {
+  for (const key of settingsWithEffect("site-image-cleanup")) {
     if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings, storage);
   }
   const result: ActionResult = {

@@ -29,6 +29,7 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
     dates: ["accessTokenExpiresAt", "refreshTokenExpiresAt", ...authDates],
   },
   { name: "verification", key: ["id"], dates: ["expiresAt", ...authDates] },
+  // Text rows, one per key of the settings registry (setting-registry.ts): nothing to convert, none left out.
   { name: "site_settings", key: ["key"] },
   { name: "user_roles", key: ["user_id", "role"], dates: ["created_at"] },
   { name: "invite_codes", key: ["code"], booleans: ["is_used"], dates: ["used_at", "created_at"] },

@@ -1,14 +1,15 @@
+import { type BrandKey, type DeclaredSettingKey, SETTING_REGISTRY, settingSpecs } from "./setting-registry.ts";
 import type { SettingKey, SiteSettings } from "./settings-defaults.ts";
 
 /**
- * Settings that carry the site's name unless the owner writes something else. They are stored empty until then,
- * and an empty one stands for a value made from `site_name` when it is shown: renaming the site renames the
- * header, the footer, the copyright line and the watermark at once. (Stored copies of the name, as shipped
- * before, kept saying "Vitrine" after a rename.)
+ * Settings that carry the site's name unless the owner writes something else (the registry's `followsSiteName`).
+ * They are stored empty until then, and an empty one stands for a value made from `site_name` when it is shown:
+ * renaming the site renames the header, the footer, the copyright line and the watermark at once. (Stored copies
+ * of the name, as shipped before, kept saying "Vitrine" after a rename.)
  */
-export const FOLLOWS_SITE_NAME = ["site_logo_text", "footer_site_name", "footer_copyright", "watermark_text"] as const;
-
-type BrandKey = (typeof FOLLOWS_SITE_NAME)[number];
+export const FOLLOWS_SITE_NAME: readonly BrandKey[] = (Object.keys(SETTING_REGISTRY) as DeclaredSettingKey[]).filter(
+  (key): key is BrandKey => settingSpecs[key].followsSiteName === true,
+);
 
 /** The year a default copyright line names: the current one, in UTC as the server counts it. */
 export function currentYear(now: Date = new Date()): number {
@@ -39,7 +40,7 @@ export function brandValue(settings: Pick<SiteSettings, BrandKey | "site_name">,
  * follow the site name. A German twin left empty shows the English value, which may itself follow the name.
  */
 export function followedValue(settings: SiteSettings, key: SettingKey, year: number): string | null {
-  const english = key.endsWith("_de") ? key.slice(0, -3) : key;
+  const english = settingSpecs[key].english;
   if (!(FOLLOWS_SITE_NAME as readonly string[]).includes(english)) return null;
   return brandValue(settings, english as BrandKey, year);
 }

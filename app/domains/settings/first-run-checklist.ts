@@ -1,4 +1,5 @@
-import { isShippedValue, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
+import { settingSpecs } from "./setting-registry.ts";
+import { isShippedValue, type SettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
 
 /** The steps a new owner takes before the site is their own, in the order the dashboard lists them. */
 export type ChecklistItemId =
@@ -33,10 +34,15 @@ export type ChecklistInput = {
 
 /** Whether a text setting still holds what was shipped, in English or in German (both are shown to someone). */
 function isShipped(settings: SiteSettings, key: "imprint_content" | "privacy_content"): boolean {
-  const german = `${key}_de` as const;
+  const german = settingSpecs[key].german ?? key;
   return (
     settings[key].trim() === settingDefaults[key].trim() || settings[german].trim() === settingDefaults[german].trim()
   );
+}
+
+/** The settings screen's section where the key is edited (the registry's group). */
+function settingsPageOf(key: SettingKey): string {
+  return `/admin/settings?section=${settingSpecs[key].group}`;
 }
 
 /**
@@ -48,22 +54,23 @@ function isShipped(settings: SiteSettings, key: "imprint_content" | "privacy_con
 export function openChecklistItems(input: ChecklistInput): ChecklistItem[] {
   const { settings } = input;
   const items: ChecklistItem[] = [];
-  if (isShipped(settings, "imprint_content")) items.push({ id: "legal-notice", to: "/admin/settings?section=legal" });
-  if (isShipped(settings, "privacy_content")) items.push({ id: "privacy-policy", to: "/admin/settings?section=legal" });
+  if (isShipped(settings, "imprint_content")) items.push({ id: "legal-notice", to: settingsPageOf("imprint_content") });
+  if (isShipped(settings, "privacy_content"))
+    items.push({ id: "privacy-policy", to: settingsPageOf("privacy_content") });
   // The home page's text greets visitors from the start; the step is done once the owner wrote their own, in
   // either language (a text from an earlier version counts as shipped too).
   if (
     isShippedValue("home_content", settings.home_content) &&
     isShippedValue("home_content_de", settings.home_content_de)
   ) {
-    items.push({ id: "home-text", to: "/admin/settings?section=home" });
+    items.push({ id: "home-text", to: settingsPageOf("home_content") });
   }
   if (settings.meta_description.trim() === "") {
-    items.push({ id: "share-description", to: "/admin/settings?section=sharing" });
+    items.push({ id: "share-description", to: settingsPageOf("meta_description") });
   }
   if (input.pictureCount === 0) items.push({ id: "first-pictures", to: "/admin/gallery" });
   if (settings.watermark_enabled === "true" && settings.watermark_text.trim() === "") {
-    items.push({ id: "watermark-text", to: "/admin/settings?section=watermark" });
+    items.push({ id: "watermark-text", to: settingsPageOf("watermark_text") });
   }
   if (!input.mailConfigured) items.push({ id: "mail", to: "/admin#mail" });
   const without = input.adminsWithoutTwoFactor;

@@ -4,6 +4,7 @@ import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts
 import { refreshWatermarks } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { settingSpecs } from "./setting-registry.ts";
 import { readSettings } from "./settings.server.ts";
 import { type SettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
 
@@ -76,9 +77,12 @@ export async function saveSettings(
   return { changed, conflicts, previous, settings: await readSettings(db) };
 }
 
-/** A new site name changes a watermark that follows it; the refresh redraws only images whose text differs. */
+/**
+ * Whether a save of these keys redraws the watermarks (the registry's `watermark-redraw`: the watermark settings,
+ * and the site name a watermark follows); the refresh redraws only images whose text differs.
+ */
 export function touchesWatermark(keys: readonly SettingKey[]): boolean {
-  return keys.some((key) => key.startsWith("watermark_") || key === "site_name");
+  return keys.some((key) => settingSpecs[key].effects.includes("watermark-redraw"));
 }
 
 /**

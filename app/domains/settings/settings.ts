@@ -1,4 +1,5 @@
 import type { Language } from "#app/i18n/i18n.ts";
+import { settingSpecs } from "./setting-registry.ts";
 import { type LocalizedSettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
 
 export const DEFAULT_TITLE = "Tech Blog";
@@ -6,8 +7,9 @@ export const DEFAULT_DESCRIPTION = "Explore the latest in technology, innovation
 
 /** The German text of a setting, or the English one when the German is empty. */
 export function localizedSetting(settings: SiteSettings, key: LocalizedSettingKey, lang: Language): string {
-  if (lang === "de") {
-    const german = settings[`${key}_de` as keyof SiteSettings]?.trim();
+  const twin = settingSpecs[key].german;
+  if (lang === "de" && twin) {
+    const german = settings[twin]?.trim();
     if (german) return german;
   }
   return settings[key] ?? settingDefaults[key];

@@ -12,16 +12,11 @@ import {
 } from "#app/domains/media/images.server.ts";
 import { type FileStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { SITE_IMAGE_SETTING } from "./setting-registry.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
 import type { SettingKey } from "./settings-defaults.ts";
-import {
-  FAVICON_SIZES,
-  faviconUrls,
-  SITE_IMAGE_PREFIX,
-  SITE_IMAGE_SETTING,
-  type SiteImageKind,
-} from "./site-images.ts";
+import { FAVICON_SIZES, faviconUrls, SITE_IMAGE_PREFIX, type SiteImageKind } from "./site-images.ts";
 
 type RenderedFile = { key: string; data: Buffer };
 

@@ -1,19 +1,14 @@
-import type { SettingKey } from "./settings-defaults.ts";
-
-/** Images an admin uploads for the site itself (not the gallery), shared by the server and the settings screen. */
+/**
+ * Images an admin uploads for the site itself (not the gallery), shared by the server and the settings screen; the
+ * setting each fills in is the registry's (SITE_IMAGE_SETTING). Visitors' pages load this module (favicon links),
+ * so it imports no value from the registry, which holds every default text.
+ */
 export const SITE_IMAGE_KINDS = ["logo", "favicon", "share-image"] as const;
 export type SiteImageKind = (typeof SITE_IMAGE_KINDS)[number];
 
 export function isSiteImageKind(value: unknown): value is SiteImageKind {
   return (SITE_IMAGE_KINDS as readonly unknown[]).includes(value);
 }
-
-/** The setting each kind of site image fills in. */
-export const SITE_IMAGE_SETTING = {
-  logo: "site_logo_url",
-  favicon: "site_favicon_url",
-  "share-image": "meta_og_image",
-} as const satisfies Record<SiteImageKind, SettingKey>;
 
 /** Storage prefix of the site images: served at /media/site/…. */
 export const SITE_IMAGE_PREFIX = "public/site/";

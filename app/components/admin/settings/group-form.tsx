@@ -2,8 +2,9 @@ import { useFetcher } from "react-router";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
-import type { SettingField, SettingGroupId } from "#app/domains/settings/settings-form.ts";
-import { SITE_IMAGE_SETTING, type SiteImageKind } from "#app/domains/settings/site-images.ts";
+import { type SettingGroupId, SITE_IMAGE_SETTING, settingSpecs } from "#app/domains/settings/setting-registry.ts";
+import type { SettingField } from "#app/domains/settings/settings-form.ts";
+import type { SiteImageKind } from "#app/domains/settings/site-images.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
@@ -11,10 +12,10 @@ import { Baselines, type Draft, FieldRow, type SetValue } from "./setting-fields
 import { SharePreview } from "./share-preview.tsx";
 import { SiteImageUpload } from "./site-image-upload.tsx";
 
-const GROUP_UPLOADS: Partial<Record<SettingGroupId, SiteImageKind[]>> = {
-  identity: ["logo", "favicon"],
-  sharing: ["share-image"],
-};
+/** The site images uploaded in a group: those its settings name (the registry's `siteImage`). */
+function uploadsOf(id: SettingGroupId): SiteImageKind[] {
+  return Object.values(settingSpecs).flatMap((spec) => (spec.group === id && spec.siteImage ? [spec.siteImage] : []));
+}
 
 /** One group of settings: its fields, saved together, and the uploads that belong to it. */
 export function GroupForm({
@@ -49,6 +50,7 @@ export function GroupForm({
   const errors = result && !result.ok ? (result.fieldErrors ?? {}) : result ? {} : pageErrors;
   const suggestions = result && !result.ok ? (result.suggestions ?? {}) : result ? {} : pageSuggestions;
   const titleId = `settings-${id}-title`;
+  const uploads = uploadsOf(id);
   return (
     <section
       id={`settings-${id}`}
@@ -96,10 +98,10 @@ export function GroupForm({
           </Button>
         </div>
       </fetcher.Form>
-      {GROUP_UPLOADS[id] ? (
+      {uploads.length > 0 ? (
         <div className="mt-6 flex flex-col gap-4 border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <h3 className="text-base font-semibold">{t("admin.settings.upload.title")}</h3>
-          {GROUP_UPLOADS[id]?.map((kind) => (
+          {uploads.map((kind) => (
             <SiteImageUpload
               key={kind}
               kind={kind}

@@ -2,7 +2,8 @@ import { useEffect, useId, useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { inputClass } from "#app/components/ui/field.tsx";
-import { type SettingGroupId, settingGroups } from "#app/domains/settings/settings-form.ts";
+import type { SettingGroupId } from "#app/domains/settings/setting-registry.ts";
+import { settingGroups } from "#app/domains/settings/settings-form.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 

@@ -1,22 +1,18 @@
 import { SuggestionButton } from "#app/components/admin/url-field.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { followedValue } from "#app/domains/settings/brand.ts";
+import { settingSpecs } from "#app/domains/settings/setting-registry.ts";
 import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
 import type { SettingKey, SiteSettings } from "#app/domains/settings/settings-defaults.ts";
-import { SETTING_LIMITS, type SettingField } from "#app/domains/settings/settings-form.ts";
-import { SITE_IMAGE_SETTING } from "#app/domains/settings/site-images.ts";
+import type { SettingField } from "#app/domains/settings/settings-form.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { THEME_SETTINGS } from "#app/lib/preferences.ts";
 import { MarkdownField } from "./markdown-field.tsx";
 import { MenuOrderField } from "./menu-order-field.tsx";
 
-const IMAGE_SETTINGS: readonly SettingKey[] = Object.values(SITE_IMAGE_SETTING);
-
 export type Draft = SiteSettings;
 export type SetValue = (key: SettingKey, value: string) => void;
-
-const LIMIT_OF = { text: SETTING_LIMITS.text, longText: SETTING_LIMITS.longText, markdown: SETTING_LIMITS.markdown };
 
 function SettingInput(props: {
   settingKey: SettingKey;
@@ -34,6 +30,8 @@ function SettingInput(props: {
   const t = useAdminTranslate();
   const { settingKey: key, field, label, value, error } = props;
   const onChange = (next: string) => props.setValue(key, next);
+  // The registry's limit of the key (a German twin has its English key's).
+  const limit = settingSpecs[key].limit;
   switch (field.kind) {
     case "markdown":
       return <MarkdownField label={label} name={key} value={value} error={error} onChange={onChange} />;
@@ -44,7 +42,7 @@ function SettingInput(props: {
           name={key}
           value={value}
           rows={3}
-          maxLength={LIMIT_OF.longText}
+          maxLength={limit}
           error={error}
           onChange={(event) => onChange(event.target.value)}
         />
@@ -58,7 +56,7 @@ function SettingInput(props: {
             name={key}
             value={value}
             inputMode="url"
-            maxLength={SETTING_LIMITS.url}
+            maxLength={limit}
             hint={field.kind === "path" ? t("admin.settings.pathHint") : t("admin.settings.urlHint")}
             error={error}
             onChange={(event) => onChange(event.target.value)}
@@ -80,7 +78,7 @@ function SettingInput(props: {
           value={value}
           type="email"
           autoComplete="email"
-          maxLength={SETTING_LIMITS.email}
+          maxLength={limit}
           hint={t(`admin.settings.hint.${key}` as AdminMessageKey)}
           error={error}
           onChange={(event) => onChange(event.target.value)}
@@ -122,7 +120,7 @@ function SettingInput(props: {
           label={label}
           name={key}
           value={value}
-          maxLength={LIMIT_OF.text}
+          maxLength={limit}
           placeholder={props.placeholder}
           hint={props.hint}
           error={error}
@@ -166,7 +164,7 @@ export function FieldRow({
   // Brand texts left empty follow the site name as it is typed (brand.ts): the placeholder shows the result.
   const followed = followedValue(draft, field.key, year);
   const follows = followed === null ? {} : { placeholder: followed, hint: t("admin.settings.followsSiteName") };
-  if (IMAGE_SETTINGS.includes(field.key)) {
+  if (settingSpecs[field.key].siteImage) {
     // The image itself is shown as a thumbnail with the uploads; its address is for the rare hand-made case,
     // open when the server refused it.
     return (
