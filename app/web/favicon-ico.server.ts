@@ -5,7 +5,7 @@ import { isSitePath } from "#app/domains/settings/settings-form.ts";
 import { faviconUrls } from "#app/domains/settings/site-images.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { getStorage } from "#app/runtime/runtime.server.ts";
-import shippedIcon from "../../../public/favicon.svg?raw";
+import shippedIcon from "../../public/favicon.svg?raw";
 
 /**
  * What `/favicon.ico` answers. Pages link their icons, but feed readers, bookmark managers, crawlers and a
