@@ -1,7 +1,12 @@
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { storageIn } from "#tests/support/gallery-factories.ts";
 import { faviconIcoResponse } from "./favicon-ico.server.ts";
 
-const ask = (setting: string) => faviconIcoResponse(setting, new Request("http://localhost/favicon.ico"));
+// No uploaded favicon is read here (the HTTP tests upload one): a storage with nothing in it.
+const storage = storageIn(path.join(os.tmpdir(), "vitrine-favicon-test"));
+const ask = (setting: string) => faviconIcoResponse(setting, new Request("http://localhost/favicon.ico"), storage);
 
 describe("/favicon.ico for a favicon address typed into the settings", () => {
   it("sends the browser to an icon elsewhere on this site", async () => {

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { PUBLIC_MEDIA_PATH } from "#app/domains/media/storage.server.ts";
 import { isSitePath } from "#app/domains/settings/settings-form.ts";
 import { faviconUrls } from "#app/domains/settings/site-images.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { getStorage } from "#app/runtime/runtime.server.ts";
 import shippedIcon from "../../public/favicon.svg?raw";
 
 /**
@@ -52,13 +52,13 @@ function redirectTarget(typed: string): string | null {
   return typed;
 }
 
-async function uploadedPng(setting: string): Promise<Icon | null> {
+async function uploadedPng(setting: string, storage: FileStorage): Promise<Icon | null> {
   const href = faviconUrls(setting)?.find((icon) => icon.sizes === "32x32")?.href;
   if (!href) return null;
   const key = `public/${href.slice(PUBLIC_MEDIA_PATH.length)}`;
   try {
     const chunks: Buffer[] = [];
-    for await (const chunk of await getStorage().readStream(key)) chunks.push(chunk as Buffer);
+    for await (const chunk of await storage.readStream(key)) chunks.push(chunk as Buffer);
     return iconOf(Buffer.concat(chunks));
   } catch (error) {
     // A favicon whose files are gone (see missingSiteImages) still leaves the site an icon.
@@ -77,7 +77,7 @@ async function uploadedPng(setting: string): Promise<Icon | null> {
  * The answer to `/favicon.ico` for the `site_favicon_url` setting: the uploaded icon, a redirect to an icon
  * address the owner typed in (a path on this site), or the shipped icon.
  */
-export async function faviconIcoResponse(setting: string, request: Request): Promise<Response> {
+export async function faviconIcoResponse(setting: string, request: Request, storage: FileStorage): Promise<Response> {
   const typed = setting.trim();
   const target = redirectTarget(typed);
   if (target) {
@@ -86,7 +86,7 @@ export async function faviconIcoResponse(setting: string, request: Request): Pro
       headers: { Location: target, "Cache-Control": FAVICON_ICO_CACHE_CONTROL },
     });
   }
-  const icon = (typed ? await uploadedPng(typed) : null) ?? (await shippedPng());
+  const icon = (typed ? await uploadedPng(typed, storage) : null) ?? (await shippedPng());
   const headers = {
     "Content-Type": "image/png",
     "Cache-Control": FAVICON_ICO_CACHE_CONTROL,

@@ -81,6 +81,26 @@ describe.each(databaseKinds)("the contact form over HTTP (%s)", (kind) => {
     expect((await request(server.url("/home"))).body).not.toContain('href="/contact"');
   });
 
+  it("never tells visitors the address messages go to: /api/settings leaves out what the registry keeps from them", async () => {
+    await database.db
+      .updateTable("site_settings")
+      .set({ value: "owner-private@example.test" })
+      .where("key", "=", "contact_email")
+      .execute();
+    try {
+      const api = await request(server.url("/api/settings"));
+      expect(api.status).toBe(200);
+      const keys = (JSON.parse(api.body) as { key: string }[]).map((row) => row.key);
+      expect(keys).toContain("site_name");
+      expect(keys).toContain("contact_enabled");
+      expect(keys).not.toContain("contact_email");
+      expect(keys).not.toContain("admin_require_two_factor");
+      expect(api.body).not.toContain("owner-private@example.test");
+    } finally {
+      await database.db.updateTable("site_settings").set({ value: "" }).where("key", "=", "contact_email").execute();
+    }
+  });
+
   it("once on, is in the menu in both languages and never kept by a cache (each page has its own token)", async () => {
     await enableContactForm(database.db);
     // PostgreSQL tells the server of another process's write a moment after its commit.
