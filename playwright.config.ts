@@ -1,6 +1,14 @@
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { E2E_BASE_URL, E2E_DATA_DIR, E2E_PORT, E2E_SECRET } from "./tests/e2e/e2e-env.ts";
+import {
+  E2E_LOG_DIR,
+  E2E_SECRET,
+  E2E_SERVERS,
+  type E2EServer,
+  POSTGRES_SERVER,
+  SQLITE_SERVER,
+} from "./tests/e2e/e2e-env.ts";
+import type { WorkerFixtures } from "./tests/e2e/fixtures.ts";
 
 // Debian's Chromium where it exists (CI, our machines); Playwright's own browser elsewhere.
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
@@ -15,8 +23,57 @@ const executablePath = fs.existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefi
 const SITE_WIDE =
   /(admin-settings|gallery-watermark|gallery-viewer|first-hour|gallery-layout|admin-gallery|contact-form|browser-preferences)\.spec\.ts$/;
 
-export default defineConfig({
+// The specs that also run against a server on PostgreSQL (the `postgres` project): sign-up and sign-in (auth),
+// an admin writing, uploading into and publishing a post that visitors then read (admin-posts), and the blog's
+// public pages (blog). None of them changes what other specs see, and the PostgreSQL server is theirs alone.
+const POSTGRES_SPECS = ["**/auth.spec.ts", "**/admin-posts.spec.ts", "**/blog.spec.ts"];
+
+// Without TEST_DATABASE_URL the postgres project's tests are reported as skipped, with the reason (fixtures.ts);
+// in CI that would hide a whole database from the browser tests, so it is an error there.
+if (process.env.CI && !POSTGRES_SERVER.databaseUrl)
+  throw new Error("CI is set but TEST_DATABASE_URL is not: the browser tests' postgres project cannot run.");
+// Once, from the runner (workers load this file too): the list reporter shows a skip without its reason.
+if (!POSTGRES_SERVER.databaseUrl && process.env.TEST_WORKER_INDEX === undefined)
+  console.warn("TEST_DATABASE_URL is not set: the postgres project's browser tests are skipped.");
+
+// The tests note every secret they use in this folder (tests/support/secret-ledger.ts); workers inherit it.
+process.env.VITRINE_TEST_LOG_DIR = E2E_LOG_DIR;
+
+/** One server for a project: the production build on a fresh data directory (and database), its output kept. */
+function webServer(server: E2EServer) {
+  const port = new URL(server.baseURL).port;
+  return {
+    // The production build (server.js builds it when missing or stale), through a wrapper that keeps its output.
+    command: "node tests/e2e/start-server.js",
+    name: server.kind,
+    url: `${server.baseURL}/api/settings`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    // A clean stop, so the PostgreSQL server's database is dropped and the last log lines are written.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+    env: {
+      PORT: port,
+      DATA_DIR: server.dataDir,
+      BASE_URL: server.baseURL,
+      AUTH_SECRET: E2E_SECRET,
+      AUTH_MAX_FAILED_ATTEMPTS: "10000",
+      DATABASE_URL: server.databaseUrl ?? "",
+      SERVER_LOG_FILE: server.logFile,
+      // Every line goes to the log file (request lines too, for the check for secrets); the tests' output shows
+      // warnings and errors, not a line per request.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      SHOWN_LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    },
+  };
+}
+
+export default defineConfig<unknown, WorkerFixtures>({
   testDir: "./tests/e2e",
+  // A stray `.only` must not narrow a CI run to one test.
+  forbidOnly: !!process.env.CI,
+  globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
   workers: 2,
   retries: 0,
@@ -26,7 +83,7 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: "list",
   use: {
-    baseURL: E2E_BASE_URL,
+    baseURL: SQLITE_SERVER.baseURL,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath,
@@ -61,24 +118,15 @@ export default defineConfig({
       // admin" test's refusal vanish; its watermark settings took the watermark spec's badge away).
       workers: 1,
     },
-  ],
-  webServer: {
-    // The production build (server.js builds it when missing or stale) on a fresh data directory.
-    command: "node tests/e2e/start-server.js",
-    url: `${E2E_BASE_URL}/api/settings`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(E2E_PORT),
-      DATA_DIR: E2E_DATA_DIR,
-      BASE_URL: E2E_BASE_URL,
-      AUTH_SECRET: E2E_SECRET,
-      AUTH_MAX_FAILED_ATTEMPTS: "10000",
-      DATABASE_URL: "",
-      // The server's output is shown with the tests': warnings and errors, not a line per request.
-      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    // The same stories on PostgreSQL, on a server of their own; not run after the others, as nothing here is shared.
+    {
+      name: "postgres",
+      use: { ...devices["Desktop Chrome"], baseURL: POSTGRES_SERVER.baseURL, e2eServer: POSTGRES_SERVER },
+      testMatch: POSTGRES_SPECS,
+      // What the database does not change, to keep the added time small: axe's checks of the markup, and the
+      // German wording of the sign-up messages (the same actions as in English).
+      grepInvert: [/axe finds nothing/, /messages in German/],
     },
-  },
+  ],
+  webServer: E2E_SERVERS.map(webServer),
 });

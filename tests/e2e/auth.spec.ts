@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { signUpWithInvite } from "#app/domains/users/users.server.ts";
 import { strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import { SESSION_COOKIE_NAME } from "#tests/support/sessions.ts";
-import { E2E_BASE_URL, expect, setPreferences, test } from "./fixtures.ts";
+import { expect, setPreferences, test } from "./fixtures.ts";
 
 type Texts = {
   signUpTab: string;
@@ -175,6 +175,7 @@ test.describe("sign-in and sign-out", () => {
   test("an upper-case, space-padded e-mail signs in; sign-out ends the session on the server", async ({
     page,
     browser,
+    baseURL,
     makeUser,
   }) => {
     const user = await makeUser();
@@ -206,7 +207,7 @@ test.describe("sign-in and sign-out", () => {
     await expectSignedIn(page, false);
 
     // The old cookie, replayed in a fresh browser, no longer signs anyone in.
-    const replay = await browser.newContext({ baseURL: E2E_BASE_URL });
+    const replay = await browser.newContext({ baseURL });
     if (sessionCookie) await replay.addCookies([sessionCookie]);
     const replayPage = await replay.newPage();
     await replayPage.goto("/");
@@ -214,7 +215,11 @@ test.describe("sign-in and sign-out", () => {
     await replay.close();
   });
 
-  test("the server trims and lowercases the e-mail even when the browser does not", async ({ page, makeUser }) => {
+  test("the server trims and lowercases the e-mail even when the browser does not", async ({
+    page,
+    baseURL,
+    makeUser,
+  }) => {
     // An <input type="email"> already drops the spaces, so post the untouched form the way a plain client would.
     const user = await makeUser();
     const response = await page.request.post("/auth", {
@@ -224,7 +229,7 @@ test.describe("sign-in and sign-out", () => {
         password: user.password,
         redirectTo: "/faq",
       },
-      headers: { Origin: E2E_BASE_URL },
+      headers: { Origin: baseURL ?? "" },
       maxRedirects: 0,
     });
     expect(response.status()).toBe(302);

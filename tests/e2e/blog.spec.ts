@@ -5,11 +5,10 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { storeImage } from "#app/domains/media/images.server.ts";
 import { type AdminPost, createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
-import type { CreatedUser } from "#tests/support/factories.ts";
+import { type CreatedUser, createUser } from "#tests/support/factories.ts";
 import { storageIn, testPhoto } from "#tests/support/gallery-factories.ts";
 import { expectNoViolations } from "./axe.ts";
-import { E2E_DATA_DIR } from "./e2e-env.ts";
-import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { expect, openServerDatabase, removeUsers, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // The posts are made once (through the domain, as the admin editor would) and read by every test in order.
 test.describe.configure({ mode: "serial" });
@@ -41,7 +40,7 @@ let author: CreatedUser | undefined;
  * Three posts of this run's own tag, back-dated to three days in 2001 (so no other spec's post falls between
  * them), a draft with the same tag, and one published now for the blog's first page.
  */
-async function makePosts(db: Kysely<Database>, author: CreatedUser): Promise<Posts> {
+async function makePosts(db: Kysely<Database>, author: CreatedUser, dataDir: string): Promise<Posts> {
   if (posts) return posts;
   const actor = { id: author.id, email: author.email };
   await db.updateTable("user").set({ name: "Ada Author" }).where("id", "=", author.id).execute();
@@ -58,7 +57,7 @@ async function makePosts(db: Kysely<Database>, author: CreatedUser): Promise<Pos
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-cover-"));
   const file = path.join(dir, "cover.jpg");
   fs.writeFileSync(file, await testPhoto({ width: 1600, height: 900, label: "Cover" }));
-  const coverId = await storeImage(db, file, { storage: storageIn(E2E_DATA_DIR) });
+  const coverId = await storeImage(db, file, { storage: storageIn(dataDir) });
   fs.rmSync(dir, { recursive: true, force: true });
   const newest = await publish(
     {
@@ -80,11 +79,19 @@ async function makePosts(db: Kysely<Database>, author: CreatedUser): Promise<Pos
   return posts;
 }
 
-test.beforeEach(async ({ database, makeUser }) => {
+test.beforeEach(async ({ database, e2eServer }) => {
   if (!posts) {
-    author = await makeUser({ admin: true });
-    await makePosts(database.db, author);
+    // Not makeUser, which removes its users after each test: the last test signs in as the posts' author.
+    author = await createUser(database.db, { admin: true });
+    await makePosts(database.db, author, e2eServer.dataDir);
   }
+});
+
+test.afterAll(async ({ e2eServer }) => {
+  if (!author) return;
+  const database = openServerDatabase(e2eServer);
+  await removeUsers(database.db, [author.id]);
+  await database.close();
 });
 
 test("the blog lists published posts with date and reading time, never a draft, and Blog is in the menu", async ({

@@ -1,39 +1,142 @@
 import path from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
+import type { Kysely } from "kysely";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
+import type { Database } from "#app/db/schema.ts";
 import { type CreatedUser, createInvite, createUser } from "#tests/support/factories.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
-import { E2E_BASE_URL, E2E_DATA_DIR, E2E_SECRET } from "./e2e-env.ts";
+import { E2E_BASE_URL, E2E_SECRET, type E2EServer, SQLITE_SERVER } from "./e2e-env.ts";
+import { noteExpectedServerErrors } from "./server-errors.ts";
 
-type Fixtures = {
-  /** The server's own database (the SQLite file it serves from). */
-  database: AppDatabase;
-  /** Creates a user directly in the database. */
-  makeUser: (options?: { admin?: boolean; email?: string; password?: string }) => Promise<CreatedUser>;
-  /** Creates an unused invite code. */
-  makeInvite: (options?: { admin?: boolean }) => Promise<string>;
-  /** Signs the page's browser context in as the user, by writing a session row and its cookie. */
-  signInAs: (page: Page, user: CreatedUser) => Promise<void>;
+export type WorkerFixtures = {
+  /** The server this project's tests talk to (playwright.config.ts sets it per project). */
+  e2eServer: E2EServer;
 };
 
-export const test = base.extend<Fixtures>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
-  database: async ({}, use) => {
-    const database = openDatabase({ sqliteFile: path.join(E2E_DATA_DIR, "vitrine.sqlite") });
+type Fixtures = {
+  /** The server's own database (the SQLite file it serves from, or its PostgreSQL database). */
+  database: AppDatabase;
+  /** Creates a user directly in the database; removed after the test with its sessions. */
+  makeUser: (options?: { admin?: boolean; email?: string; password?: string }) => Promise<CreatedUser>;
+  /** Creates an unused invite code; removed after the test, with the account that signed up with it. */
+  makeInvite: (options?: { admin?: boolean }) => Promise<string>;
+  /** Signs the page's browser context in as the user, by writing a session row (removed after the test) and its cookie. */
+  signInAs: (page: Page, user: CreatedUser) => Promise<void>;
+  /** Page errors and console errors a test provokes on purpose (`test.use`); any other fails the test. */
+  allowedBrowserErrors: RegExp[];
+  /** Error lines a test makes the server log on purpose (`test.use`); any other fails the run (global-setup.ts). */
+  expectedServerErrors: RegExp[];
+  failOnBrowserErrors: undefined;
+  noteServerErrors: undefined;
+  skipWithoutServer: undefined;
+};
+
+/** Opens the server's database from the tests' side. */
+export function openServerDatabase(server: E2EServer): AppDatabase {
+  if (server.kind === "postgres") {
+    if (!server.databaseUrl) throw new Error("TEST_DATABASE_URL is not set");
+    return openDatabase({ databaseUrl: server.databaseUrl });
+  }
+  return openDatabase({ sqliteFile: path.join(server.dataDir, "vitrine.sqlite") });
+}
+
+/** Deletes users and what is theirs (sessions, credentials, roles; the rest cascades), as an account deletion does. */
+export async function removeUsers(db: Kysely<Database>, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await db.deleteFrom("session").where("userId", "in", userIds).execute();
+  await db.deleteFrom("account").where("userId", "in", userIds).execute();
+  await db.deleteFrom("user_roles").where("user_id", "in", userIds).execute();
+  // The invite each one signed up with (createUser makes one per user).
+  await db.deleteFrom("invite_codes").where("used_by", "in", userIds).execute();
+  await db.deleteFrom("user").where("id", "in", userIds).execute();
+}
+
+/**
+ * A resource the server answered with 4xx: the browser logs it as a console error, but a test that opens a
+ * missing page or a refused one expects exactly that answer (a 5xx still counts).
+ */
+const CLIENT_ERROR_RESOURCE = /Failed to load resource: the server responded with a status of 4\d\d/;
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  e2eServer: [SQLITE_SERVER, { option: true, scope: "worker" }],
+  allowedBrowserErrors: [[], { option: true }],
+  expectedServerErrors: [[], { option: true }],
+  skipWithoutServer: [
+    async ({ e2eServer }, use, testInfo) => {
+      testInfo.skip(
+        e2eServer.kind === "postgres" && !e2eServer.databaseUrl,
+        "The postgres project needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test); CI fails without it.",
+      );
+      await use(undefined);
+    },
+    { auto: true },
+  ],
+  failOnBrowserErrors: [
+    async ({ context, allowedBrowserErrors }, use) => {
+      const errors: string[] = [];
+      const note = (text: string) => {
+        if (!CLIENT_ERROR_RESOURCE.test(text) && !allowedBrowserErrors.some((allowed) => allowed.test(text)))
+          errors.push(text);
+      };
+      context.on("weberror", (error) => note(`page error: ${error.error().message}`));
+      context.on("console", (message) => {
+        if (message.type() === "error") note(`console error: ${message.text()} (${message.location().url})`);
+      });
+      await use(undefined);
+      expect(errors, "page errors and console errors (allowedBrowserErrors names the expected ones)").toEqual([]);
+    },
+    { auto: true },
+  ],
+  noteServerErrors: [
+    async ({ expectedServerErrors }, use) => {
+      noteExpectedServerErrors(expectedServerErrors);
+      await use(undefined);
+    },
+    { auto: true },
+  ],
+  database: async ({ e2eServer }, use) => {
+    const database = openServerDatabase(e2eServer);
     await use(database);
     await database.close();
   },
   makeUser: async ({ database }, use) => {
-    await use((options) => createUser(database.db, options));
+    const made: string[] = [];
+    await use(async (options) => {
+      const user = await createUser(database.db, options);
+      made.push(user.id);
+      return user;
+    });
+    await removeUsers(database.db, made);
   },
   makeInvite: async ({ database }, use) => {
-    await use((options) => createInvite(database.db, options));
+    const made: string[] = [];
+    await use(async (options) => {
+      const code = await createInvite(database.db, options);
+      made.push(code);
+      return code;
+    });
+    if (made.length === 0) return;
+    const usedBy = await database.db
+      .selectFrom("invite_codes")
+      .select("used_by")
+      .where("code", "in", made)
+      .where("used_by", "is not", null)
+      .execute();
+    await removeUsers(
+      database.db,
+      usedBy.flatMap((row) => (row.used_by ? [row.used_by] : [])),
+    );
+    await database.db.deleteFrom("invite_codes").where("code", "in", made).execute();
   },
   signInAs: async ({ database }, use) => {
+    const tokens: string[] = [];
     await use(async (page, user) => {
       const cookie = await createSessionCookie(database.db, user.id, E2E_SECRET);
+      tokens.push(decodeURIComponent(cookie.value).split(".")[0] ?? "");
+      // Cookies are not told apart by port: this one reaches whichever server the project's pages are on.
       await page.context().addCookies([{ ...cookie, url: E2E_BASE_URL, httpOnly: true, sameSite: "Lax" }]);
     });
+    if (tokens.length > 0) await database.db.deleteFrom("session").where("token", "in", tokens).execute();
   },
 });
 

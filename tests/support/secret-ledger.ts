@@ -2,15 +2,18 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * Every server the integration tests start writes its output under SERVER_LOG_DIR, and every secret the
- * fixtures make (passwords, invite codes, session tokens) is noted in SECRETS_DIR; after the whole run the
- * global teardown (tests/integration/global-setup.ts) fails if any log holds any of them.
+ * Every server the tests start writes its output under SERVER_LOG_DIR, and every secret the fixtures make
+ * (passwords, invite codes, session tokens) is noted in SECRETS_DIR; after the whole run the global teardown
+ * (tests/integration/global-setup.ts, tests/e2e/global-setup.ts) fails if any log holds any of them.
+ * The browser tests name their own folder in VITRINE_TEST_LOG_DIR (playwright.config.ts), so that neither run
+ * clears the other's.
  */
-export const SERVER_LOG_DIR = path.resolve(import.meta.dirname, "../../test-results/server-logs");
+const OWN_DIR = process.env.VITRINE_TEST_LOG_DIR;
+export const SERVER_LOG_DIR = OWN_DIR ?? path.resolve(import.meta.dirname, "../../test-results/server-logs");
 const SECRETS_DIR = path.join(SERVER_LOG_DIR, "secrets");
 
-/** Only inside a Vitest run: the seed script shares the factories and must leave no files behind. */
-const recording = process.env.VITEST !== undefined;
+/** Only inside a test run: the seed script shares the factories and must leave no files behind. */
+const recording = process.env.VITEST !== undefined || OWN_DIR !== undefined;
 
 /** Notes a value no server may ever log (short values are skipped: they would match by chance). */
 export function noteSecret(value: string | undefined): void {
@@ -32,13 +35,19 @@ export function resetLedger(): void {
   fs.mkdirSync(SECRETS_DIR, { recursive: true });
 }
 
+/** Clears the previous run's secrets only: the browser tests' servers have started, and are logging, before it. */
+export function resetSecrets(): void {
+  fs.rmSync(SECRETS_DIR, { recursive: true, force: true });
+  fs.mkdirSync(SECRETS_DIR, { recursive: true });
+}
+
 /** The first-admin setup code is printed on purpose (README); that one line is not a leak. */
 const DOCUMENTED_LINE = /^Admin setup code: /;
 
 export type Leak = { file: string; line: number; secret: string };
 
-/** Every place a noted secret occurs in a captured server log. */
-export function findLeaks(): Leak[] {
+/** Every place a noted secret occurs in a captured server log (this run's files, when a run names them). */
+export function findLeaks(logFiles?: string[]): Leak[] {
   if (!fs.existsSync(SECRETS_DIR)) return [];
   const secrets = new Set<string>();
   for (const file of fs.readdirSync(SECRETS_DIR)) {
@@ -47,8 +56,14 @@ export function findLeaks(): Leak[] {
     }
   }
   const leaks: Leak[] = [];
-  for (const file of fs.readdirSync(SERVER_LOG_DIR).filter((name) => name.endsWith(".log"))) {
-    const lines = fs.readFileSync(path.join(SERVER_LOG_DIR, file), "utf8").split("\n");
+  const files =
+    logFiles ??
+    fs
+      .readdirSync(SERVER_LOG_DIR)
+      .filter((name) => name.endsWith(".log"))
+      .map((name) => path.join(SERVER_LOG_DIR, name));
+  for (const file of files.filter((name) => fs.existsSync(name))) {
+    const lines = fs.readFileSync(file, "utf8").split("\n");
     lines.forEach((text, index) => {
       if (DOCUMENTED_LINE.test(text)) return;
       for (const secret of secrets) {
