@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { createRequestHandler, matchPath, RouterContextProvider, type ServerBuild } from "react-router";
-import { mediaHandler } from "#app/domains/media/serve-media.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
@@ -17,6 +16,7 @@ import {
 } from "#app/lib/upload-limit.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import { runtimeContext } from "#app/runtime/runtime-context.ts";
+import { mediaHandler } from "#app/web/serve-media.server.ts";
 import { databaseUnavailableResponse } from "./database-unavailable.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
 import { healthHandler } from "./health.ts";

@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import { mediaHandler } from "./serve-media.server.ts";
-import { createLocalStorage, type FileStorage } from "./storage.server.ts";
 
 describe("serving stored media", () => {
   let root: string;

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { type FileStorage, PRIVATE_MEDIA_PATH, PUBLIC_MEDIA_PATH, StorageError } from "./storage.server.ts";
+import {
+  type FileStorage,
+  PRIVATE_MEDIA_PATH,
+  PUBLIC_MEDIA_PATH,
+  StorageError,
+} from "#app/domains/media/storage.server.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   avif: "image/avif",
@@ -128,14 +133,14 @@ export function publicMediaKey(pathname: string): string | null {
  * `/media-private/<key under private/>?expires=…&sig=…` only with a valid, unexpired signature.
  * Anything else is passed on (`next`).
  */
-export function mediaHandler(getStorage: () => FileStorage) {
+export function mediaHandler(storageOf: () => FileStorage) {
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const url = new URL(req.url ?? "/", "http://localhost");
     const isPublic = url.pathname.startsWith(PUBLIC_MEDIA_PATH);
     const isPrivate = url.pathname.startsWith(PRIVATE_MEDIA_PATH);
     if (!isPublic && !isPrivate) return next();
-    const storage = getStorage();
+    const storage = storageOf();
     const key = isPublic
       ? keyFromPath(url.pathname, PUBLIC_MEDIA_PATH, "public")
       : keyFromPath(url.pathname, PRIVATE_MEDIA_PATH, "private");
