@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canRunPrivatePostgres, PrivatePostgres } from "#tests/support/private-postgres.ts";
+import { canRunPrivatePostgres, PG_BIN_DIR, PrivatePostgres } from "#tests/support/private-postgres.ts";
+import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import { request, type ServerProcess, startServer } from "#tests/support/server-process.ts";
 
 /** Pages a visitor asks for, some kept by the page cache, some not (the API, a query never asked before). */
@@ -54,7 +55,7 @@ async function millisecondsUntilServing(server: ServerProcess, limitMs = 15_000)
   return Number.POSITIVE_INFINITY;
 }
 
-describe.skipIf(!canRunPrivatePostgres())("the site while its PostgreSQL restarts", () => {
+describe.skipIf(skipUnlessAvailable(canRunPrivatePostgres(), `PostgreSQL server binaries in ${PG_BIN_DIR}`))("the site while its PostgreSQL restarts", () => {
   let cluster: PrivatePostgres;
   let server: ServerProcess;
   let dataDir: string;

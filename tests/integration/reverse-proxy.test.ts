@@ -12,6 +12,7 @@ import {
   type ServerProcess,
   startServer,
 } from "#tests/support/server-process.ts";
+import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import { createTestDatabase, type TestDatabase } from "#tests/support/test-database.ts";
 
 /**
@@ -75,7 +76,7 @@ http {
   }
 }
 
-describe.skipIf(!hasNginx)("behind nginx with TRUST_PROXY=1", () => {
+describe.skipIf(skipUnlessAvailable(hasNginx, NGINX))("behind nginx with TRUST_PROXY=1", () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let nginx: { child: ChildProcess; port: number };

@@ -11,6 +11,7 @@ import {
 } from "#tests/support/admin-server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { postMultipart } from "#tests/support/multipart.ts";
+import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import type { ServerProcess } from "#tests/support/server-process.ts";
 import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
@@ -73,7 +74,7 @@ function noisyPhoto(width: number, height: number): Promise<Buffer> {
     .toBuffer();
 }
 
-describe.skipIf(!canMount()).each(databaseKinds)("uploads when the server's disk refuses them (%s)", (kind) => {
+describe.skipIf(skipUnlessAvailable(canMount(), "root and a kernel that lets it mount a tmpfs")).each(databaseKinds)("uploads when the server's disk refuses them (%s)", (kind) => {
   let database: TestDatabase;
   let server: ServerProcess;
   let adminCookie: string;
