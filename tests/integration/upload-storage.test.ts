@@ -9,6 +9,7 @@ import {
   startServerOnFreshDatabase,
   stopServerAndDatabase,
 } from "#tests/support/admin-server.ts";
+import { expectErrorLog } from "#tests/support/error-logs.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { postMultipart } from "#tests/support/multipart.ts";
 import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
@@ -80,6 +81,8 @@ describe.skipIf(skipUnlessAvailable(canMount(), "root and a kernel that lets it 
   let adminCookie: string;
   let storageDir: string;
   let uploadsDir: string;
+  // Every test here makes the server refuse an upload, which it logs as an error for the owner to see.
+  expectErrorLog("Upload refused: the server's storage is");
 
   beforeAll(async () => {
     ({ database, server } = await startServerOnFreshDatabase(kind));

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeEach } from "vitest";
 import { createLogger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
 import {
+  beginFile,
   beginTest,
   type ErrorLine,
   endTest,
@@ -15,6 +16,8 @@ import {
  * server the test started. Without it, a background failure (an image's sizes, a sweep) logs a line nobody
  * reads and the test that caused it passes.
  */
+
+beginFile();
 
 // The app's logger writes here (synchronously, as pino calls `write` for each line) and still to stdout.
 setLogger(

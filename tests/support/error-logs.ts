@@ -35,9 +35,9 @@ function state(): State {
 export const ERROR_LEVEL = 50;
 
 /**
- * Declares that an error line matching `wanted` is part of what the test checks: called inside a test it
- * holds for that test, called in a describe block or a beforeAll it holds for the whole file. Returns the lines
- * it let through, for asserting that they came.
+ * Declares that an error line matching `wanted` is part of what the test checks. Declare it before the action
+ * that logs it: a line is judged when it arrives. Called inside a test it holds for that test, called in a
+ * describe block or a beforeAll for the whole file. Returns the lines it let through, to assert that they came.
  */
 export function expectErrorLog(wanted: RegExp | string): { readonly lines: ErrorLine[] } {
   const matches = (text: string) => (typeof wanted === "string" ? text.includes(wanted) : wanted.test(text));
@@ -91,6 +91,15 @@ export function beginTest(): void {
   current.inTest = true;
   current.forTest = [];
   current.logged = [];
+}
+
+/** A new file begins: what an earlier file in the same worker declared no longer holds. */
+export function beginFile(): void {
+  const current = state();
+  current.forFile = [];
+  current.forTest = [];
+  current.errors = [];
+  current.inTest = false;
 }
 
 export function endTest(): void {
