@@ -108,10 +108,20 @@ export function endTest(): void {
   current.forTest = [];
 }
 
-/** A line of a server process's output: JSON lines at error level and above, and any line on stderr. */
+/**
+ * What a server writes to stderr that is a warning, not an error: better-auth's own logger (warn and below:
+ * a wrong password is its "WARN") and Node's process warnings.
+ */
+const STDERR_WARNINGS = [
+  /^\S+ (WARN|INFO|DEBUG|SUCCESS) \[Better Auth\]:/,
+  /^\(node:\d+\) (\[\w+\] )?\w*Warning\b/,
+  /^\(Use `node --trace-\w+ \.\.\.` to show where the warning was created\)$/,
+];
+
+/** A line of a server process's output: JSON lines at error level and above, and stderr lines but warnings. */
 export function isServerErrorLine(line: string, stream: "stdout" | "stderr"): boolean {
   if (line.trim() === "") return false;
-  if (stream === "stderr") return true;
+  if (stream === "stderr") return !STDERR_WARNINGS.some((warning) => warning.test(line));
   if (!line.startsWith("{")) return false;
   try {
     const level = (JSON.parse(line) as { level?: unknown }).level;
