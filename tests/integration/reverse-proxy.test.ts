@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "#tests/support/factories.ts";
+import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import {
   freePort,
   noteCookieSecret,
@@ -12,7 +13,6 @@ import {
   type ServerProcess,
   startServer,
 } from "#tests/support/server-process.ts";
-import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import { createTestDatabase, type TestDatabase } from "#tests/support/test-database.ts";
 
 /**

@@ -10,7 +10,8 @@ import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts"
 import { inCi } from "./required-suites.ts";
 
 // Without it every PostgreSQL leg would quietly drop out of the run; in CI that is a failure of every file.
-if (inCi && !process.env.TEST_DATABASE_URL) throw new Error("CI runs every test on PostgreSQL too: set TEST_DATABASE_URL");
+if (inCi && !process.env.TEST_DATABASE_URL)
+  throw new Error("CI runs every test on PostgreSQL too: set TEST_DATABASE_URL");
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL points at a server (CI sets it). */
 export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];

@@ -7,8 +7,8 @@ import { type ImageDisplay, imageSources } from "#app/domains/media/image-displa
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { parseVariants } from "#app/domains/media/images.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
-import { testPhoto, useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { ERROR_LEVEL, loggedLines } from "#tests/support/error-logs.ts";
+import { testPhoto, useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { holdImageQueue } from "#tests/support/image-queue.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import {
