@@ -9,6 +9,7 @@ import {
   visibleText,
 } from "#tests/support/admin-server.ts";
 import { contactFormFields, enableContactForm, solveContactProof, tokenInPage } from "#tests/support/contact-form.ts";
+import { expectErrorLog } from "#tests/support/error-logs.ts";
 import type { CreatedUser } from "#tests/support/factories.ts";
 import {
   freePort,
@@ -320,6 +321,7 @@ describe.each(databaseKinds)("the contact form when mail fails or goes to the ou
   });
 
   it("keeps the message when the mail server cannot be reached, and the failure shows for the admin", async () => {
+    const refused = expectErrorLog('"msg":"Mail could not be delivered"');
     const answer = await sendContact(server, contactFormFields(TEST_AUTH_SECRET, { message: "Kept despite mail" }));
     expect(answer.status).toBe(200);
     expect(visibleText(answer.body)).toContain(SENT);
@@ -331,6 +333,10 @@ describe.each(databaseKinds)("the contact form when mail fails or goes to the ou
       if (failures.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(failures).toEqual([{ recipient: "owner@example.test", kind: "contact" }]);
+    // Logged for the owner too, within this test.
+    const line = await server.waitForLogLine((entry) => entry.msg === "Mail could not be delivered", 10_000);
+    expect(line).toMatchObject({ to: "owner@example.test", kind: "contact" });
+    expect(refused.lines).toHaveLength(1);
   });
 
   it("files the mail in the outbox without SMTP_URL, with Reply-To the visitor", async () => {
