@@ -10,5 +10,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: files run in parallel, each on its own fresh databases.
     maxWorkers: 2,
+    // CI exports CI (.ci/run): there a stray `.only` fails the run instead of quietly running one test.
+    allowOnly: !process.env.CI,
+    // Fails a test that logs an error it did not declare (tests/support/error-logs.ts).
+    setupFiles: ["tests/support/error-log-guard.ts"],
   },
 });

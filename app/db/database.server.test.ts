@@ -10,20 +10,51 @@ import { ROOT } from "#tests/support/server-process.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { cacheStatements, isDatabaseUnreachable, openDatabase } from "./database.server.ts";
 
-/** Another process (as the CLI or the seed script would be) writing to the same SQLite file. */
-function writeFromAnotherProcess(file: string): { started: Promise<void>; done: Promise<number | null> } {
+/**
+ * Another process (as the CLI or the seed script would be) writing to the same SQLite file. It waits for the
+ * lock as busy_timeout would (5 s), but says "busy" when it first finds the file locked: `blocked` resolves then,
+ * so a test knows the write is waiting without guessing how long it takes to get there.
+ */
+function writeFromAnotherProcess(file: string): {
+  started: Promise<void>;
+  blocked: Promise<void>;
+  done: Promise<number | null>;
+} {
   const script = `
     const Database = require("better-sqlite3");
     const db = new Database(process.argv[1]);
-    db.pragma("busy_timeout = 5000");
+    db.pragma("busy_timeout = 0");
     process.stdout.write("ready\\n");
-    db.prepare("insert into site_settings (key, value) values ('from_cli', 'x')").run();
+    const insert = db.prepare("insert into site_settings (key, value) values ('from_cli', 'x')");
+    for (let tries = 0; ; tries++) {
+      try {
+        insert.run();
+        break;
+      } catch (error) {
+        if (error.code !== "SQLITE_BUSY" || tries >= 500) throw error;
+        if (tries === 0) process.stdout.write("busy\\n");
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      }
+    }
     db.close();
   `;
   const child = spawn(process.execPath, ["-e", script, file], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-  const started = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  let output = "";
+  let onReady!: () => void;
+  let onBusy!: () => void;
+  const started = new Promise<void>((resolve) => {
+    onReady = resolve;
+  });
+  const blocked = new Promise<void>((resolve) => {
+    onBusy = resolve;
+  });
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    output += chunk;
+    if (output.includes("ready\n")) onReady();
+    if (output.includes("busy\n")) onBusy();
+  });
   const done = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { started, done };
+  return { started, blocked, done };
 }
 
 describe("SQLite transactions", () => {
@@ -37,8 +68,9 @@ describe("SQLite transactions", () => {
       await trx.selectFrom("site_settings").select("key").execute();
       other = writeFromAnotherProcess(file);
       await other.started;
-      // Time for the other process to write (and, with a deferred transaction, to commit first).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Until the other process has either written (with a deferred transaction it commits first, and this
+      // write then fails) or found the file locked.
+      await Promise.race([other.blocked, other.done]);
       await trx.insertInto("site_settings").values({ key: "from_server", value: "y" }).execute();
     });
 
@@ -84,8 +116,10 @@ describe.each(databaseKinds)("the change version (%s)", (kind) => {
     const afterWrite = database.changeVersion();
     expect(afterWrite).toBeGreaterThan(start);
     await database.db.deleteFrom("session").where("id", "=", "none").execute();
-    // PostgreSQL's own notification of the settings commit may arrive meanwhile; wait until it is quiet.
-    if (kind === "postgres") await new Promise((resolve) => setTimeout(resolve, 200));
+    // PostgreSQL also tells of the settings commit (its trigger's notification, a moment later): wait for that
+    // notification itself, so that it cannot land between the two reads below.
+    // (It may come before or after the read of afterWrite: count from the start, one for the write, one for it.)
+    if (kind === "postgres") await until(() => database.changeVersion() >= start + 2);
     const settled = database.changeVersion();
     await database.db.deleteFrom("session").where("id", "=", "none").execute();
     expect(database.changeVersion()).toBe(settled);

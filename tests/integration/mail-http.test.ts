@@ -8,6 +8,7 @@ import {
   stopServerAndDatabase,
   visibleText,
 } from "#tests/support/admin-server.ts";
+import { expectErrorLog } from "#tests/support/error-logs.ts";
 import { createUser, uniqueEmail } from "#tests/support/factories.ts";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
 import { postForm, request, type ServerProcess, startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
@@ -95,6 +96,7 @@ describe.each(databaseKinds)("mail through SMTP over HTTP (%s)", (kind) => {
   it("keeps the longest address a mail server accepts whole, as the code's note and where it was sent", async () => {
     const longest = `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(56)}.test`;
     expect(longest).toHaveLength(254);
+    const refused = expectErrorLog('"msg":"Mail could not be delivered"');
     const response = await postForm(
       server,
       "/admin/invites",
@@ -111,7 +113,14 @@ describe.each(databaseKinds)("mail through SMTP over HTTP (%s)", (kind) => {
     expect(row.note).toBe(longest);
     const list = visibleText((await getWithCookie(server, "/admin/invites", adminCookie)).body);
     expect(list).toContain(`sent to ${longest}`);
-    // Whether the mail goes through is the mail server's business (this test server refuses so long an address).
+    // Whether the mail goes through is the mail server's business (this test server refuses so long an address);
+    // its refusal is logged within this test (declared before the request), not in the next one's.
+    const bounce = await server.waitForLogLine(
+      (line) => line.msg === "Mail could not be delivered" && line.to === longest,
+      10_000,
+    );
+    expect(bounce).toBeDefined();
+    expect(refused.lines).toHaveLength(1);
   });
 
   it("refuses a bad address with a field error and creates nothing", async () => {
@@ -151,6 +160,7 @@ describe.each(databaseKinds)("mail through SMTP over HTTP (%s)", (kind) => {
 
   it("logs a refused delivery with its reason, shows it on the dashboard until dismissed, and the answer is the same", async () => {
     smtp.rejectMessages("Mailbox unavailable for testing");
+    expectErrorLog('"msg":"Mail could not be delivered"');
     try {
       const response = await postForm(
         server,
@@ -193,6 +203,7 @@ describe.each(databaseKinds)("mail through SMTP over HTTP (%s)", (kind) => {
     const member = await createUser(database.db);
     const unknown = uniqueEmail("nobody");
     smtp.rejectMessages("Mailbox full for testing");
+    expectErrorLog('"msg":"Mail could not be delivered"');
     try {
       const ask = (email: string, localAddress: string) =>
         postForm(server, "/auth/forgot", { email }, { localAddress });

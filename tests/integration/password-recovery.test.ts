@@ -33,6 +33,12 @@ function answerWithout(body: string, email: string): string {
 }
 
 let clientCounter = 0;
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
 /** A fresh client address for each visitor whose per-address count must not be shared. */
 function nextClient(): string {
   clientCounter += 1;
@@ -85,8 +91,20 @@ describe.each(databaseKinds)("password recovery over HTTP (%s)", (kind) => {
     expect(visibleText(known.answer.body)).toContain(
       `If an account with the address ${user.email} exists, a link to reset its password is on its way.`,
     );
-    // The work for a known address happens after the answer: nothing in the answer waits for it.
-    expect(Math.abs(known.ms - missing.ms)).toBeLessThan(400);
+    // The work for a known address happens after the answer: nothing in the answer waits for it. One sample a
+    // side is at the mercy of a busy machine: many, interleaved (each side first in turn, so that a known
+    // address's background work weighs on both), compared by their medians.
+    const knownMs = [known.ms];
+    const missingMs = [missing.ms];
+    for (let round = 0; round < 8; round++) {
+      const other = await createUser(database.db);
+      const sides = [
+        async () => knownMs.push((await timed(other.email)).ms),
+        async () => missingMs.push((await timed(uniqueEmail("nobody"))).ms),
+      ];
+      for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+    }
+    expect(Math.abs(median(knownMs) - median(missingMs))).toBeLessThan(400);
   });
 
   it("limits requests per e-mail address and per client with the “Too many attempts” message", async () => {
@@ -245,9 +263,15 @@ describe.each(databaseKinds)("recovery and e-mail change mails through a real SM
     const signedIn = await postForm(server, "/auth", { intent: "sign-in", email: user.email, password });
     expect(signedIn.status).toBe(302);
 
-    // The unknown address got nothing: only the one mail arrived.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(smtp.mails.flatMap((received) => received.to)).toEqual([user.email]);
+    // The unknown address got nothing: only the one mail arrived. Not "nothing within some wait": a control
+    // request made after everything above, whose mail arriving shows the mail work since the unknown request
+    // has gone out.
+    const control = await createUser(database.db);
+    expect(
+      (await postForm(server, "/auth/forgot", { email: control.email }, { localAddress: nextClient() })).status,
+    ).toBe(200);
+    await smtp.waitForMail((received) => received.to.includes(control.email));
+    expect(smtp.mails.flatMap((received) => received.to)).toEqual([user.email, control.email]);
     expect(await server.writtenStdout()).not.toContain(link.token);
   });
 

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "#tests/support/factories.ts";
+import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import {
   freePort,
   noteCookieSecret,
@@ -75,7 +76,7 @@ http {
   }
 }
 
-describe.skipIf(!hasNginx)("behind nginx with TRUST_PROXY=1", () => {
+describe.skipIf(skipUnlessAvailable(hasNginx, NGINX))("behind nginx with TRUST_PROXY=1", () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let nginx: { child: ChildProcess; port: number };

@@ -8,6 +8,7 @@ import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { currentYear, withBrandValues } from "#app/domains/settings/brand.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
 import { startServerOn } from "#tests/support/admin-server.ts";
+import { expectErrorLog } from "#tests/support/error-logs.ts";
 import { createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import {
   cleanEnv,
@@ -107,6 +108,10 @@ describe.each(databaseKinds)("starting and stopping the server (%s)", (kind) => 
   }, 90_000);
 
   it("ends a fresh start with the address and then the admin setup code, the two lines the owner needs", async () => {
+    // A known fault, not a wish: stopped right after its start, the server's first storage sweeps may run after the
+    // runtime is gone and log "The server runtime has not been started" (issue 18, item 1: start and stop the
+    // background work in order). Declared so that it is seen here; remove once the stop is ordered.
+    expectErrorLog("The server runtime has not been started");
     const database = await emptyDatabase(kind);
     const server = await start(database);
     await server.waitForOutput(/^Admin setup code: /m, 5000);
@@ -123,6 +128,7 @@ describe.each(databaseKinds)("starting and stopping the server (%s)", (kind) => 
   });
 
   it("renders pages with the default settings, and logs why, when the settings cannot be read", async () => {
+    expectErrorLog('"msg":"Could not read site settings; using defaults."');
     const database = await createTestDatabase(kind);
     cleanup.push(() => database.destroy());
     const server = await start(database);

@@ -7,8 +7,22 @@ import { freePort } from "./server-process.ts";
 
 const execFileAsync = promisify(execFile);
 
-/** Debian's PostgreSQL 15 (CI installs the same package); another version by PG_BIN_DIR. */
-export const PG_BIN_DIR = process.env.PG_BIN_DIR ?? "/usr/lib/postgresql/15/bin";
+/**
+ * The server binaries of whichever PostgreSQL Debian installed (the newest, if several): `.ci/run` starts the
+ * cluster of whatever version is there, so the tests must not expect one. PG_BIN_DIR chooses another.
+ */
+export const PG_BIN_DIR = process.env.PG_BIN_DIR ?? installedPostgresBinDir();
+
+function installedPostgresBinDir(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((name) => fs.existsSync(path.join(root, name, "bin", "initdb")))
+        .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
+    : [];
+  return path.join(root, versions[0] ?? "15", "bin");
+}
 
 /** Whether this machine can run a cluster of its own (the binaries exist, and root can become `postgres`). */
 export function canRunPrivatePostgres(): boolean {

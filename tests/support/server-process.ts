@@ -4,6 +4,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { LOG_WRITE_WAIT_MS } from "#app/lib/logger.server.ts";
+import { isServerErrorLine, noteErrorLine } from "./error-logs.ts";
 import { noteSecret, serverLogFile } from "./secret-ledger.ts";
 
 /** The checkout: `node server.js` and `npm run cli` run from here. */
@@ -77,6 +78,22 @@ export type ServerOptions = {
 
 const KEPT_OUTPUT_CHARS = 16 * 1024 * 1024;
 
+/** Hands on whole lines of a stream's chunks (a line may come in several). */
+function lineSplitter(onLine: (line: string) => void): { push(chunk: string): void; end(): void } {
+  let rest = "";
+  return {
+    push(chunk) {
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) onLine(line);
+    },
+    end() {
+      if (rest !== "") onLine(rest);
+      rest = "";
+    },
+  };
+}
+
 export class ServerProcess {
   stdout = "";
   stderr = "";
@@ -90,15 +107,28 @@ export class ServerProcess {
     const file = serverLogFile(port);
     const log = file ? fs.createWriteStream(file) : null;
     // A server under a benchmark's load logs a line per request: the output kept in memory is bounded.
+    // Its error lines count as the test's own (tests/support/error-logs.ts): undeclared, they fail the test.
+    const stdoutLines = lineSplitter((line) => {
+      if (isServerErrorLine(line, "stdout")) noteErrorLine({ source: "server", text: line });
+    });
+    const stderrLines = lineSplitter((line) => {
+      if (isServerErrorLine(line, "stderr")) noteErrorLine({ source: "server", text: `(stderr) ${line}` });
+    });
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       if (this.stdout.length < KEPT_OUTPUT_CHARS) this.stdout += chunk;
       log?.write(chunk);
+      stdoutLines.push(chunk);
     });
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       if (this.stderr.length < KEPT_OUTPUT_CHARS) this.stderr += chunk;
       log?.write(chunk);
+      stderrLines.push(chunk);
     });
-    child.on("close", () => log?.end());
+    child.on("close", () => {
+      log?.end();
+      stdoutLines.end();
+      stderrLines.end();
+    });
     this.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   }
 

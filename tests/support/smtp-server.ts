@@ -20,11 +20,13 @@ export type ReceivedMail = {
   headers: ParsedMail["headers"];
   /** The addresses of the SMTP envelope (only for mails received over SMTP). */
   envelope?: { from: string; to: string[] };
+  /** Whether it came over TLS (STARTTLS or smtps://; only for mails received over SMTP). */
+  secure?: boolean;
 };
 
 export type TestSmtpServer = {
   port: number;
-  /** The SMTP_URL to give the server: `smtp://user:password@127.0.0.1:port` with auth, else without. */
+  /** The SMTP_URL to give the server: `smtp://user:password@127.0.0.1:port` with auth, else without (smtps:// for implicit TLS). */
   url: string;
   /** Every mail accepted so far, oldest first. */
   mails: ReceivedMail[];
@@ -56,23 +58,34 @@ function received(parsed: ParsedMail): ReceivedMail {
   };
 }
 
+/** A certificate and its key (PEM) for a TLS server. */
+export type TlsIdentity = { key: string; cert: string };
+
 /**
- * A real SMTP server on a free port of 127.0.0.1 (plain SMTP, no STARTTLS). With `auth`, clients must log in
- * with that user and password (they are in `url`; the password is noted in the secret ledger, so a server that
- * logs it fails the run); without, no login is offered. `reject` starts it refusing messages.
+ * A real SMTP server on a free port of 127.0.0.1. Plain SMTP without `tls`; with it, STARTTLS (`implicit`
+ * false: the server refuses a sender before the client has switched to TLS) or TLS from the first byte
+ * (`implicit`, an `smtps://` URL). With `auth`, clients must log in with that user and password (they are in
+ * `url`; the password is noted in the secret ledger, so a server that logs it fails the run); without, no
+ * login is offered. `reject` starts it refusing messages.
  */
 export async function startSmtpServer(
-  options: { auth?: { user: string; password: string }; reject?: string } = {},
+  options: {
+    auth?: { user: string; password: string };
+    reject?: string;
+    tls?: TlsIdentity & { implicit: boolean };
+  } = {},
 ): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let rejectReason: string | false = options.reject ?? false;
   if (options.auth) noteSecret(options.auth.password);
 
+  const tls = options.tls;
   const server = new SMTPServer({
-    secure: false,
+    secure: tls?.implicit ?? false,
+    ...(tls ? { key: tls.key, cert: tls.cert } : {}),
     logger: false,
-    disabledCommands: options.auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+    disabledCommands: [...(tls ? [] : ["STARTTLS"]), ...(options.auth ? [] : ["AUTH"])],
     authOptional: !options.auth,
     allowInsecureAuth: true,
     onAuth(auth, _session, callback) {
@@ -81,6 +94,15 @@ export async function startSmtpServer(
       } else {
         callback(new Error("Invalid username or password"));
       }
+    },
+    onMailFrom(_address, session, callback) {
+      if (tls && !session.secure) {
+        const error = new Error("Must issue a STARTTLS command first") as Error & { responseCode: number };
+        error.responseCode = 530;
+        callback(error);
+        return;
+      }
+      callback();
     },
     onData(stream, session, callback) {
       simpleParser(stream)
@@ -98,6 +120,7 @@ export async function startSmtpServer(
               from: envelopeFrom ? envelopeFrom.address : "",
               to: session.envelope.rcptTo.map((item) => item.address),
             },
+            secure: session.secure,
           });
           for (const wake of waiters) wake();
           callback();
@@ -119,7 +142,7 @@ export async function startSmtpServer(
 
   return {
     port,
-    url: `smtp://${credentials}127.0.0.1:${port}`,
+    url: `${tls?.implicit ? "smtps" : "smtp"}://${credentials}127.0.0.1:${port}`,
     mails,
     waitForMail(predicate = () => true, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

@@ -7,9 +7,17 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type AppDatabase, type DatabaseKind, openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
+import { inCi } from "./required-suites.ts";
+
+// Without it every PostgreSQL leg would quietly drop out of the run; in CI that is a failure of every file.
+if (inCi && !process.env.TEST_DATABASE_URL)
+  throw new Error("CI runs every test on PostgreSQL too: set TEST_DATABASE_URL");
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL points at a server (CI sets it). */
 export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+
+/** Whether the PostgreSQL legs run (for `it.skipIf(!hasPostgres)`: reported as skipped, never passed empty). */
+export const hasPostgres = databaseKinds.includes("postgres");
 
 export type TestDatabase = AppDatabase & {
   /** The URL (PostgreSQL) or file (SQLite) of this database, for a server started against it. */

@@ -16,7 +16,7 @@ import { createUser } from "#tests/support/factories.ts";
 import { factoryActor, storageIn } from "#tests/support/gallery-factories.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
+import { createTestDatabase, databaseKinds, hasPostgres, type TestDatabase } from "#tests/support/test-database.ts";
 import { createBackup, MANIFEST_NAME } from "./backup.server.ts";
 import { RestoreError, restoreBackup, verifyBackup } from "./restore.server.ts";
 import { listBackups, migrateWithBackup, pruneBackups, runScheduledBackup } from "./schedule.server.ts";
@@ -207,8 +207,7 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
     }
   });
 
-  it("leaves PostgreSQL's change triggers and id sequence working after a restore", async () => {
-    if (!databaseKinds.includes("postgres")) return;
+  it.skipIf(!hasPostgres)("leaves PostgreSQL's change triggers and id sequence working after a restore", async () => {
     const { target } = await restoreInto("postgres", quietArchive);
     const database = openDatabase({ databaseUrl: target.databaseUrl });
     try {

@@ -201,6 +201,26 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
       reason: "r",
       at: clock,
     });
+    // Controls two days older, due at the step below: once they are gone, a whole run has happened at that step.
+    const earlier = new Date(clock.getTime() - 2 * day);
+    await mail.send(resetMessage({ kind: "control" }));
+    await mail.settled();
+    const control = (await outboxFiles(database.location.dataDir)).find((file) => file !== first);
+    if (!control) throw new Error("No control outbox file");
+    fs.utimesSync(control, earlier, earlier);
+    await recordMailFailure(database.db, {
+      recipient: "control@b.test",
+      kind: "control",
+      subject: "s",
+      reason: "r",
+      at: earlier,
+    });
+    const failureCount = async () => (await database.db.selectFrom("mail_failures").select("id").execute()).length;
+    /** Polls until `done`, instead of a fixed wait a busy machine may outlast. */
+    async function until(done: () => Promise<boolean> | boolean) {
+      const deadline = Date.now() + 3000;
+      while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
 
     clock = new Date(clock.getTime() + 29 * day);
     const stop = startMailHousekeeping({
@@ -211,17 +231,19 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
       intervalMs: 50,
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      // The run that removed the controls (the outbox first, then the failures) kept the younger ones.
+      await until(async () => (await failureCount()) === 1);
+      expect(fs.existsSync(control)).toBe(false);
+      expect(await failureCount()).toBe(1);
       expect(fs.existsSync(first)).toBe(true);
       expect(await database.db.selectFrom("mail_failures").select("id").execute()).toHaveLength(1);
       // Shown on the dashboard for 7 days only.
       expect(await listRecentMailFailures(database.db, clock)).toEqual([]);
 
       clock = new Date(clock.getTime() + 2 * day);
-      const deadline = Date.now() + 3000;
-      while (fs.existsSync(first) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => !fs.existsSync(first));
       expect(fs.existsSync(first)).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await until(async () => (await failureCount()) === 0);
       expect(await database.db.selectFrom("mail_failures").select("id").execute()).toHaveLength(0);
     } finally {
       stop();

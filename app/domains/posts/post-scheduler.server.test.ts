@@ -16,6 +16,29 @@ async function statusWithin(read: () => Promise<string | undefined>, wanted: str
   return status;
 }
 
+/**
+ * The scheduler's clock, counting its reads: each look reads it first, so the count tells how many looks have
+ * begun (a look with a scheduled post reads it once more). Waiting for looks, not for a fixed time, holds on a
+ * busy machine too.
+ */
+function countingClock(now: () => Date = () => new Date()) {
+  const reads: number[] = [];
+  return {
+    now: () => {
+      reads.push(Date.now());
+      return now();
+    },
+    reads,
+    async until(done: () => boolean, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`The scheduler's clock was read ${reads.length} times only`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+  };
+}
+
 describe.each(databaseKinds)("the post scheduler (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
@@ -45,9 +68,11 @@ describe.each(databaseKinds)("the post scheduler (%s)", (kind) => {
   });
 
   it("finds a post scheduled after it started (here or by another process) at its next look", async () => {
-    const stop = startPostScheduler({ db: database.db, logger: quiet, pollMs: 200 });
+    const clock = countingClock();
+    const stop = startPostScheduler({ db: database.db, logger: quiet, now: clock.now, pollMs: 200 });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Its second look has begun, so its first (which found nothing) is over.
+      await clock.until(() => clock.reads.length >= 2);
       const { id } = await scheduledIn(300, "Later");
       expect(await statusWithin(statusOf(id), "published", 2000)).toBe("published");
     } finally {
@@ -58,10 +83,21 @@ describe.each(databaseKinds)("the post scheduler (%s)", (kind) => {
   it("leaves drafts alone and stops when asked", async () => {
     const draft = await createPost(database.db, testAdmin, { title: "Draft" });
     if (!draft.ok) throw new Error("not created");
-    const stop = startPostScheduler({ db: database.db, logger: quiet, pollMs: 50 });
+    const clock = countingClock();
+    const stop = startPostScheduler({ db: database.db, logger: quiet, now: clock.now, pollMs: 50 });
     stop();
-    const { id } = await scheduledIn(100, "After the stop");
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const { id, at } = await scheduledIn(100, "After the stop");
+    // A control scheduler with the same poll, whose clock stands in the past (so it publishes nothing), shows
+    // when a running one would have looked after the post's time: by then the stopped one has not looked again
+    // (its one look, begun at the start, reads the clock at most twice).
+    const control = countingClock(() => new Date(0));
+    const stopControl = startPostScheduler({ db: database.db, logger: quiet, now: control.now, pollMs: 50 });
+    try {
+      await control.until(() => control.reads.filter((read) => read > at.getTime() + 100).length >= 2);
+    } finally {
+      stopControl();
+    }
+    expect(clock.reads.length).toBeLessThanOrEqual(2);
     expect((await getPostForAdmin(database.db, id))?.status).toBe("scheduled");
     expect((await getPostForAdmin(database.db, draft.id))?.status).toBe("draft");
   });
@@ -86,8 +122,10 @@ describe.each(databaseKinds)("a look without due posts (%s)", (kind) => {
       settled = now === before;
       before = now;
     }
-    const stop = startPostScheduler({ db: database.db, logger: quiet, pollMs: 20 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const clock = countingClock();
+    const stop = startPostScheduler({ db: database.db, logger: quiet, now: clock.now, pollMs: 20 });
+    // At least three whole looks (each reads the clock twice with a post scheduled; the fourth has begun).
+    await clock.until(() => clock.reads.length >= 7);
     stop();
     expect(database.changeVersion()).toBe(before);
   });
