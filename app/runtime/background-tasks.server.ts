@@ -11,10 +11,13 @@ import type { RuntimeServices } from "./runtime.server.ts";
 import { sweepStorage } from "./storage-sweeps.server.ts";
 
 /** Every piece of work the server does besides answering requests: started together, stopped together. */
-export type BackgroundTasks = { start(): void; stop(): void };
+export type BackgroundTasks = { start(): void; stop(): Promise<void> };
 
-/** A task: started once, and either stopped (a timer) or run to its end in the background (a sweep). */
-type Task = { name: string; start(): (() => void) | undefined };
+/**
+ * A task: started once, and either stopped (a timer: `start` returns its stop) or run to its end in the background
+ * (a sweep: `start` returns its promise, which the stop waits for, so that nothing writes once the database closes).
+ */
+type Task = { name: string; start(): (() => void) | Promise<unknown> | undefined };
 
 /**
  * The one list of background work, in the order it starts; `stop` stops it in the reverse order. A task that throws
@@ -36,39 +39,29 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
     },
     {
       name: "code highlighter warm-up",
-      start: () => {
+      start: () =>
         warmPostRenderer(db).catch((error: unknown) =>
           logger.warn({ err: error }, "the code highlighter could not be loaded ahead of the first post"),
-        );
-        return undefined;
-      },
+        ),
     },
     {
       // Leftovers of interrupted uploads go while the site already answers.
       name: "storage sweep",
-      start: () => {
-        void sweepStorage(db, env, services.storage);
-        return undefined;
-      },
+      start: () => sweepStorage(db, env, services.storage),
     },
     {
       // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
       name: "pending pictures",
-      start: () => {
-        void finishPendingImages(db, { storage: services.storage });
-        return undefined;
-      },
+      start: () => finishPendingImages(db, { storage: services.storage }),
     },
     {
       // Pictures whose drawn watermark is not the one the settings ask for (a refresh cut short by a stop, or a
       // text that follows the site name after an upgrade emptied it) are redrawn; the rest are left alone.
       name: "watermark check",
-      start: () => {
-        void readSettings(db)
+      start: () =>
+        readSettings(db)
           .then((settings) => startWatermarkRefresh(db, settings, services.storage))
-          .catch((error: unknown) => logger.error({ err: error }, "Could not check the gallery's watermarks"));
-        return undefined;
-      },
+          .catch((error: unknown) => logger.error({ err: error }, "Could not check the gallery's watermarks")),
     },
     {
       name: "backup schedule",
@@ -78,22 +71,30 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
           : undefined,
     },
   ];
+  let started = false;
   let stops: (() => void)[] = [];
+  let running: Promise<unknown>[] = [];
   return {
     start() {
-      if (stops.length > 0) return;
+      if (started) return;
+      started = true;
       for (const task of tasks) {
         try {
-          const stop = task.start();
-          if (stop) stops.push(stop);
+          const result = task.start();
+          if (typeof result === "function") stops.push(result);
+          // A one-off's own failures are logged by it; this only keeps the stop from waiting on a rejection.
+          else if (result) running.push(result.catch(() => {}));
         } catch (error) {
           logger.error({ err: error }, `The ${task.name} could not be started`);
         }
       }
     },
-    stop() {
+    async stop() {
       for (const stop of stops.reverse()) stop();
       stops = [];
+      await Promise.all(running);
+      running = [];
+      started = false;
     },
   };
 }

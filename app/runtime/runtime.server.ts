@@ -155,7 +155,7 @@ export async function stopRuntime(): Promise<void> {
   const runtime = holder.__vitrineRuntime;
   holder.__vitrineRuntime = undefined;
   // Background work first (in the reverse order of its start): none of it may write once the database closes.
-  runtime?.tasks.stop();
+  await runtime?.tasks.stop();
   // Mails under way are given a moment to go out (or be recorded as failed) before the database closes.
   await runtime?.mail.close();
   await runtime?.database.close();

@@ -337,6 +337,11 @@ function resolve(): Record<SettingKey, ResolvedSetting> {
 /** Every key's rules, in the registry's order, each German twin right after its English key. */
 export const settingSpecs: Readonly<Record<SettingKey, ResolvedSetting>> = resolve();
 
+/** Whether visitors may read the key (the public /api/settings); false for what steers only the admin side. */
+export function isVisitorSetting(key: string): boolean {
+  return settingSpecs[key as SettingKey]?.visitors !== false;
+}
+
 /** The keys whose save has the effect, in the registry's order. */
 export function settingsWithEffect(effect: SaveEffect): SettingKey[] {
   return Object.values(settingSpecs)

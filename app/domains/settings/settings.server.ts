@@ -4,8 +4,8 @@ import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { currentYear, withBrandValues } from "./brand.ts";
-import { settingSpecs } from "./setting-registry.ts";
-import { isSettingKey, type SettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
+import { isVisitorSetting } from "./setting-registry.ts";
+import { isSettingKey, type SiteSettings, settingDefaults, settingKeys } from "./settings-defaults.ts";
 
 /** Inserts only the keys that are missing, so an upgrade never overwrites what an admin changed. */
 export async function insertMissingDefaults(db: Kysely<Database>): Promise<number> {
@@ -55,7 +55,7 @@ export function settingRows(settings: SiteSettings): { key: string; value: strin
     Object.entries(withBrandValues(settings, currentYear()))
       // What steers only the admin side or the server (the address contact messages go to, the admins' two-factor
       // rule) is nobody else's business: the registry says which keys those are.
-      .filter(([key]) => settingSpecs[key as SettingKey]?.visitors !== false)
+      .filter(([key]) => isVisitorSetting(key))
       .map(([key, value]) => ({ key, value }))
       .sort((a, b) => a.key.localeCompare(b.key))
   );
