@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type AdminPost, createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
 import { loader as blogLoader } from "#app/routes/blog._index.tsx";
-import { loader as galleryLoader } from "#app/routes/gallery.tsx";
 import { loader as postLoader } from "#app/routes/blog.$slug.tsx";
+import { loader as galleryLoader } from "#app/routes/gallery.tsx";
 import { createUser } from "../support/factories.ts";
 import { createGalleryPicture } from "../support/gallery-factories.ts";
 import { outcomeOf, routeArgs, statusOf, useRouteRuntime } from "../support/route-context.ts";
@@ -24,7 +24,10 @@ describe("the public loaders, called in-process", () => {
   it("the gallery gives a visitor its published pictures only", async () => {
     const { runtime, database } = current();
     const shown = await createGalleryPicture(database.db, runtime.storage, { title: "Shown picture" });
-    const hidden = await createGalleryPicture(database.db, runtime.storage, { title: "Hidden picture", published: false });
+    const hidden = await createGalleryPicture(database.db, runtime.storage, {
+      title: "Hidden picture",
+      published: false,
+    });
     const result = await galleryLoader(routeArgs(runtime, null, "/gallery"));
     const ids = result.gallery.items.map((item) => item.id);
     expect(ids).toContain(shown);

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll } from "vitest";
 import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll } from "vitest";
 import type { DatabaseKind } from "#app/db/database.server.ts";
 import { parseEnv } from "#app/lib/env.server.ts";
 import { clientAddressContext, type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
-import { type Runtime, runtimeContext } from "#app/runtime/runtime-context.ts";
 import { createRuntime } from "#app/runtime/runtime.server.ts";
+import { type Runtime, runtimeContext } from "#app/runtime/runtime-context.ts";
 import type { CreatedUser } from "./factories.ts";
 import { TEST_AUTH_SECRET } from "./server-process.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
@@ -66,14 +66,14 @@ export function routeContext(runtime: Runtime, visitor: Visitor, clientAddress =
 }
 
 /** The arguments React Router passes a loader or action, for `path` (with its query) on this site. */
-export function routeArgs(
+export function routeArgs<Params extends Record<string, string> = Record<string, never>>(
   runtime: Runtime,
   visitor: Visitor,
   path: string,
-  init: RequestInit & { params?: Record<string, string>; pattern?: string } = {},
+  init: RequestInit & { params?: Params; pattern?: string } = {},
 ) {
   const url = new URL(path, runtime.env.baseUrl);
-  const { params = {}, pattern = url.pathname, ...requestInit } = init;
+  const { params = {} as Params, pattern = url.pathname, ...requestInit } = init;
   return {
     request: new Request(url, requestInit),
     url,
@@ -100,4 +100,3 @@ export function statusOf(outcome: unknown): number {
   }
   return 200;
 }
-
