@@ -27,7 +27,7 @@ describe("every admin route's loader and action, called in-process", () => {
     return found;
   };
 
-  const layout = { path: "/admin", file: "routes/admin.tsx", page: true };
+  const layout = { path: "/admin", file: "routes/admin.tsx", page: true, params: {} };
   for (const route of [layout, ...routes]) {
     it(`${route.path} (${route.file}) sends a visitor to sign in and refuses a signed-in non-admin`, async () => {
       const { runtime, database } = current();
@@ -36,14 +36,18 @@ describe("every admin route's loader and action, called in-process", () => {
       const found = await calls(route.file);
       expect(found.length, `${route.file} exports neither a loader nor an action`).toBeGreaterThan(0);
       for (const [name, call, init] of found) {
-        const visitorOutcome = await outcomeOf(() => call(routeArgs(runtime, null, route.path, init)));
+        const visitorOutcome = await outcomeOf(() =>
+          call(routeArgs(runtime, null, route.path, { ...init, params: route.params })),
+        );
         expect(visitorOutcome, `${name} of ${route.file} for a visitor`).toBeInstanceOf(Response);
         const response = visitorOutcome as Response;
         expect(response.status, `${name} of ${route.file} for a visitor`).toBe(302);
         expect(response.headers.get("Location"), `${name} of ${route.file}`).toBe(
           `/auth?redirectTo=${encodeURIComponent(route.path)}`,
         );
-        const memberOutcome = await outcomeOf(() => call(routeArgs(runtime, nonAdmin, route.path, init)));
+        const memberOutcome = await outcomeOf(() =>
+          call(routeArgs(runtime, nonAdmin, route.path, { ...init, params: route.params })),
+        );
         expect(statusOf(memberOutcome), `${name} of ${route.file} for a non-admin`).toBe(403);
       }
     });
