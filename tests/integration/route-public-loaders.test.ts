@@ -6,6 +6,7 @@ import { loader as galleryLoader } from "#app/routes/gallery.tsx";
 import { createUser } from "../support/factories.ts";
 import { createGalleryPicture } from "../support/gallery-factories.ts";
 import { outcomeOf, routeArgs, statusOf, useRouteRuntime } from "../support/route-context.ts";
+import { databaseKinds } from "../support/test-database.ts";
 
 function accepted(result: PostWriteResult): AdminPost {
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result)}`);
@@ -13,8 +14,8 @@ function accepted(result: PostWriteResult): AdminPost {
 }
 
 // Public loaders called in-process (tests/support/route-context.ts): what a visitor is given, without a server.
-describe("the public loaders, called in-process", () => {
-  const current = useRouteRuntime("sqlite");
+describe.each(databaseKinds)("the public loaders, called in-process (%s)", (kind) => {
+  const current = useRouteRuntime(kind);
 
   async function author() {
     const admin = await createUser(current().database.db, { admin: true });
