@@ -13,6 +13,7 @@ import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { menuOrderOf } from "#app/domains/content/menu-sections.ts";
+import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting } from "#app/domains/settings/settings.ts";
@@ -58,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
     dictionary: dictionaryFor(lang),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
-    menu: await readMenuSections(runtimeOf(context).database.db, settings),
+    menu: await readMenuSections(runtimeOf(context).database.db, settings, hasPublishedPost),
     menuOrder: menuOrderOf(settings.menu_order),
     footer: {
       copyright: brand("footer_copyright"),

@@ -1,7 +1,9 @@
 import { useEffect } from "react";
 import { Toaster, toast } from "sonner";
 import type { Theme } from "#app/lib/preferences.ts";
-import type { AuthToast } from "#app/web/auth-actions.server.ts";
+
+/** A message of the sign-in and recovery pages (their actions make it, see app/web/auth-actions.server.ts). */
+export type AuthToast = { kind: "success" | "error"; title: string; description: string };
 
 /**
  * The sign-in page's toasts. Loaded only once there is something to say (see auth.tsx), so that a visitor who

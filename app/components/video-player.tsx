@@ -1,28 +1,12 @@
 import { Play, Video } from "lucide-react";
 import { useState } from "react";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
+import type { VideoData, VideoPlayerData } from "#app/domains/videos/video-data.ts";
 import { useTranslate } from "#app/lib/root-data.ts";
 import { ResponsiveImage } from "./responsive-image.tsx";
 
-export type VideoPlayerData =
-  | {
-      kind: "embed";
-      host: "youtube" | "vimeo";
-      /** The privacy-enhanced player, loaded on play. */
-      src: string;
-      /** The video's page on the host, for visitors without JavaScript. */
-      pageUrl: string;
-    }
-  | { kind: "file"; src: string; type: string };
-
-export type VideoData = {
-  id: string;
-  title: string;
-  description: string;
-  /** An image served by this site, or null for the neutral placeholder: never the video host's thumbnail. */
-  poster: ImageDisplay | null;
-  player: VideoPlayerData;
-};
+// A video's data is the videos domain's (videos.server.ts makes it); named here too for the pages that show it.
+export type { VideoData, VideoPlayerData };
 
 const HOST_NAMES = { youtube: "YouTube", vimeo: "Vimeo" } as const;
 

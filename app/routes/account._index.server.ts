@@ -18,7 +18,7 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
-import type { Runtime } from "#app/runtime/runtime.server.ts";
+import type { Runtime } from "#app/runtime/runtime-context.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
 import { requireUser } from "#app/web/session.server.ts";

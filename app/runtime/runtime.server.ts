@@ -71,6 +71,37 @@ function resolveAuthSecret(env: Env): string {
   return secret;
 }
 
+/**
+ * The services and background tasks on an open, migrated database, nothing started and nothing kept process-wide:
+ * `startRuntime` builds the server's with it, and the in-process route tests theirs on a test database.
+ */
+export function createRuntime(env: Env, database: AppDatabase): Runtime {
+  const secret = resolveAuthSecret(env);
+  const auth = createAuth({ db: database.db, kind: database.kind, secret, baseUrl: env.baseUrl });
+  const storage = createLocalStorage({ root: path.join(env.dataDir, "storage"), secret: mediaSigningSecret(secret) });
+  const services: RuntimeServices = {
+    env,
+    database,
+    auth,
+    authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
+    resetRequestLimiter: createResetRequestLimiter(),
+    storage,
+    previewSecret: previewSecretOf(secret),
+    contactSecret: contactSecretOf(secret),
+    contactGuard: createContactGuard({ secret: contactSecretOf(secret) }),
+    mail: createMailService({
+      smtpUrl: env.mail.smtpUrl,
+      from: env.mail.from,
+      outboxDir: outboxDirIn(env.dataDir),
+      baseUrl: env.baseUrl,
+      readSiteName: async () => (await readSettings(database.db)).site_name,
+      db: database.db,
+      logger: getLogger(),
+    }),
+  };
+  return { ...services, tasks: createBackgroundTasks(services, getLogger()) };
+}
+
 /** Opens the database, migrates it, fills in missing settings; returns the admin setup code while no admin exists. */
 export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminSetupCode: string | null }> {
   if (holder.__vitrineRuntime) {
@@ -87,30 +118,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
     if (preMigrationBackup) getLogger().info({ file: preMigrationBackup }, "Backup before upgrading the database");
     await insertMissingDefaults(database.db);
     const adminSetupCode = await ensureAdminSetupCode(database.db);
-    const secret = resolveAuthSecret(env);
-    const auth = createAuth({ db: database.db, kind: database.kind, secret, baseUrl: env.baseUrl });
-    const storage = createLocalStorage({ root: path.join(env.dataDir, "storage"), secret: mediaSigningSecret(secret) });
-    const services: RuntimeServices = {
-      env,
-      database,
-      auth,
-      authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
-      resetRequestLimiter: createResetRequestLimiter(),
-      storage,
-      previewSecret: previewSecretOf(secret),
-      contactSecret: contactSecretOf(secret),
-      contactGuard: createContactGuard({ secret: contactSecretOf(secret) }),
-      mail: createMailService({
-        smtpUrl: env.mail.smtpUrl,
-        from: env.mail.from,
-        outboxDir: outboxDirIn(env.dataDir),
-        baseUrl: env.baseUrl,
-        readSiteName: async () => (await readSettings(database.db)).site_name,
-        db: database.db,
-        logger: getLogger(),
-      }),
-    };
-    const runtime: Runtime = { ...services, tasks: createBackgroundTasks(services, getLogger()) };
+    const runtime = createRuntime(env, database);
     getLogger().info(
       env.mail.smtpUrl
         ? { mail: "smtp", smtp: maskSmtpUrl(env.mail.smtpUrl), from: env.mail.from }

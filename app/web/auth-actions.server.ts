@@ -1,13 +1,16 @@
 import { beginAccountAttempt, clearAccountFailures, sweepAccountFailures } from "#app/auth/account-throttle.server.ts";
+import type { AuthToast } from "#app/components/auth-toasts.tsx";
 import { isValidEmail, normalizeEmail } from "#app/domains/users/email.ts";
 import { recordSignIn } from "#app/domains/users/sign-ins.server.ts";
 import { SignUpError, signUpWithInvite } from "#app/domains/users/users.server.ts";
 import type { Language, MessageKey, Translate } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import type { Runtime } from "#app/runtime/runtime.server.ts";
+import type { Runtime } from "#app/runtime/runtime-context.ts";
 
-export type AuthToast = { kind: "success" | "error"; title: string; description: string };
+// The toast's shape is the component's that shows it; the routes keep naming it from here.
+export type { AuthToast };
+
 export type AuthActionResult = { intent: "sign-in" | "sign-up"; ok: boolean; toast: AuthToast; email: string };
 
 const signUpProblemText: Record<string, MessageKey> = {

@@ -6,7 +6,7 @@ import { readSettings } from "#app/domains/settings/settings.server.ts";
 import { hasTwoFactor, isTwoFactorRequiredForAdmins } from "#app/domains/users/two-factor.server.ts";
 import { isAdmin } from "#app/domains/users/users.server.ts";
 import { type SessionUser, sessionUserContext } from "#app/lib/request-context.ts";
-import type { Runtime } from "#app/runtime/runtime.server.ts";
+import type { Runtime } from "#app/runtime/runtime-context.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 
 // The session as the web edge sees it: read from the request's cookie once (site-context's middleware), then asked

@@ -10,19 +10,21 @@ const SAMPLE_PARAMS: Record<string, string> = { kind: "logo", id: "1" };
  * is checked by every test that walks this list, without anyone remembering to add it. `page` is false for resource
  * routes (uploads, the backup download), which have no `.data` request.
  */
-export function adminRoutes(): { path: string; file: string; page: boolean }[] {
+export function adminRoutes(): { path: string; file: string; page: boolean; params: Record<string, string> }[] {
   const admin = (routes as RouteEntry[]).find((entry) => entry.path === "admin");
   if (!admin?.children) throw new Error("No admin route in app/routes.ts");
   return admin.children.map((child) => {
     const file = child.file ?? "";
     const page = file.endsWith(".tsx");
-    if (child.index) return { path: "/admin", file, page };
+    if (child.index) return { path: "/admin", file, page, params: {} };
+    const params: Record<string, string> = {};
     const path = (child.path ?? "").replace(/:(\w+)/g, (_, name: string) => {
       const value = SAMPLE_PARAMS[name];
       if (!value) throw new Error(`No sample value for :${name} in tests/support/admin-routes.ts`);
+      params[name] = value;
       return value;
     });
-    return { path: `/admin/${path}`, file, page };
+    return { path: `/admin/${path}`, file, page, params };
   });
 }
 

@@ -1,21 +1,9 @@
+import type { Watermark } from "#app/domains/gallery/watermark-mark.ts";
 import { type ImageDisplay, WATERMARK_EM_PER_CHARACTER, watermarkLayout } from "#app/domains/media/image-display.ts";
 
-/**
- * The watermark the visitor's pages show; `onThumbnails` is the owner's choice of the small mark
- * (`WatermarkBadge`), `size` the text's length class (`markSize`, on the server: less code for visitors).
- */
-export type Watermark = { text: string; url: string | null; onThumbnails: boolean; size: MarkSize };
-
-export type MarkSize = "s" | "m" | "l" | "xl";
-
-/**
- * The tile width (a container query in app.css) below which the mark shows "©" alone, by the text's length: the
- * whole text takes at most two short lines of the tile, so it never covers much of a small picture.
- */
-export function markSize(text: string): MarkSize {
-  const length = [...text].length;
-  return length <= 12 ? "s" : length <= 24 ? "m" : length <= 40 ? "l" : "xl";
-}
+// The mark's data is the gallery domain's (the server makes it, see public-watermark.server.ts); named here too for
+// the components that draw it.
+export type { Watermark };
 
 /**
  * The watermark text as a small, quiet mark at the bottom right of a picture whose pixels do not carry it

@@ -1,15 +1,18 @@
+import type { Kysely } from "kysely";
 import { data } from "react-router";
 import { z } from "zod";
+import type { Database } from "#app/db/schema.ts";
+import type { AppMailService } from "#app/domains/mail/mail.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { contactDictionaryFor } from "#app/i18n/contact-dictionary.ts";
 import { translatorWith } from "#app/i18n/i18n.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
+import type { Env } from "#app/lib/env.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import type { Runtime } from "#app/runtime/runtime.server.ts";
 import { contactEnabled, receiveContactMessage } from "./contact.server.ts";
 import { CONTACT_LIMITS, HONEYPOT_FIELD } from "./contact-fields.ts";
 import { type ContactFieldName, contactFormSchema, contactProblems } from "./contact-form.ts";
-import { issueContactToken, MAX_FORM_AGE_MS } from "./contact-guard.server.ts";
+import { type ContactGuard, issueContactToken, MAX_FORM_AGE_MS } from "./contact-guard.server.ts";
 import type { ContactResult, ContactValues } from "./contact-result.ts";
 
 /** Anything but a form field's string (a repeated field, an object) counts as empty, never as a crash. */
@@ -23,13 +26,22 @@ const rawForm = z.object({
   [HONEYPOT_FIELD]: loose,
 });
 
+/** The composition root's services the page uses (the route passes its runtime); a domain does not know the runtime. */
+type ContactServices = {
+  contactSecret: string;
+  contactGuard: ContactGuard;
+  database: { db: Kysely<Database> };
+  mail: AppMailService;
+  env: Pick<Env, "baseUrl">;
+};
+
 /** The page is there only while the owner has the form on; otherwise it is an unknown address. */
 export function requireContactEnabled(settings: SiteSettings): void {
   if (!contactEnabled(settings)) throw data(null, { status: 404 });
 }
 
 /** What the page needs: a fresh token (so the page is never kept by any cache: see the route's headers). */
-export function contactPageData(runtime: Runtime, lang: Language) {
+export function contactPageData(runtime: Pick<ContactServices, "contactSecret">, lang: Language) {
   return {
     dictionary: contactDictionaryFor(lang),
     token: issueContactToken(runtime.contactSecret),
@@ -43,7 +55,7 @@ export function contactPageData(runtime: Runtime, lang: Language) {
  * their language), the limits, then the message is kept and mailed. The answer never waits for the mail.
  */
 export async function submitContactForm(input: {
-  runtime: Runtime;
+  runtime: ContactServices;
   settings: SiteSettings;
   lang: Language;
   client: string;

@@ -1,8 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
-import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
-import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { MenuSections } from "./menu-sections.ts";
 
 async function hasPublished(db: Kysely<Database>, table: "links" | "faq_entries" | "videos"): Promise<boolean> {
@@ -11,10 +9,22 @@ async function hasPublished(db: Kysely<Database>, table: "links" | "faq_entries"
 }
 
 /**
+ * Whether a post is visible now: the posts domain's rule, passed in by the caller (posts build on content's text
+ * rules, so content does not import posts).
+ */
+export type PublishedPostCheck = (db: Kysely<Database>) => Promise<boolean>;
+
+/** The settings the menu follows (by key: content sits below the settings modules, which import it). */
+type MenuSettings = { contact_enabled: string; menu_show_empty_sections: string };
+
+/**
  * Which content pages have at least one published entry. Read once per database change version, like the
  * settings: publishing, hiding or deleting an entry is a write, so the next page (and the page cache) sees it.
  */
-function readPublishedSections(db: Kysely<Database>): Promise<Omit<MenuSections, "contact">> {
+function readPublishedSections(
+  db: Kysely<Database>,
+  hasPublishedPost: PublishedPostCheck,
+): Promise<Omit<MenuSections, "contact">> {
   return cachedUntilChanged(db, "menu-sections", async () => {
     const [links, faq, videos, blog] = await Promise.all([
       hasPublished(db, "links"),
@@ -31,8 +41,12 @@ function readPublishedSections(db: Kysely<Database>): Promise<Omit<MenuSections,
  * The content pages the main menu offers: those with a published entry, or all while the setting says so (the
  * blog only once a post is visible); and the contact form while it is on.
  */
-export async function readMenuSections(db: Kysely<Database>, settings: SiteSettings): Promise<MenuSections> {
-  const published = await readPublishedSections(db);
+export async function readMenuSections(
+  db: Kysely<Database>,
+  settings: MenuSettings,
+  hasPublishedPost: PublishedPostCheck,
+): Promise<MenuSections> {
+  const published = await readPublishedSections(db, hasPublishedPost);
   // The contact form is in the menu exactly while the owner has it on.
   const contact = settings.contact_enabled === "true";
   // The blog joins the menu with its first visible post whatever the setting: an empty blog is no section yet.

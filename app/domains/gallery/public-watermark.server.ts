@@ -1,6 +1,6 @@
-import { markSize, type Watermark } from "#app/components/gallery/watermark-badge.tsx";
 import { type WatermarkSettings, watermarkText } from "#app/domains/media/images.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
+import { markSize, type Watermark } from "./watermark-mark.ts";
 
 function httpUrl(value: string): string | null {
   try {

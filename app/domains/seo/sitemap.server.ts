@@ -6,6 +6,7 @@ import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { publishedOrderQuery } from "#app/domains/gallery/gallery.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { largeImage } from "#app/domains/media/image-display.ts";
+import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { languageUrls } from "#app/lib/meta.ts";
@@ -99,7 +100,7 @@ async function lastChanges(db: Kysely<Database>) {
 export async function listSitePages(db: Kysely<Database>, settings: SiteSettings): Promise<SitemapEntry[]> {
   const [changed, menu, pictures] = await Promise.all([
     lastChanges(db),
-    readMenuSections(db, settings),
+    readMenuSections(db, settings, hasPublishedPost),
     publishedOrderQuery(db, null)
       .select(["g.updated_at", "i.width", "i.height", "i.placeholder", "i.variants"])
       .execute(),

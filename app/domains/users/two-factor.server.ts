@@ -3,7 +3,6 @@ import { generateRecoveryCodes, hashRecoveryCodeList } from "#app/auth/recovery-
 import type { Database } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
-import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { normalizeEmail } from "./email.ts";
 
 /**
@@ -114,7 +113,8 @@ export async function resetTwoFactor(
   });
 }
 
-export function isTwoFactorRequiredForAdmins(settings: SiteSettings): boolean {
+/** The site setting "Admins must use two-factor sign-in" (named by its key: users sit below no settings module). */
+export function isTwoFactorRequiredForAdmins(settings: { admin_require_two_factor: string }): boolean {
   return settings.admin_require_two_factor === "true";
 }
 

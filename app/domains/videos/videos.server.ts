@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from "kysely";
-import type { VideoData, VideoPlayerData } from "#app/components/video-player.tsx";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import {
@@ -21,6 +20,7 @@ import {
 import { type FileStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import type { VideoData, VideoPlayerData } from "./video-data.ts";
 import { canonicalVideoUrl, embedPlayerUrl, parseVideoUrl } from "./video-url.ts";
 import { videoSchema } from "./videos-schema.ts";
 
