@@ -1,6 +1,6 @@
 import { ExternalLink } from "lucide-react";
 import { linkAddressKind, linkHref } from "#app/domains/links/link-address.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 
 /** `iconSvg`: the icon drawn on the server (`withIconMarkup` in link-icon.server.tsx). */
 export type LinkEntry = { id: string; title: string; url: string; icon: string; iconSvg: string };

@@ -2,7 +2,7 @@ import { Moon, Sun } from "lucide-react";
 import { useLocation, useNavigate, useRevalidator } from "react-router";
 import type { Language } from "#app/i18n/i18n.ts";
 import { LANGUAGE_COOKIE, THEME_COOKIE, type Theme } from "#app/lib/preferences.ts";
-import { useRootData, useShownTheme, useTranslate } from "#app/lib/root-data.ts";
+import { useRootData, useShownTheme, useTranslate } from "#app/web/root-data.ts";
 
 const FADE_OUT_MS = 150;
 const FADE_BACK_MS = 50;

@@ -3,7 +3,7 @@ import { ChevronDown } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { NavLink, Outlet, useLocation } from "react-router";
 import { Toaster } from "sonner";
-import { useShownTheme } from "#app/lib/root-data.ts";
+import { useShownTheme } from "#app/web/root-data.ts";
 
 export type SectionLink = { to: string; label: string; icon: LucideIcon; end?: boolean };
 

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { copyText } from "#app/components/copy-text.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 
 /**
  * Shares a page's address without any third party: the browser's own share sheet (Web Share API) where it

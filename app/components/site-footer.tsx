@@ -1,7 +1,7 @@
 import { X } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
-import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { useRootData, useTranslate } from "#app/web/root-data.ts";
 import { MarkdownContent } from "./page-header.tsx";
 
 /**

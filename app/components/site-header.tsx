@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { type MenuItem, menuItemsFor } from "#app/domains/content/menu-sections.ts";
 import type { MessageKey } from "#app/i18n/i18n.ts";
-import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { useRootData, useTranslate } from "#app/web/root-data.ts";
 import { LanguageSwitch, ThemeToggle } from "./preference-toggles.tsx";
 
 // The content pages leave the menu while they have nothing published (root loader, menu-sections.server.ts);

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { useRootData, useTranslate } from "#app/web/root-data.ts";
 
 export function StatusPage({ status, title, text }: { status: number; title: string; text: string }) {
   const t = useTranslate();

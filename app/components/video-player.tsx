@@ -2,7 +2,7 @@ import { Play, Video } from "lucide-react";
 import { useState } from "react";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 import type { VideoData, VideoPlayerData } from "#app/domains/videos/video-data.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import { ResponsiveImage } from "./responsive-image.tsx";
 
 // A video's data is the videos domain's (videos.server.ts makes it); named here too for the pages that show it.

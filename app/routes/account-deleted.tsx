@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { accountTranslatorFor } from "#app/i18n/account-dictionary.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
 import type { Route } from "./+types/account-deleted";
 
 /**

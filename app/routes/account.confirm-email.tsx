@@ -9,13 +9,13 @@ import { type AccountMessageKey, accountDictionaryFor, accountTranslatorFor } fr
 import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { createTranslator } from "#app/i18n/i18n.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useShownTheme } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { tooManyAttempts } from "#app/web/auth-actions.server.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
+import { useShownTheme } from "#app/web/root-data.ts";
 import type { Route } from "./+types/account.confirm-email";
 
 /**

@@ -2,8 +2,8 @@ import { KeyRound, Mail, MonitorSmartphone, ShieldCheck } from "lucide-react";
 import { SectionLayout } from "#app/components/section-layout.tsx";
 import { type AccountMessageKey, accountDictionaryFor } from "#app/i18n/account-dictionary.ts";
 import { type AccountLayoutData, useAccountTranslate } from "#app/lib/account-data.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
 import { requireUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/account";
 

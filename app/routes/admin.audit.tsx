@@ -8,8 +8,8 @@ import { AUDIT_AREAS } from "#app/domains/audit/audit-areas.ts";
 import { describeAuditEntry } from "#app/domains/audit/audit-sentence.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.audit";
 

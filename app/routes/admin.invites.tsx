@@ -21,12 +21,12 @@ import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { languages } from "#app/i18n/i18n.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.invites";
 

@@ -9,11 +9,11 @@ import { findContactMessage } from "#app/domains/contact/contact.server.ts";
 import { contactMessageAction } from "#app/domains/contact/contact-admin.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { ROW_ID_PATTERN } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.messages.$id";
 

@@ -4,8 +4,8 @@ import { buttonClass } from "#app/components/ui/button.tsx";
 import { outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.outbox.$id";
 

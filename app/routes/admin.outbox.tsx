@@ -7,11 +7,11 @@ import { listOutbox, outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.outbox";
 

@@ -10,9 +10,9 @@ import { POST_STATUSES, type PostStatus } from "#app/domains/posts/post-schema.t
 import { listPostsForAdmin } from "#app/domains/posts/posts.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.posts";
 import { doneMessageKey } from "./admin.posts.$id.server.ts";

@@ -1,5 +1,5 @@
 import { SettingsScreen } from "#app/components/admin/settings/settings-screen.tsx";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import type { Route } from "./+types/admin.settings";
 import { settingsAction, settingsLoader } from "./admin.settings.server.ts";
 

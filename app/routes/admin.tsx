@@ -5,9 +5,9 @@ import { SectionLayout } from "#app/components/section-layout.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { adminDictionaryFor } from "#app/i18n/admin-dictionary.ts";
 import { type AdminLayoutData, useAdminTranslate } from "#app/lib/admin-data.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useRootData, useTranslate } from "#app/lib/root-data.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
+import { useRootData, useTranslate } from "#app/web/root-data.ts";
 import { requireAdmin, requireAdminMiddleware } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin";
 

@@ -6,8 +6,8 @@ import { PosterUploadForm, VideoUploadForm } from "#app/components/admin/video-u
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminVideos, videosService } from "#app/domains/videos/videos.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { adminPageMeta } from "#app/lib/admin-meta.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { contentAction } from "#app/web/content-admin.server.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.videos";

@@ -8,13 +8,13 @@ import { translatorWith } from "#app/i18n/i18n.server.ts";
 import { recoveryDictionaryFor } from "#app/i18n/recovery-dictionary.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { type AuthToast, tooManyAttempts } from "#app/web/auth-actions.server.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
+import { useShownTheme, useTranslateWith } from "#app/web/root-data.ts";
 import { getSessionUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/auth.forgot";
 

@@ -7,11 +7,11 @@ import { translatorWith } from "#app/i18n/i18n.server.ts";
 import type { MessageKey } from "#app/i18n/i18n.ts";
 import { type RecoveryMessageKey, recoveryDictionaryFor } from "#app/i18n/recovery-dictionary.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useShownTheme, useTranslateWith } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import type { AuthToast } from "#app/web/auth-actions.server.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
+import { useShownTheme, useTranslateWith } from "#app/web/root-data.ts";
 import type { Route } from "./+types/auth.reset";
 
 const AuthToasts = lazy(() => import("#app/components/auth-toasts.tsx"));

@@ -5,12 +5,10 @@ import { normalizeEmail } from "#app/domains/users/email.ts";
 import { twoFactorStepPath } from "#app/domains/users/two-factor-step.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useShownTheme, useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import {
   type AuthActionResult,
@@ -19,6 +17,8 @@ import {
   signUp,
   tooManyAttempts,
 } from "#app/web/auth-actions.server.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
+import { useShownTheme, useTranslate } from "#app/web/root-data.ts";
 import { getSessionUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/auth";
 

@@ -10,14 +10,14 @@ import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { type TwoFactorStepStrings, twoFactorStepStrings } from "#app/i18n/two-factor-step.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { safeRedirectPath } from "#app/lib/redirect.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useShownTheme } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { type AuthToast, accountWaiting, tooManyAttempts } from "#app/web/auth-actions.server.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
+import { useShownTheme } from "#app/web/root-data.ts";
 import { getSessionUser } from "#app/web/session.server.ts";
 import type { Route } from "./+types/auth.two-factor";
 

@@ -3,10 +3,10 @@ import { PostArticle } from "#app/components/blog/post-article.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadPostPage } from "#app/domains/posts/blog-pages.server.ts";
 import { postMeta } from "#app/domains/seo/post-meta.ts";
-import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useRootData } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { languageUrls, pageMeta, rootSeo } from "#app/web/meta.ts";
+import { useRootData } from "#app/web/root-data.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog.$slug";
 

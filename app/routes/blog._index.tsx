@@ -5,10 +5,10 @@ import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { loadBlogList, pageParameter } from "#app/domains/posts/blog-pages.server.ts";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog._index";
 

@@ -3,10 +3,10 @@ import { PostArticle } from "#app/components/blog/post-article.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { formatPostDate, loadPreviewPage } from "#app/domains/posts/blog-pages.server.ts";
 import { verifyPreviewLink } from "#app/domains/posts/preview-link.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog.preview";
 

@@ -4,12 +4,12 @@ import { PageHeader } from "#app/components/page-header.tsx";
 import { contactPageData, requireContactEnabled, submitContactForm } from "#app/domains/contact/contact-page.server.ts";
 import type { ContactResult } from "#app/domains/contact/contact-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
-import { useTranslateWith } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
+import { useTranslateWith } from "#app/web/root-data.ts";
 import { PRIVATE_CACHE_CONTROL, requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/contact";
 

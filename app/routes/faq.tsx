@@ -1,11 +1,11 @@
 import { ChevronDown } from "lucide-react";
 import { EmptyState, MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
 import { faqStructuredData, publicFaqEntries } from "#app/domains/faq/faq.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import type { Route } from "./+types/faq";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -11,12 +11,12 @@ import { imageSources, largeImage, thumbnailWatermark } from "#app/domains/media
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { imageObject } from "#app/domains/seo/structured-data.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
-import { languageUrls, pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useRootData, useTranslate } from "#app/lib/root-data.ts";
 import { isSingleLine, rowIdOrNull } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { languageUrls, pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
+import { useRootData, useTranslate } from "#app/web/root-data.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/gallery";
 

@@ -15,11 +15,11 @@ import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { websiteAndPerson } from "#app/domains/seo/structured-data.ts";
 import { latestVideo } from "#app/domains/videos/videos.server.ts";
 import { galleryHref } from "#app/lib/gallery-url.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/home";
 

@@ -1,5 +1,5 @@
 import { MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
 import type { Route } from "./+types/legal-notice";
 

@@ -2,11 +2,11 @@ import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { publicLinks } from "#app/domains/links/links.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import type { Route } from "./+types/links";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

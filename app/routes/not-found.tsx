@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { translatorFor } from "#app/i18n/i18n.server.ts";
-import { noindexPageMeta } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
+import { noindexPageMeta } from "#app/web/meta.ts";
 import type { Route } from "./+types/not-found";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,11 +1,11 @@
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
 import { publicVideos } from "#app/domains/videos/videos.server.ts";
-import { pageMeta, rootSeo } from "#app/lib/meta.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import type { Route } from "./+types/videos";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,28 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
+import { contentTypeOf, keyFromPath } from "#app/domains/media/media-keys.server.ts";
 import {
   type FileStorage,
   PRIVATE_MEDIA_PATH,
   PUBLIC_MEDIA_PATH,
   StorageError,
 } from "#app/domains/media/storage.server.ts";
-
-const CONTENT_TYPES: Record<string, string> = {
-  avif: "image/avif",
-  webp: "image/webp",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  png: "image/png",
-  gif: "image/gif",
-  ico: "image/x-icon",
-  mp4: "video/mp4",
-  webm: "video/webm",
-};
-
-export function contentTypeOf(key: string): string {
-  const extension = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
-  return CONTENT_TYPES[extension] ?? "application/octet-stream";
-}
 
 /** One `bytes=` range of a file `size` bytes long; null for none or several (served whole), "invalid" for unsatisfiable. */
 export function parseRange(
@@ -111,21 +95,6 @@ async function serveFile(
     stream.destroy();
     if (!res.destroyed) throw error;
   });
-}
-
-function keyFromPath(pathname: string, prefix: string, area: "public" | "private"): string | null {
-  let rest: string;
-  try {
-    rest = decodeURIComponent(pathname.slice(prefix.length));
-  } catch {
-    return null;
-  }
-  return `${area}/${rest}`;
-}
-
-/** The storage key of a public media address (`/media/images/…` → `public/images/…`), or null for any other. */
-export function publicMediaKey(pathname: string): string | null {
-  return pathname.startsWith(PUBLIC_MEDIA_PATH) ? keyFromPath(pathname, PUBLIC_MEDIA_PATH, "public") : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 
 // Apart from the post cards: the home page shows cards without paging, and its JavaScript budget is tight.
 /** Newer/older page links with "Page n of m". */

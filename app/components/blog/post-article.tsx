@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { Watermark } from "#app/components/gallery/watermark-badge.tsx";
 import { ShareButton } from "#app/components/share-button.tsx";
 import type { PostPage } from "#app/domains/posts/blog-pages.server.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import { PostCover, PostMeta, TagList } from "./post-cards.tsx";
 
 const navLinkClass =

@@ -3,7 +3,7 @@ import { type Watermark, WatermarkBadge } from "#app/components/gallery/watermar
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { type ImageDisplay, thumbnailWatermark } from "#app/domains/media/image-display.ts";
 import type { PostCard } from "#app/domains/posts/blog-pages.server.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 
 export function tagHref(tag: string): string {
   return `/blog/tag/${encodeURIComponent(tag)}`;

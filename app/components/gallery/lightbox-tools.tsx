@@ -1,7 +1,7 @@
 import { Link2, Share2, ZoomIn, ZoomOut } from "lucide-react";
 import { type RefObject, useEffect, useRef } from "react";
 import { ShareButton } from "#app/components/share-button.tsx";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import { attachZoom, type ZoomController } from "./lightbox-zoom.ts";
 
 /** Share of the view one arrow key moves a zoomed picture. */

@@ -3,7 +3,7 @@ import { lazy, type MouseEvent, Suspense, useEffect, useRef, useState } from "re
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import type { GalleryItem } from "#app/domains/gallery/gallery.ts";
 import { imageUrl } from "#app/domains/media/image-display.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 import { DrawnWatermarkLink, type Watermark } from "./watermark-badge.tsx";
 
 const SWIPE_MIN_PX = 50;

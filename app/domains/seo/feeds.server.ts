@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { type ImageDisplay, largeImage } from "#app/domains/media/image-display.ts";
+import { contentTypeOf, publicMediaKey } from "#app/domains/media/media-keys.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { postHref } from "#app/domains/posts/blog-pages.server.ts";
 import { renderPostBody } from "#app/domains/posts/post-body.server.ts";
@@ -11,9 +12,8 @@ import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting, siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
-import { absolute, DEFAULT_SHARE_IMAGE, languageUrls } from "#app/lib/meta.ts";
-import { contentTypeOf, publicMediaKey } from "#app/web/serve-media.server.ts";
 import { type FeedFormat, feedUrl } from "./feed-links.ts";
+import { absolute, DEFAULT_SHARE_IMAGE, languageUrls } from "./seo-urls.ts";
 
 export type { FeedFormat };
 

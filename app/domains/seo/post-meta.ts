@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { type ImageDisplay, largeImage } from "#app/domains/media/image-display.ts";
-import { absolute, languageUrls, type SeoData } from "#app/lib/meta.ts";
+import { absolute, languageUrls, type SeoData } from "./seo-urls.ts";
 import { type JsonLd, jsonLdMeta } from "./structured-data.ts";
 
 /** What a post page's loader sends that its head needs (a part of `PostPage`, blog-pages.server.ts). */

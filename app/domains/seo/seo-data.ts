@@ -1,7 +1,7 @@
 import { siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
-import type { SeoData } from "#app/lib/meta.ts";
+import type { SeoData } from "./seo-urls.ts";
 
 /**
  * What every page's head is made from (the root loader sends it), also for loaders that make a page's structured

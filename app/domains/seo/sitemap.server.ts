@@ -9,7 +9,7 @@ import { largeImage } from "#app/domains/media/image-display.ts";
 import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
-import { languageUrls } from "#app/lib/meta.ts";
+import { languageUrls } from "./seo-urls.ts";
 
 /**
  * `/sitemap.xml`: every public page in both languages, each language's address with the same hreflang

@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { type ImageDisplay, largeImage } from "#app/domains/media/image-display.ts";
-import { absolute, languageUrls, type SeoData } from "#app/lib/meta.ts";
+import { absolute, languageUrls, type SeoData } from "./seo-urls.ts";
 
 /**
  * Structured data (schema.org as JSON-LD) for the pages' heads, built from what the loaders send, so `meta`

@@ -4,7 +4,7 @@ import { TextField } from "#app/components/ui/field.tsx";
 import { MENU_SECTION_IDS, type MenuSectionId, menuOrderOf } from "#app/domains/content/menu-sections.ts";
 import type { MessageKey } from "#app/i18n/i18n.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { useTranslate } from "#app/lib/root-data.ts";
+import { useTranslate } from "#app/web/root-data.ts";
 
 /** The menu's own words for each section: the list reads as the header does. */
 const SECTION_LABELS: Record<MenuSectionId, MessageKey> = {

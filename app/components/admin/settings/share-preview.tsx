@@ -1,6 +1,6 @@
 import { siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { absolute, DEFAULT_SHARE_IMAGE } from "#app/lib/meta.ts";
+import { absolute, DEFAULT_SHARE_IMAGE } from "#app/web/meta.ts";
 import type { Draft } from "./setting-fields.tsx";
 
 /** How the home page looks when shared, by the same fallbacks as the page head (app/lib/meta.ts). */

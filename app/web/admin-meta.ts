@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
-import { ADMIN_LAYOUT_ROUTE_ID, type AdminLayoutData } from "./admin-data.ts";
+import { ADMIN_LAYOUT_ROUTE_ID, type AdminLayoutData } from "#app/lib/admin-data.ts";
 import { pageMeta, rootSeo } from "./meta.ts";
 
 /** The head of an admin screen: its name in the admin's language in front of the site title, never indexed. */

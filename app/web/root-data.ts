@@ -9,8 +9,8 @@ import {
   type Translate,
   type TranslateWith,
 } from "#app/i18n/i18n.ts";
+import type { Theme } from "#app/lib/preferences.ts";
 import type { SeoData } from "./meta.ts";
-import type { Theme } from "./preferences.ts";
 
 export type RootData = {
   lang: Language;
