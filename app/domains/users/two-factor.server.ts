@@ -79,6 +79,10 @@ export async function issueRecoveryCodes(
   return updated ? codes : null;
 }
 
+/**
+ * The audit entry of a change better-auth's plugin made (turned off, new codes): the plugin writes in its own
+ * transaction, which we cannot join, so the entry follows once it has answered that the change is done.
+ */
 export async function auditTwoFactorChange(
   db: Kysely<Database>,
   actor: AuditActor,
