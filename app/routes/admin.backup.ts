@@ -11,6 +11,7 @@ import type { Route } from "./+types/admin.backup";
 /**
  * POST /admin/backup: a fresh backup archive as a download, for admins only (the admin layout's middleware
  * refuses anyone else's post before this runs; `requireAdmin` here also names the admin for the audit log).
+ * Not an `adminAction`: its answer is a file, not an ActionResult, and a failure (a full disk too) is the error page.
  * The archive is written in full before the answer starts, so a failure is an error page, never a cut file;
  * it is removed from the disk at once and read from its open handle.
  */

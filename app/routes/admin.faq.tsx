@@ -17,9 +17,8 @@ export function meta({ matches, location }: Route.MetaArgs) {
   return adminPageMeta(matches, location.pathname, "admin.section.faq");
 }
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  return contentAction(request, context, admin, faqService);
+export function action(args: Route.ActionArgs) {
+  return contentAction(args, faqService);
 }
 
 export default function AdminFaq({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { Eye, EyeOff, Tag, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { data, useFetcher, useRevalidator } from "react-router";
+import { useFetcher, useRevalidator } from "react-router";
 import { GalleryUploader } from "#app/components/admin/gallery-uploader.tsx";
 import { EditDeleteActions } from "#app/components/admin/row-actions.tsx";
 import { SortableList } from "#app/components/admin/sortable-list.tsx";
@@ -9,120 +9,20 @@ import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
-import { ReorderError } from "#app/db/ordering.server.ts";
-import {
-  applyGalleryBulkAction,
-  deleteGalleryEntry,
-  GalleryNotFoundError,
-  listAdminGallery,
-  listGalleryCategories,
-  reorderGallery,
-  setGalleryPublished,
-  updateGalleryTexts,
-} from "#app/domains/gallery/gallery.server.ts";
 import type { AdminGalleryItem } from "#app/domains/gallery/gallery.ts";
-import {
-  galleryBulkSchema,
-  galleryIdSchema,
-  galleryReorderSchema,
-  galleryTextsSchema,
-} from "#app/domains/gallery/gallery-schemas.ts";
-import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
-import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
-import { runtimeOf } from "#app/runtime/runtime-context.ts";
-import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.gallery";
+import { galleryAction, galleryLoader } from "./admin.gallery.server.ts";
 
 const GALLERY_UPLOAD_URL = "/admin/uploads/gallery";
 
-export async function loader({ url, context }: Route.LoaderArgs) {
-  requireAdmin(url, context);
-  const db = runtimeOf(context).database.db;
-  return {
-    items: await listAdminGallery(db),
-    categories: await listGalleryCategories(db),
-    maxBytes: runtimeOf(context).env.uploadMaxBytes,
-  };
+export function loader({ url, context }: Route.LoaderArgs) {
+  return galleryLoader({ url, context });
 }
 
-const refuse = (message: string, status = 400, fieldErrors?: Record<string, string>) =>
-  data<ActionResult>({ ok: false, message, fieldErrors }, { status });
-
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const form = await readForm(request);
-  const { database, storage } = runtimeOf(context);
-  const db = database.db;
-  const id = galleryIdSchema.safeParse(form.id ?? "");
-  const displayName = (title: string | undefined) => title?.trim() || t("admin.common.untitled");
-  try {
-    switch (form.intent) {
-      case "update": {
-        if (!id.success) return refuse(t("admin.common.notFound"), 404);
-        const texts = galleryTextsSchema.safeParse(form);
-        if (!texts.success) {
-          return refuse(t("admin.gallery.invalid"), 400, translateFieldErrors(t, fieldErrorsOf(texts.error)));
-        }
-        await updateGalleryTexts(db, admin, id.data, texts.data);
-        return data<ActionResult>({
-          ok: true,
-          message: t("admin.gallery.saved", { name: displayName(texts.data.title) }),
-        });
-      }
-      case "publish":
-      case "unpublish": {
-        if (!id.success) return refuse(t("admin.common.notFound"), 404);
-        const published = form.intent === "publish";
-        await setGalleryPublished(db, admin, id.data, published);
-        const name = displayName(form.name);
-        return data<ActionResult>({
-          ok: true,
-          message: t(published ? "admin.gallery.published" : "admin.gallery.unpublished", { name }),
-        });
-      }
-      case "delete": {
-        if (!id.success) return refuse(t("admin.common.notFound"), 404);
-        await deleteGalleryEntry(db, admin, id.data, storage);
-        return data<ActionResult>({ ok: true, message: t("admin.gallery.deleted", { name: displayName(form.name) }) });
-      }
-      case "bulk": {
-        const bulk = galleryBulkSchema.safeParse(form);
-        if (!bulk.success) return refuse(t("admin.gallery.invalid"));
-        const { bulk: action, ids, category } = bulk.data;
-        const names = (await applyGalleryBulkAction(db, admin, { action, ids, category }, storage))
-          .map((name) => `“${name}”`)
-          .join(", ");
-        const message =
-          action === "publish"
-            ? t("admin.gallery.bulk.published", { names })
-            : action === "hide"
-              ? t("admin.gallery.bulk.hidden", { names })
-              : action === "delete"
-                ? t("admin.gallery.bulk.deleted", { names })
-                : category === ""
-                  ? t("admin.gallery.bulk.categoryCleared", { names })
-                  : t("admin.gallery.bulk.categorySet", { category, names });
-        return data<ActionResult>({ ok: true, message });
-      }
-      case "reorder": {
-        const ids = galleryReorderSchema.safeParse((form.ids ?? "").split(",").filter(Boolean));
-        if (!ids.success) return refuse(t("admin.common.error"));
-        await reorderGallery(db, admin, ids.data);
-        return data<ActionResult>({ ok: true, message: t("admin.common.orderSaved") });
-      }
-      default:
-        return refuse(t("admin.common.error"));
-    }
-  } catch (error) {
-    if (error instanceof GalleryNotFoundError) return refuse(t("admin.common.notFound"), 404);
-    if (error instanceof ReorderError) return refuse(error.message, 409);
-    throw error;
-  }
+export function action({ request, url, context }: Route.ActionArgs) {
+  return galleryAction({ request, url, context });
 }
 
 function nameOf(item: AdminGalleryItem, fallback: string) {

@@ -1,125 +1,26 @@
 import { Check, Copy, Link2, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import { toast } from "sonner";
-import { z } from "zod";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { inputClass, TextField } from "#app/components/ui/field.tsx";
-import {
-  createInvitesAsAdmin,
-  deleteUnusedInvite,
-  type InviteListItem,
-  listInvites,
-} from "#app/domains/invites/invite-admin.server.ts";
+import type { InviteListItem } from "#app/domains/invites/invite-admin.server.ts";
 import { MAX_CODES_AT_ONCE, MAX_NOTE_LENGTH } from "#app/domains/invites/invite-limits.ts";
-import { inviteAddress, sendInviteByMail } from "#app/domains/invites/invite-mail.server.ts";
-import { readSettings } from "#app/domains/settings/settings.server.ts";
-import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
-import { languages } from "#app/i18n/i18n.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
-import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
-import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
-import { textSchema } from "#app/lib/text-schema.ts";
-import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
-import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.invites";
+import { invitesAction, invitesLoader } from "./admin.invites.server.ts";
 
-export async function loader({ url, context }: Route.LoaderArgs) {
-  requireAdmin(url, context);
-  const { env, mail } = runtimeOf(context);
-  return { invites: await listInvites(runtimeOf(context).database.db), baseUrl: env.baseUrl, mailMode: mail.mode };
+export function loader({ url, context }: Route.LoaderArgs) {
+  return invitesLoader({ url, context });
 }
 
-const inviteForm = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("create"),
-    count: z.coerce.number({ error: "admin.invites.error.count" }).int().min(1).max(MAX_CODES_AT_ONCE),
-    note: textSchema({
-      max: MAX_NOTE_LENGTH,
-      messages: {
-        tooLong: "admin.invites.error.note",
-        control: "admin.invites.error.noteControl",
-        lineBreak: "admin.invites.error.noteControl",
-      },
-    }),
-  }),
-  z.object({
-    intent: z.literal("delete"),
-    code: textSchema({ max: 100, required: true }),
-  }),
-  z.object({
-    intent: z.literal("send"),
-    email: inviteAddress,
-    language: z.enum(languages, { error: "admin.invites.error.mailLanguage" }),
-  }),
-]);
-
-type InviteActionResult = ActionResult & { codes?: string[] };
-
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const parsed = inviteForm.safeParse(await readForm(request));
-  if (!parsed.success) {
-    const { count, note, email, language } = fieldErrorsOf(parsed.error);
-    // Any problem with the count is the same one: not a whole number in range; likewise the address.
-    const problems = {
-      ...(count ? { count: "admin.invites.error.count" } : {}),
-      ...(note ? { note } : {}),
-      ...(email ? { email: "admin.invites.error.email" } : {}),
-      ...(language ? { language: "admin.invites.error.mailLanguage" } : {}),
-    };
-    const fieldErrors = translateFieldErrors(t, problems, {
-      count: { max: MAX_CODES_AT_ONCE },
-      note: { max: MAX_NOTE_LENGTH },
-    });
-    const message =
-      fieldErrors.count ??
-      fieldErrors.note ??
-      fieldErrors.email ??
-      fieldErrors.language ??
-      t("admin.invites.error.form");
-    return data({ ok: false, message, fieldErrors } satisfies InviteActionResult, { status: 400 });
-  }
-  const form = parsed.data;
-  if (form.intent === "create") {
-    const codes = await createInvitesAsAdmin(runtimeOf(context).database.db, admin, {
-      count: form.count,
-      note: form.note,
-    });
-    return {
-      ok: true,
-      message: t("admin.invites.created", { count: codes.length }),
-      codes,
-    } satisfies InviteActionResult;
-  }
-  if (form.intent === "send") {
-    const { env, mail } = runtimeOf(context);
-    const siteName = (await readSettings(runtimeOf(context).database.db)).site_name;
-    const { code, email } = await sendInviteByMail(runtimeOf(context).database.db, mail, admin, {
-      email: form.email,
-      language: form.language,
-      siteName,
-      baseUrl: env.baseUrl,
-    });
-    return {
-      ok: true,
-      message: t(mail.mode === "smtp" ? "admin.invites.sent" : "admin.invites.filed", { code, email }),
-      codes: [code],
-    } satisfies InviteActionResult;
-  }
-  const result = await deleteUnusedInvite(runtimeOf(context).database.db, admin, form.code);
-  if (!result.ok) {
-    const message = result.problem === "used" ? t("admin.invites.error.used") : t("admin.invites.error.notFound");
-    return data({ ok: false, message } satisfies InviteActionResult, { status: 400 });
-  }
-  return { ok: true, message: t("admin.invites.deleted", { code: result.code }) } satisfies InviteActionResult;
+export function action({ request, url, context }: Route.ActionArgs) {
+  return invitesAction({ request, url, context });
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {
@@ -265,15 +166,20 @@ function InviteRow({
   );
 }
 
+/** What the invites' action answers: made (or sent) codes on success. */
+type InviteAnswer = ActionResult<{ codes?: string[] }>;
+
+const codesOf = (answer: InviteAnswer | undefined) => (answer?.ok ? (answer.codes ?? []) : []);
+
 export default function AdminInvites({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminTranslate();
-  const fetcher = useFetcher<InviteActionResult>();
+  const fetcher = useFetcher<InviteAnswer>();
   const result = useResultToast(fetcher.data, t("admin.common.error"));
   const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
-  const sender = useFetcher<InviteActionResult>();
+  const sender = useFetcher<InviteAnswer>();
   const sendResult = useResultToast(sender.data, t("admin.common.error"));
   const sendErrors = sendResult && !sendResult.ok ? (sendResult.fieldErrors ?? {}) : {};
-  const fresh = new Set([...(fetcher.data?.codes ?? []), ...(sender.data?.codes ?? [])]);
+  const fresh = new Set([...codesOf(fetcher.data), ...codesOf(sender.data)]);
   const createForm = useRef<HTMLFormElement>(null);
   const sendForm = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -284,7 +190,7 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
     if (result?.ok) createForm.current?.reset();
   }, [result]);
   // Deletions answer through the page's fetcher: the row they came from is gone when the answer shows.
-  const deleter = useFetcher<InviteActionResult>();
+  const deleter = useFetcher<InviteAnswer>();
   useResultToast(deleter.data, t("admin.common.error"));
   const onDelete = (code: string) => deleter.submit({ intent: "delete", code }, { method: "post" });
   const { invites, baseUrl, mailMode } = loaderData;

@@ -21,9 +21,8 @@ export function meta({ matches, location }: Route.MetaArgs) {
   return adminPageMeta(matches, location.pathname, "admin.section.links");
 }
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  return contentAction(request, context, admin, linksService);
+export function action(args: Route.ActionArgs) {
+  return contentAction(args, linksService);
 }
 
 export default function AdminLinks({ loaderData }: Route.ComponentProps) {

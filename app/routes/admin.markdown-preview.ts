@@ -4,7 +4,7 @@ import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
-import { requireAdmin } from "#app/web/session.server.ts";
+import { adminAction } from "#app/web/admin-action.server.ts";
 import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.markdown-preview";
 
@@ -13,12 +13,13 @@ const previewForm = z.object({
 });
 
 /** Renders Markdown exactly as the public pages do, for the admin's preview. POST only: the text can be long. */
-export async function action({ request, url, context }: Route.ActionArgs) {
-  requireAdmin(url, context);
-  const parsed = previewForm.safeParse(await readForm(request));
-  if (!parsed.success)
-    return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
-  return Response.json({ html: renderMarkdown(parsed.data.source) }, { headers: { "Cache-Control": "no-store" } });
+export function action(args: Route.ActionArgs) {
+  return adminAction(args, async () => {
+    const parsed = previewForm.safeParse(await readForm(args.request));
+    if (!parsed.success)
+      return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
+    return Response.json({ html: renderMarkdown(parsed.data.source) }, { headers: { "Cache-Control": "no-store" } });
+  });
 }
 
 /** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */

@@ -6,16 +6,13 @@ import { useMessageTime } from "#app/components/admin/message-time.ts";
 import { Button, buttonClass } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { findContactMessage } from "#app/domains/contact/contact.server.ts";
-import { contactMessageAction } from "#app/domains/contact/contact-admin.server.ts";
-import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
 import { ROW_ID_PATTERN } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.messages.$id";
+import { contactMessageAction } from "./admin.messages.server.ts";
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
@@ -27,14 +24,8 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
 }
 
 // "Mark as read" and "Mark as unread" post here (delete posts to the list, which answers it).
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  return contactMessageAction(
-    runtimeOf(context).database.db,
-    admin,
-    adminTranslatorFor(languageOf(request).lang),
-    await readForm(request),
-  );
+export function action(args: Route.ActionArgs) {
+  return contactMessageAction(args);
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

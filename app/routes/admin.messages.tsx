@@ -3,16 +3,13 @@ import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useMessageTime } from "#app/components/admin/message-time.ts";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { contactEnabled, listContactMessages } from "#app/domains/contact/contact.server.ts";
-import { contactMessageAction } from "#app/domains/contact/contact-admin.server.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
-import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.messages";
+import { contactMessageAction } from "./admin.messages.server.ts";
 
 /** How much of a message the list shows. */
 const EXCERPT = 120;
@@ -32,14 +29,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 }
 
 // A message's own page posts its "delete" here, so that the answer is this list.
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  return contactMessageAction(
-    runtimeOf(context).database.db,
-    admin,
-    adminTranslatorFor(languageOf(request).lang),
-    await readForm(request),
-  );
+export function action(args: Route.ActionArgs) {
+  return contactMessageAction(args);
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

@@ -1,16 +1,15 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { z } from "zod";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { dismissMailFailuresAsAdmin } from "#app/domains/mail/mail-failures.server.ts";
 import { listOutbox, outboxDirIn } from "#app/domains/mail/outbox.server.ts";
-import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminAction } from "#app/web/admin-action.server.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.outbox";
@@ -28,15 +27,12 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 // The dashboard's "dismiss these notices" posts here (the dashboard itself has no action).
 const outboxForm = z.object({ intent: z.literal("dismiss-failures") });
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const parsed = outboxForm.safeParse(await readForm(request));
-  if (!parsed.success) {
-    return data({ ok: false, message: t("admin.mail.error.form") } satisfies ActionResult, { status: 400 });
-  }
-  await dismissMailFailuresAsAdmin(runtimeOf(context).database.db, admin, new Date());
-  return { ok: true, message: t("admin.mail.dismissed") } satisfies ActionResult;
+export function action(args: Route.ActionArgs) {
+  return adminAction(args, async ({ admin, t, db, parse }) => {
+    parse(outboxForm, await readForm(args.request), { message: t("admin.mail.error.form"), fieldErrors: false });
+    await dismissMailFailuresAsAdmin(db, admin, new Date());
+    return { ok: true, message: t("admin.mail.dismissed") } satisfies ActionResult;
+  });
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

@@ -6,6 +6,7 @@ import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { adminAction } from "#app/web/admin-action.server.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.posts.$id";
@@ -26,15 +27,14 @@ export function meta({ matches, location }: Route.MetaArgs) {
   return adminPageMeta(matches, location.pathname, "admin.section.posts");
 }
 
-export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const result = await runEditorAction(runtimeOf(context).database.db, admin, params.id, await readForm(request), {
-    t,
+export function action(args: Route.ActionArgs) {
+  return adminAction(args, async ({ admin, t, db }) => {
+    const result = await runEditorAction(db, admin, args.params.id, await readForm(args.request), { t });
+    // The editor's refusal carries what it needs to show the form again (its own fields), so it is answered as is.
+    if (!result.ok) return data({ ...result, ok: false as const }, { status: result.notFound ? 404 : 400 });
+    if (result.redirectTo) throw redirect(result.redirectTo, 303);
+    return result;
   });
-  if (!result.ok) return data({ ...result, ok: false as const }, { status: result.notFound ? 404 : 400 });
-  if (result.redirectTo) throw redirect(result.redirectTo, 303);
-  return result;
 }
 
 /** A picture upload or preview never reloads the post: only the editor's own saves do. */
@@ -46,7 +46,8 @@ export function shouldRevalidate({ formAction, defaultShouldRevalidate }: Should
 export default function AdminPostEditor({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminTranslate();
   const { post } = loaderData;
-  const refused = actionData && !actionData.ok ? actionData : null;
+  // The editor's own refusal (with its fields); a refusal of the admin-action contract has none to show.
+  const refused = actionData && !actionData.ok && "intent" in actionData ? actionData : null;
   return (
     <div>
       <header className="mb-6">

@@ -1,9 +1,6 @@
 import { data } from "react-router";
-import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
-import { runtimeOf } from "#app/runtime/runtime-context.ts";
-import { requireAdmin } from "#app/web/session.server.ts";
+import { adminAction } from "#app/web/admin-action.server.ts";
 import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.posts.autosave";
 import { NEW_POST, runEditorAction } from "./admin.posts.$id.server.ts";
@@ -14,20 +11,14 @@ import { NEW_POST, runEditorAction } from "./admin.posts.$id.server.ts";
  * `post_id` names the draft, empty for a post not written yet (the answer then gives its new id). A post
  * visitors may see is refused here: it changes only when the admin saves it.
  */
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const form = await readForm(request);
-  const result = await runEditorAction(
-    runtimeOf(context).database.db,
-    admin,
-    NEW_POST,
-    { ...form, intent: "autosave" },
-    { t },
-  );
-  return data(result, {
-    status: result.ok ? 200 : result.notFound ? 404 : 400,
-    headers: { "Cache-Control": "no-store" },
+export function action(args: Route.ActionArgs) {
+  return adminAction(args, async ({ admin, t, db }) => {
+    const form = await readForm(args.request);
+    const result = await runEditorAction(db, admin, NEW_POST, { ...form, intent: "autosave" }, { t });
+    return data(result, {
+      status: result.ok ? 200 : result.notFound ? 404 : 400,
+      headers: { "Cache-Control": "no-store" },
+    });
   });
 }
 

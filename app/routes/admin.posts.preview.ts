@@ -4,8 +4,7 @@ import { renderPostBody } from "#app/domains/posts/post-body.server.ts";
 import { BODY_MAX } from "#app/domains/posts/post-schema.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { textSchema } from "#app/lib/text-schema.ts";
-import { runtimeOf } from "#app/runtime/runtime-context.ts";
-import { requireAdmin } from "#app/web/session.server.ts";
+import { adminAction } from "#app/web/admin-action.server.ts";
 import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.posts.preview";
 
@@ -18,13 +17,14 @@ const previewForm = z.object({
  * The post editor's live preview: the body rendered by the public pages' own renderer (highlighting, heading
  * anchors, pictures by `image:<id>`), so the admin sees what visitors will. POST only: the text can be long.
  */
-export async function action({ request, url, context }: Route.ActionArgs) {
-  requireAdmin(url, context);
-  const parsed = previewForm.safeParse(await readForm(request));
-  if (!parsed.success)
-    return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
-  const body = await renderPostBody(parsed.data.source, parsed.data.lang, { db: runtimeOf(context).database.db });
-  return Response.json({ html: body.html }, { headers: { "Cache-Control": "no-store" } });
+export function action(args: Route.ActionArgs) {
+  return adminAction(args, async ({ db }) => {
+    const parsed = previewForm.safeParse(await readForm(args.request));
+    if (!parsed.success)
+      return data({ error: "The text is missing, too long or holds control characters." }, { status: 400 });
+    const body = await renderPostBody(parsed.data.source, parsed.data.lang, { db: db });
+    return Response.json({ html: body.html }, { headers: { "Cache-Control": "no-store" } });
+  });
 }
 
 /** POST only: a GET is refused cleanly (403 for a non-admin, 405 for an admin). */

@@ -1,4 +1,4 @@
-import { data, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import { MENU_SECTION_IDS } from "#app/domains/content/menu-sections.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
@@ -14,11 +14,11 @@ import {
   validateSettings,
 } from "#app/domains/settings/settings-form.ts";
 import { missingSiteImages, removeReplacedSiteImage } from "#app/domains/settings/site-images.server.ts";
-import { type AdminMessageKey, type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
-import type { ActionResult } from "#app/lib/action-result.ts";
+import type { AdminMessageKey, AdminTranslate } from "#app/i18n/admin-dictionary.ts";
+import type { ActionResult, Refused } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { AdminRefusal, adminAction } from "#app/web/admin-action.server.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 
@@ -96,7 +96,7 @@ export function refusedSettings(
   problems: Partial<Record<SettingKey, SettingProblem>>,
   /** The submitted values: an address that only lacks https:// is answered with the completed one. */
   fields: Record<string, string> = {},
-): ActionResult {
+): Refused {
   const fieldErrors: Record<string, string> = {};
   const suggestions: Record<string, string> = {};
   for (const [key, problem] of Object.entries(problems)) {
@@ -115,46 +115,32 @@ export function refusedSettings(
   return { ok: false, message, fieldErrors, ...(Object.keys(suggestions).length > 0 ? { suggestions } : {}) };
 }
 
-export async function settingsAction({ request, url, context }: Args) {
-  const { database, storage } = runtimeOf(context);
-  const admin = requireAdmin(url, context);
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const { intent, ...form } = await readForm(request);
-  if (intent !== "save") {
-    return data({ ok: false, message: t("admin.settings.error.unknownIntent") } satisfies ActionResult, {
-      status: 400,
-    });
-  }
-  const { fields, baseline, submitted } = readEditedSettings(form);
-  if (submitted === 0) {
-    return data({ ok: false, message: t("admin.settings.error.empty") } satisfies ActionResult, { status: 400 });
-  }
-  const checked = validateSettings(fields);
-  if (!checked.ok) {
-    return data(refusedSettings(t, checked.unknownKeys, checked.problems, fields), { status: 400 });
-  }
-  const missing = await missingSiteImages(checked.values, storage);
-  if (missing.length > 0) {
-    const fieldErrors = Object.fromEntries(missing.map((key) => [key, t("admin.settings.error.missingFile")]));
-    const message = t("admin.settings.error.invalid", { count: missing.length });
-    return data({ ok: false, message, fieldErrors } satisfies ActionResult, { status: 400 });
-  }
-  const { changed, conflicts, previous, settings } = await saveSettings(database.db, admin, checked.values, baseline);
-  if (conflicts.length > 0) {
-    const fieldErrors = Object.fromEntries(conflicts.map((key) => [key, t("admin.settings.error.changedField")]));
-    return data({ ok: false, message: t("admin.settings.error.conflict"), fieldErrors } satisfies ActionResult, {
-      status: 409,
-    });
-  }
-  if (touchesWatermark(changed)) startWatermarkRefresh(database.db, settings, storage);
-  // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
-  for (const key of settingsWithEffect("site-image-cleanup")) {
-    if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings, storage);
-  }
-  const result: ActionResult = {
-    ok: true,
-    message:
-      changed.length === 0 ? t("admin.settings.unchanged") : t("admin.settings.saved", { count: changed.length }),
-  };
-  return result;
+export function settingsAction(args: Args) {
+  return adminAction(args, async ({ admin, t, db, runtime }) => {
+    const { storage } = runtime;
+    const { intent, ...form } = await readForm(args.request);
+    if (intent !== "save") throw new AdminRefusal(400, t("admin.settings.error.unknownIntent"));
+    const { fields, baseline, submitted } = readEditedSettings(form);
+    if (submitted === 0) throw new AdminRefusal(400, t("admin.settings.error.empty"));
+    const checked = validateSettings(fields);
+    if (!checked.ok) throw AdminRefusal.of(400, refusedSettings(t, checked.unknownKeys, checked.problems, fields));
+    const missing = await missingSiteImages(checked.values, storage);
+    if (missing.length > 0) {
+      const fieldErrors = Object.fromEntries(missing.map((key) => [key, t("admin.settings.error.missingFile")]));
+      throw new AdminRefusal(400, t("admin.settings.error.invalid", { count: missing.length }), { fieldErrors });
+    }
+    const { changed, conflicts, previous, settings } = await saveSettings(db, admin, checked.values, baseline);
+    if (conflicts.length > 0) {
+      const fieldErrors = Object.fromEntries(conflicts.map((key) => [key, t("admin.settings.error.changedField")]));
+      throw new AdminRefusal(409, t("admin.settings.error.conflict"), { fieldErrors });
+    }
+    if (touchesWatermark(changed)) startWatermarkRefresh(db, settings, storage);
+    // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
+    for (const key of settingsWithEffect("site-image-cleanup")) {
+      if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings, storage);
+    }
+    const message =
+      changed.length === 0 ? t("admin.settings.unchanged") : t("admin.settings.saved", { count: changed.length });
+    return { ok: true, message } satisfies ActionResult;
+  });
 }

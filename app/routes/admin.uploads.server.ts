@@ -1,38 +1,53 @@
-import { ImageError } from "#app/domains/media/images.server.ts";
-import { formatMegabytes, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
+import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import { formatMegabytes, type UploadedFile } from "#app/domains/media/upload.server.ts";
 import type { AdminTranslate } from "#app/i18n/admin-dictionary.ts";
+import type { UploadHandle } from "#app/lib/upload-limit.ts";
+import { type AdminCall, AdminRefusal, withUpload } from "#app/web/admin-action.server.ts";
+import { requestSettings } from "#app/web/site-context.server.ts";
 
-/** What a picture upload answers when it is refused: the HTTP status and the message in the admin's language. */
-export type UploadRefusal = { status: number; message: string };
+/** What the image pipeline is given besides the file: its name, where it goes, and the watermark of the settings. */
+export type PictureOptions = { originalName: string; storage: FileStorage; watermark: string };
 
 /**
- * A picture that could not be received (too big, a broken body, a full or read-only disk) as the answer the
- * gallery's and the posts' uploads give. Anything else is a fault and is thrown on.
+ * The picture uploads of the gallery and the posts: one file, received within the route's limit, refused in the
+ * admin's words when it is missing, too big or no picture the pipeline takes, else handed to `store` with the
+ * watermark the settings ask for. The temp file is removed afterwards either way.
  */
-export function receiveRefusal(error: unknown, t: AdminTranslate, maxBytes: number): UploadRefusal {
-  const full = storageRefusal(error);
-  if (full) return { status: full.status, message: t(full.messageKey) };
-  if (!(error instanceof UploadError)) throw error;
-  const message =
+export async function receivePicture<R>(
+  call: AdminCall,
+  options: { handle: UploadHandle; fields?: string[] },
+  store: (file: UploadedFile, fields: Record<string, string>, picture: PictureOptions) => Promise<R>,
+): Promise<R> {
+  const { t } = call;
+  const describe = (error: { status: number; fileName?: string; message: string }, maxBytes: number) =>
     error.status === 413 && error.fileName
       ? t("admin.gallery.error.tooLarge", { name: error.fileName, size: formatMegabytes(maxBytes) })
       : error.message;
-  return { status: error.status, message };
+  return withUpload(call, { ...options, describe }, async (upload) => {
+    const file = upload.files[0];
+    if (!file) throw new AdminRefusal(400, t("admin.gallery.error.noFile"));
+    const name = file.originalName;
+    try {
+      const watermark = watermarkText(await requestSettings(call.context));
+      return await store(file, upload.fields, { originalName: name, storage: call.runtime.storage, watermark });
+    } catch (error) {
+      throw imageRefusal(error, t, name);
+    }
+  });
 }
 
 /**
- * A received file the image pipeline refused (not a picture, unreadable, too many pixels) or the disk would not
- * take, named by its file name. Anything else is a fault and is thrown on.
+ * A received file the image pipeline refused (not a picture, unreadable, too many pixels), named by its file name;
+ * anything else is passed on as it is (a full disk is answered by `adminAction`, a fault by the error handler).
  */
-export function imageRefusal(error: unknown, t: AdminTranslate, name: string): UploadRefusal {
-  const full = storageRefusal(error);
-  if (full) return { status: full.status, message: t(full.messageKey) };
-  if (!(error instanceof ImageError)) throw error;
+function imageRefusal(error: unknown, t: AdminTranslate, name: string): unknown {
+  if (!(error instanceof ImageError)) return error;
   const key =
     error.code === "too_large"
       ? "admin.gallery.error.tooManyPixels"
       : error.code === "unreadable"
         ? "admin.gallery.error.unreadable"
         : "admin.gallery.error.notImage";
-  return { status: error.code === "too_large" ? 413 : 415, message: t(key, { name }) };
+  return new AdminRefusal(error.code === "too_large" ? 413 : 415, t(key, { name }));
 }

@@ -1,6 +1,6 @@
 import { LogOut, type LucideIcon, ShieldMinus, ShieldPlus, Trash2 } from "lucide-react";
 import type { ButtonHTMLAttributes } from "react";
-import { data, redirect, useFetcher } from "react-router";
+import { redirect, useFetcher } from "react-router";
 import { z } from "zod";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
@@ -14,13 +14,13 @@ import {
   type UserChangeProblem,
   type UserSummary,
 } from "#app/domains/users/user-admin.server.ts";
-import { type AdminMessageKey, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { AdminRefusal, adminAction } from "#app/web/admin-action.server.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.users";
@@ -43,34 +43,30 @@ const PROBLEMS: Record<UserChangeProblem, AdminMessageKey> = {
   confirmSelf: "admin.users.error.confirmSelf",
 };
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const parsed = userForm.safeParse(await readForm(request));
-  if (!parsed.success) {
-    return data({ ok: false, message: t("admin.users.error.form") } satisfies ActionResult, { status: 400 });
-  }
-  const { intent, userId } = parsed.data;
-  const confirmSelf = parsed.data.confirmSelf === "yes";
-  const db = runtimeOf(context).database.db;
-  const result =
-    intent === "signOut"
-      ? await signOutEverywhere(db, admin, userId)
-      : intent === "delete"
-        ? await deleteUser(db, admin, { userId, confirmSelf })
-        : await setAdminRole(db, admin, { userId, admin: intent === "grantAdmin", confirmSelf });
-  if (!result.ok) {
-    return data({ ok: false, message: t(PROBLEMS[result.problem]) } satisfies ActionResult, { status: 400 });
-  }
-  // Whoever removed their own role or sessions can no longer see this screen: off to the start page.
-  if (userId === admin.id && intent !== "grantAdmin" && result.changed) throw redirect("/");
-  const messages: Record<typeof intent, AdminMessageKey> = {
-    grantAdmin: result.changed ? "admin.users.granted" : "admin.users.alreadyAdmin",
-    revokeAdmin: result.changed ? "admin.users.revoked" : "admin.users.notAdmin",
-    signOut: "admin.users.signedOut",
-    delete: "admin.users.deleted",
-  };
-  return { ok: true, message: t(messages[intent], { email: result.email }) } satisfies ActionResult;
+export function action(args: Route.ActionArgs) {
+  return adminAction(args, async ({ admin, t, db, parse }) => {
+    const { intent, userId, confirmSelf } = parse(userForm, await readForm(args.request), {
+      message: t("admin.users.error.form"),
+      fieldErrors: false,
+    });
+    const confirmed = confirmSelf === "yes";
+    const result =
+      intent === "signOut"
+        ? await signOutEverywhere(db, admin, userId)
+        : intent === "delete"
+          ? await deleteUser(db, admin, { userId, confirmSelf: confirmed })
+          : await setAdminRole(db, admin, { userId, admin: intent === "grantAdmin", confirmSelf: confirmed });
+    if (!result.ok) throw new AdminRefusal(400, t(PROBLEMS[result.problem]));
+    // Whoever removed their own role or sessions can no longer see this screen: off to the start page.
+    if (userId === admin.id && intent !== "grantAdmin" && result.changed) throw redirect("/");
+    const messages: Record<typeof intent, AdminMessageKey> = {
+      grantAdmin: result.changed ? "admin.users.granted" : "admin.users.alreadyAdmin",
+      revokeAdmin: result.changed ? "admin.users.revoked" : "admin.users.notAdmin",
+      signOut: "admin.users.signedOut",
+      delete: "admin.users.deleted",
+    };
+    return { ok: true, message: t(messages[intent], { email: result.email }) } satisfies ActionResult;
+  });
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

@@ -26,9 +26,8 @@ export function meta({ matches, location }: Route.MetaArgs) {
   return adminPageMeta(matches, location.pathname, "admin.section.videos");
 }
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = requireAdmin(url, context);
-  return contentAction(request, context, admin, videosService);
+export function action(args: Route.ActionArgs) {
+  return contentAction(args, videosService);
 }
 
 export default function AdminVideos({ loaderData }: Route.ComponentProps) {

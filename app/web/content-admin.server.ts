@@ -1,18 +1,17 @@
 import type { Kysely } from "kysely";
-import { data, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
 import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
-import { type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import type { AdminTranslate } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
-import { languageOf } from "#app/lib/preferences.ts";
 import { ROW_ID_PATTERN, rowIdSchema } from "#app/lib/text-schema.ts";
-import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { AdminRefusal, adminAction } from "./admin-action.server.ts";
 
 /** What a content admin screen can do; each area passes its service (videos wrap theirs). */
 export type ContentActions = {
@@ -93,57 +92,54 @@ function submittedValues(fields: Record<string, string>): Record<string, string>
 }
 
 /**
- * The one action behind the links, FAQ and video screens, after the route's `requireAdmin`: which intent,
- * the service call, and the answer as a translated `ActionResult` (400 when refused, so nothing looks like
- * a success).
+ * The one action behind the links, FAQ and video screens, under the admin-action contract: which intent, the
+ * service call (one transaction with its audit entry), and the answer as a translated `ActionResult` (400 when
+ * refused, so nothing looks like a success).
  */
-export async function contentAction(
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-  admin: AuditActor,
+export function contentAction(
+  args: { request: Request; url: URL; context: Readonly<RouterContextProvider> },
   actions: ContentActions,
 ) {
-  const t = adminTranslatorFor(languageOf(request).lang);
-  const fields = await readForm(request);
-  const parsed = intentSchema.safeParse(fields);
-  if (!parsed.success)
-    return data({ ok: false, message: t("admin.content.badRequest") } satisfies ActionResult, { status: 400 });
-  const command = parsed.data;
-  const { database, storage } = runtimeOf(context);
-  const db = database.db;
+  return adminAction(args, async ({ admin, t, db, runtime }) => {
+    const fields = await readForm(args.request);
+    const parsed = intentSchema.safeParse(fields);
+    if (!parsed.success) throw new AdminRefusal(400, t("admin.content.badRequest"));
+    const command = parsed.data;
+    const { storage } = runtime;
 
-  let result: ContentResult;
-  let done: (name: string) => string;
-  switch (command.intent) {
-    case "create":
-      result = await actions.create(db, admin, fields);
-      done = (name) => t("admin.content.created", { name });
-      break;
-    case "update":
-      result = await actions.update(db, admin, command.id, fields);
-      done = (name) => t("admin.content.updated", { name });
-      break;
-    case "delete":
-      result = await actions.remove(db, admin, command.id, storage);
-      done = (name) => t("admin.content.deleted", { name });
-      break;
-    case "toggle": {
-      const active = command.active === "true";
-      result = await actions.setActive(db, admin, command.id, active);
-      done = (name) => t(active ? "admin.content.published" : "admin.content.hidden", { name });
-      break;
+    let result: ContentResult;
+    let done: (name: string) => string;
+    switch (command.intent) {
+      case "create":
+        result = await actions.create(db, admin, fields);
+        done = (name) => t("admin.content.created", { name });
+        break;
+      case "update":
+        result = await actions.update(db, admin, command.id, fields);
+        done = (name) => t("admin.content.updated", { name });
+        break;
+      case "delete":
+        result = await actions.remove(db, admin, command.id, storage);
+        done = (name) => t("admin.content.deleted", { name });
+        break;
+      case "toggle": {
+        const active = command.active === "true";
+        result = await actions.setActive(db, admin, command.id, active);
+        done = (name) => t(active ? "admin.content.published" : "admin.content.hidden", { name });
+        break;
+      }
+      case "reorder":
+        result = await actions.reorder(db, admin, command.ids);
+        done = () => t("admin.common.orderSaved");
+        break;
     }
-    case "reorder":
-      result = await actions.reorder(db, admin, command.ids);
-      done = () => t("admin.common.orderSaved");
-      break;
-  }
 
-  if (!result.ok) {
-    const refusal = refusalMessage(t, result, fields);
-    // Without JavaScript the page itself answers a new item's form: it shows what was typed again.
-    const values = command.intent === "create" ? { values: submittedValues(fields) } : {};
-    return data({ ...refusal, ...values }, { status: 400 });
-  }
-  return { ok: true, message: done(result.target), id: result.id } satisfies ActionResult;
+    if (!result.ok) {
+      const refusal = refusalMessage(t, result, fields);
+      // Without JavaScript the page itself answers a new item's form: it shows what was typed again.
+      const values = command.intent === "create" ? { values: submittedValues(fields) } : {};
+      throw AdminRefusal.of(400, { ...refusal, ...values });
+    }
+    return { ok: true, message: done(result.target), id: result.id } satisfies ActionResult;
+  });
 }

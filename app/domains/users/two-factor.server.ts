@@ -56,12 +56,13 @@ export async function hasTwoFactor(db: Kysely<Database>, userId: string): Promis
  * Replaces the user's recovery codes with ten new ones and returns them (to be shown once); only their hashes are
  * stored, in the plugin's column and form, so that the plugin's `verifyBackupCode` checks them. Used right after
  * the first code confirmed enrolment: the plugin's own `generateBackupCodes` would ask for the password again,
- * which the person typed a minute before. Returns null when the user has no confirmed enrolment.
+ * which the person typed a minute before. Returns null when the user has no confirmed enrolment. `audit` is the
+ * change the codes come with (two-factor sign-in turned on), recorded in the same transaction as the codes.
  */
 export async function issueRecoveryCodes(
   db: Kysely<Database>,
   actor: AuditActor,
-  options: { audit: boolean },
+  options: { audit: (typeof TWO_FACTOR_AUDIT)[keyof typeof TWO_FACTOR_AUDIT] },
 ): Promise<string[] | null> {
   const codes = generateRecoveryCodes();
   const updated = await db.transaction().execute(async (trx) => {
@@ -70,15 +71,17 @@ export async function issueRecoveryCodes(
       .set({ backupCodes: hashRecoveryCodeList(JSON.stringify(codes)) })
       .where("userId", "=", actor.id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    if (options.audit) {
-      await recordAudit(trx, actor, { action: TWO_FACTOR_AUDIT.codesRegenerated, target: actor.email });
-    }
-    return true;
+    // The change itself (the plugin's) is done either way: it is recorded even when no codes could be stored.
+    await recordAudit(trx, actor, { action: options.audit, target: actor.email });
+    return Number(result.numUpdatedRows) > 0;
   });
   return updated ? codes : null;
 }
 
+/**
+ * The audit entry of a change better-auth's plugin made (turned off, new codes): the plugin writes in its own
+ * transaction, which we cannot join, so the entry follows once it has answered that the change is done.
+ */
 export async function auditTwoFactorChange(
   db: Kysely<Database>,
   actor: AuditActor,

@@ -1,0 +1,110 @@
+import type { RouterContextProvider } from "react-router";
+import { ReorderError } from "#app/db/ordering.server.ts";
+import {
+  applyGalleryBulkAction,
+  deleteGalleryEntry,
+  GalleryNotFoundError,
+  listAdminGallery,
+  listGalleryCategories,
+  reorderGallery,
+  setGalleryPublished,
+  updateGalleryTexts,
+} from "#app/domains/gallery/gallery.server.ts";
+import {
+  galleryBulkSchema,
+  galleryIdSchema,
+  galleryReorderSchema,
+  galleryTextsSchema,
+} from "#app/domains/gallery/gallery-schemas.ts";
+import type { ActionResult } from "#app/lib/action-result.ts";
+import { readForm } from "#app/lib/forms.server.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { type AdminCall, AdminRefusal, adminAction } from "#app/web/admin-action.server.ts";
+import { requireAdmin } from "#app/web/session.server.ts";
+
+type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
+
+/** The gallery screen: every picture (hidden ones too), the categories in use, and the upload size limit. */
+export async function galleryLoader({ url, context }: Omit<Args, "request">) {
+  requireAdmin(url, context);
+  const { database, env } = runtimeOf(context);
+  return {
+    items: await listAdminGallery(database.db),
+    categories: await listGalleryCategories(database.db),
+    maxBytes: env.uploadMaxBytes,
+  };
+}
+
+/** The gallery screen's writes (texts, publish, delete, bulk, order); uploads have their own route. */
+export function galleryAction(args: Args) {
+  return adminAction(args, async (call) => {
+    try {
+      return await runGalleryIntent(call, await readForm(args.request));
+    } catch (error) {
+      if (error instanceof GalleryNotFoundError) throw new AdminRefusal(404, call.t("admin.common.notFound"));
+      if (error instanceof ReorderError) throw new AdminRefusal(409, error.message);
+      throw error;
+    }
+  });
+}
+
+async function runGalleryIntent({ admin, t, db, runtime, parse }: AdminCall, form: Record<string, string>) {
+  const { storage } = runtime;
+  const displayName = (title: string | undefined) => title?.trim() || t("admin.common.untitled");
+  const done = (message: string): ActionResult => ({ ok: true, message });
+  // An id that is not one of ours names no picture: the same answer as a picture that is gone.
+  const id = () =>
+    parse(galleryIdSchema, form.id ?? "", { message: t("admin.common.notFound"), status: 404, fieldErrors: false });
+  switch (form.intent) {
+    case "update": {
+      const pictureId = id();
+      const texts = parse(galleryTextsSchema, form, { message: t("admin.gallery.invalid") });
+      await updateGalleryTexts(db, admin, pictureId, texts);
+      return done(t("admin.gallery.saved", { name: displayName(texts.title) }));
+    }
+    case "publish":
+    case "unpublish": {
+      const published = form.intent === "publish";
+      await setGalleryPublished(db, admin, id(), published);
+      const name = displayName(form.name);
+      return done(t(published ? "admin.gallery.published" : "admin.gallery.unpublished", { name }));
+    }
+    case "delete":
+      await deleteGalleryEntry(db, admin, id(), storage);
+      return done(t("admin.gallery.deleted", { name: displayName(form.name) }));
+    case "bulk": {
+      const {
+        bulk: action,
+        ids,
+        category,
+      } = parse(galleryBulkSchema, form, {
+        message: t("admin.gallery.invalid"),
+        fieldErrors: false,
+      });
+      const names = (await applyGalleryBulkAction(db, admin, { action, ids, category }, storage))
+        .map((name) => `“${name}”`)
+        .join(", ");
+      const message =
+        action === "publish"
+          ? t("admin.gallery.bulk.published", { names })
+          : action === "hide"
+            ? t("admin.gallery.bulk.hidden", { names })
+            : action === "delete"
+              ? t("admin.gallery.bulk.deleted", { names })
+              : category === ""
+                ? t("admin.gallery.bulk.categoryCleared", { names })
+                : t("admin.gallery.bulk.categorySet", { category, names });
+      return done(message);
+    }
+    case "reorder": {
+      const ids = parse(galleryReorderSchema, (form.ids ?? "").split(",").filter(Boolean), {
+        message: t("admin.common.error"),
+        fieldErrors: false,
+      });
+      await reorderGallery(db, admin, ids);
+      return done(t("admin.common.orderSaved"));
+    }
+    default:
+      throw new AdminRefusal(400, t("admin.common.error"));
+  }
+}
