@@ -9,7 +9,7 @@ import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts
 import { latestGalleryImages } from "#app/domains/home/home.server.ts";
 import { publicLinks } from "#app/domains/links/links.server.ts";
 import { toPostCard } from "#app/domains/posts/blog-pages.server.ts";
-import { listLatestPosts } from "#app/domains/posts/posts.server.ts";
+import { listLatestPosts } from "#app/domains/posts/post-public.server.ts";
 import { ownerData } from "#app/domains/seo/owner-data.server.ts";
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { websiteAndPerson } from "#app/domains/seo/structured-data.ts";

@@ -7,8 +7,8 @@ import { ImageError, refreshWatermarks, storeImage, variantWidths } from "#app/d
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { createPost } from "./post-admin.server.ts";
 import { storePostImage } from "./post-images.server.ts";
-import { createPost } from "./posts.server.ts";
 
 describe.each(databaseKinds)("pictures of blog posts (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
