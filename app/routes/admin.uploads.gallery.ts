@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
 import { galleryUploadSchema } from "#app/domains/gallery/gallery-schemas.ts";
-import { watermarkText } from "#app/domains/media/images.server.ts";
+import { watermarkText } from "#app/domains/media/image-watermarks.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";

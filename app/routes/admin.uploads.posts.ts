@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { watermarkText } from "#app/domains/media/images.server.ts";
+import { watermarkText } from "#app/domains/media/image-watermarks.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { storePostImage } from "#app/domains/posts/post-images.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";

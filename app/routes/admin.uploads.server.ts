@@ -1,4 +1,4 @@
-import { ImageError } from "#app/domains/media/images.server.ts";
+import { ImageError } from "#app/domains/media/image-encode.server.ts";
 import { formatMegabytes, storageRefusal, UploadError } from "#app/domains/media/upload.server.ts";
 import type { AdminTranslate } from "#app/i18n/admin-dictionary.ts";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { storeImage } from "#app/domains/media/images.server.ts";
+import { storeImage } from "#app/domains/media/image-pipeline.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { type CreatedUser, createUser } from "#tests/support/factories.ts";

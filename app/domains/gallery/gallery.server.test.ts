@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ReorderError } from "#app/db/ordering.server.ts";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
-import { parseVariants } from "#app/domains/media/images.server.ts";
+import { parseVariants } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { ERROR_LEVEL, loggedLines } from "#tests/support/error-logs.ts";
 import { testPhoto, useGalleryTestStorage } from "#tests/support/gallery-factories.ts";

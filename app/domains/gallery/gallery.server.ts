@@ -7,14 +7,10 @@ import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { describeReorder } from "#app/domains/audit/audit-moves.ts";
 import { localized } from "#app/domains/content/content.server.ts";
+import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { finishImageInBackground } from "#app/domains/media/image-finishing.server.ts";
-import {
-  deleteImageRow,
-  imageForDisplay,
-  insertImageRow,
-  prepareImage,
-  removeImageFiles,
-} from "#app/domains/media/images.server.ts";
+import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";
+import { deleteImageRow, insertImageRow, removeImageFiles } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { markdownToText, renderMarkdown } from "#app/lib/markdown.server.ts";

@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { imageSources } from "#app/domains/media/image-display.ts";
-import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
+import { sweepOrphanFiles } from "#app/domains/media/image-sweeps.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import type { ReceivedUpload } from "#app/domains/media/upload.server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";

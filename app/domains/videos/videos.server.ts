@@ -9,14 +9,10 @@ import {
   contentService,
   localized,
 } from "#app/domains/content/content.server.ts";
+import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
-import {
-  deleteImageRow,
-  imageForDisplay,
-  removeImageFiles,
-  type SweepOptions,
-  sweepUnreferenced,
-} from "#app/domains/media/images.server.ts";
+import { deleteImageRow, removeImageFiles } from "#app/domains/media/image-rows.server.ts";
+import { type SweepOptions, sweepUnreferenced } from "#app/domains/media/image-sweeps.server.ts";
 import { type FileStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
