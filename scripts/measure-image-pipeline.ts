@@ -11,7 +11,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
-import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
+import { createGalleryEntry } from "#app/domains/gallery/gallery-upload.server.ts";
 import { IMAGE_ENCODING, type ImageEncoding, type ImageVariant } from "#app/domains/media/image-encode.server.ts";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";

@@ -10,6 +10,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { ReorderError } from "#app/db/ordering.server.ts";
+import type { AdminGalleryItem } from "#app/domains/gallery/gallery.ts";
 import {
   applyGalleryBulkAction,
   deleteGalleryEntry,
@@ -19,14 +20,13 @@ import {
   reorderGallery,
   setGalleryPublished,
   updateGalleryTexts,
-} from "#app/domains/gallery/gallery.server.ts";
-import type { AdminGalleryItem } from "#app/domains/gallery/gallery.ts";
+} from "#app/domains/gallery/gallery-admin.server.ts";
 import {
   galleryBulkSchema,
   galleryIdSchema,
   galleryReorderSchema,
   galleryTextsSchema,
-} from "#app/domains/gallery/gallery-schemas.ts";
+} from "#app/domains/gallery/gallery-schema.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
-import { galleryUploadSchema } from "#app/domains/gallery/gallery-schemas.ts";
+import { galleryUploadSchema } from "#app/domains/gallery/gallery-schema.ts";
+import { createGalleryEntry } from "#app/domains/gallery/gallery-upload.server.ts";
 import { watermarkText } from "#app/domains/media/image-watermarks.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";

@@ -4,19 +4,18 @@ import { describe, expect, it } from "vitest";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { titleFromFileName } from "./gallery.ts";
 import {
   applyGalleryBulkAction,
-  createGalleryEntry,
   GalleryNotFoundError,
   listAdminGallery,
   listGalleryCategories,
-  listLatestPublishedGallery,
-  listPublishedGallery,
   reorderGallery,
   updateGalleryTexts,
-} from "./gallery.server.ts";
-import { titleFromFileName } from "./gallery.ts";
-import { galleryBulkSchema, galleryUploadSchema } from "./gallery-schemas.ts";
+} from "./gallery-admin.server.ts";
+import { listLatestPublishedGallery, listPublishedGallery } from "./gallery-public.server.ts";
+import { galleryBulkSchema, galleryUploadSchema } from "./gallery-schema.ts";
+import { createGalleryEntry } from "./gallery-upload.server.ts";
 
 const actor = { id: "admin-1", email: "admin@example.test" };
 

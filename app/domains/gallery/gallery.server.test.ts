@@ -11,18 +11,18 @@ import { ERROR_LEVEL, loggedLines } from "#tests/support/error-logs.ts";
 import { testPhoto, useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { holdImageQueue } from "#tests/support/image-queue.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { GALLERY_PAGE_SIZE } from "./gallery.ts";
 import {
-  createGalleryEntry,
   deleteGalleryEntry,
   GalleryNotFoundError,
   listAdminGallery,
-  listPublishedGallery,
   reorderGallery,
   setGalleryPublished,
   updateGalleryTexts,
-} from "./gallery.server.ts";
-import { GALLERY_PAGE_SIZE } from "./gallery.ts";
-import { galleryTextsSchema } from "./gallery-schemas.ts";
+} from "./gallery-admin.server.ts";
+import { listPublishedGallery } from "./gallery-public.server.ts";
+import { galleryTextsSchema } from "./gallery-schema.ts";
+import { createGalleryEntry } from "./gallery-upload.server.ts";
 
 const actor = { id: "admin-1", email: "admin@example.test" };
 

@@ -3,7 +3,7 @@ import type { Database, DbDate } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
-import { publishedOrderQuery } from "#app/domains/gallery/gallery.server.ts";
+import { publishedOrderQuery } from "#app/domains/gallery/gallery-public.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { largeImage } from "#app/domains/media/image-display.ts";
 import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
