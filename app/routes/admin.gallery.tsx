@@ -15,8 +15,8 @@ import {
   applyGalleryBulkAction,
   deleteGalleryEntry,
   GalleryNotFoundError,
-  listAdminGallery,
   listGalleryCategories,
+  listGalleryForAdmin,
   reorderGallery,
   setGalleryPublished,
   updateGalleryTexts,
@@ -43,7 +43,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
   const db = runtimeOf(context).database.db;
   return {
-    items: await listAdminGallery(db),
+    items: await listGalleryForAdmin(db),
     categories: await listGalleryCategories(db),
     maxBytes: runtimeOf(context).env.uploadMaxBytes,
   };

@@ -21,7 +21,7 @@ export class GalleryNotFoundError extends Error {
 }
 
 /** Every picture, published or not, in display order: the admin list. */
-export async function listAdminGallery(db: Kysely<Database>): Promise<AdminGalleryItem[]> {
+export async function listGalleryForAdmin(db: Kysely<Database>): Promise<AdminGalleryItem[]> {
   const rows = await db
     .selectFrom("gallery_images as g")
     .innerJoin("images as i", "i.id", "g.image_id")

@@ -8,8 +8,8 @@ import { titleFromFileName } from "./gallery.ts";
 import {
   applyGalleryBulkAction,
   GalleryNotFoundError,
-  listAdminGallery,
   listGalleryCategories,
+  listGalleryForAdmin,
   reorderGallery,
   updateGalleryTexts,
 } from "./gallery-admin.server.ts";
@@ -81,7 +81,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
     await whenImageQueueIdle();
     return id;
   };
-  const adminTitles = async () => (await listAdminGallery(database.db)).map((item) => item.title);
+  const adminTitles = async () => (await listGalleryForAdmin(database.db)).map((item) => item.title);
   const audit = async () =>
     (await database.db.selectFrom("audit_log").select(["action", "target"]).orderBy("id").execute()).map(
       (row) => `${row.action} ${row.target}`,
@@ -90,7 +90,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
   it("titles an upload after its file name in English only and keeps it hidden unless asked to publish", async () => {
     await upload("alpine-lake_02.jpg");
     await upload("10 coffee still life.png", { published: true });
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.titleDe, item.published])).toEqual([
       ["Alpine lake 02", "", false],
       ["Coffee still life", "", true],
@@ -142,7 +142,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
     expect(await alts("de")).toEqual(["Ein stiller See", "Boats in a harbour at dawn", "Brücke", ""]);
     const latest = await listLatestPublishedGallery(database.db, { lang: "de", limit: 6 });
     expect(latest.map((item) => item.alt)).toEqual(["", "Brücke", "Boats in a harbour at dawn", "Ein stiller See"]);
-    const admin = await listAdminGallery(database.db);
+    const admin = await listGalleryForAdmin(database.db);
     expect(admin[0]).toMatchObject({ alt: "A still lake below snowy peaks", altDe: "Ein stiller See" });
   });
 
@@ -171,7 +171,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
       { action: "category", ids: [lake, harbour], category: "City" },
       files.storage,
     );
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.category, item.categoryDe])).toEqual([
       ["Lake", "City", "Stadt"],
       ["Harbour", "City", "Stadt"],
@@ -217,7 +217,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
         ),
       ).rejects.toBeInstanceOf(GalleryNotFoundError);
     }
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.published, item.category])).toEqual([
       ["Lake", false, ""],
       ["Harbour", false, ""],

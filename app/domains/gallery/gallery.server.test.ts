@@ -15,7 +15,7 @@ import { GALLERY_PAGE_SIZE } from "./gallery.ts";
 import {
   deleteGalleryEntry,
   GalleryNotFoundError,
-  listAdminGallery,
+  listGalleryForAdmin,
   reorderGallery,
   setGalleryPublished,
   updateGalleryTexts,
@@ -117,7 +117,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
   it("lists every picture for the admin, unpublished too, with both languages", async () => {
     await add({ title: "Shown", title_de: "Gezeigt" });
     await add({ title: "Hidden", published: false });
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.titleDe, item.published])).toEqual([
       ["Shown", "Gezeigt", true],
       ["Hidden", "", false],
@@ -253,7 +253,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       expect(pending.placeholder).toMatch(/^data:image\/webp;base64,/);
       expect((await listPublishedGallery(database.db, { lang: "en" })).items).toEqual([]);
       // The admin sees it at once, with its thumbnail.
-      const [listed] = await listAdminGallery(database.db);
+      const [listed] = await listGalleryForAdmin(database.db);
       expect(listed?.id).toBe(id);
       expect(listed ? imageSources(listed.image).fallback.src : "").toContain(first[2]?.key.slice("public/".length));
 

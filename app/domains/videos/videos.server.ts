@@ -182,7 +182,7 @@ export type AdminVideo = ContentMeta & {
   posterSrc: string | null;
 };
 
-export async function adminVideos(db: Kysely<Database>): Promise<AdminVideo[]> {
+export async function listVideosForAdmin(db: Kysely<Database>): Promise<AdminVideo[]> {
   const rows = await service.listAll(db);
   const posters = await postersOf(db, rows);
   return rows.map((row) => ({
@@ -227,7 +227,7 @@ async function toPublicVideos(db: Kysely<Database>, rows: VideoRow[], lang: Lang
 }
 
 /** Active videos in display order in the visitor's language. */
-export async function publicVideos(db: Kysely<Database>, lang: Language): Promise<VideoData[]> {
+export async function listPublishedVideos(db: Kysely<Database>, lang: Language): Promise<VideoData[]> {
   return toPublicVideos(db, await service.listActive(db), lang);
 }
 
