@@ -6,7 +6,7 @@ import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { publishedOrderQuery } from "#app/domains/gallery/gallery-public.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { largeImage } from "#app/domains/media/image-display.ts";
-import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
+import { hasPublishedPost } from "#app/domains/posts/post-public.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { languageUrls } from "./seo-urls.ts";
