@@ -3,8 +3,8 @@ import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { COVER_ALT_MAX, EXCERPT_MAX, SLUG_MAX, TITLE_MAX } from "#app/domains/posts/post-schema.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
-import type { PostFormValues } from "#app/routes/admin.posts.$id.server.ts";
 import { MarkdownBodyField } from "./markdown-body-field.tsx";
+import type { PostFormValues } from "./use-post-draft.ts";
 
 const LANGUAGES: Language[] = ["en", "de"];
 /** The form field of `field` in `lang`: the English ones have no suffix. */
