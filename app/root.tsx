@@ -13,7 +13,7 @@ import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { menuOrderOf } from "#app/domains/content/menu-sections.ts";
-import { hasPublishedPost } from "#app/domains/posts/posts.server.ts";
+import { hasPublishedPost } from "#app/domains/posts/post-public.server.ts";
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting } from "#app/domains/settings/settings.ts";

@@ -188,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
       if (!email || rest.length > 1) throw new UsageError("users set-password takes exactly one e-mail address");
       const result = await setPassword(database.db, { email, password: await readFirstLine() });
       if (!result.ok) {
-        process.stderr.write(`${passwordProblemText[result.problem] ?? result.problem}\n`);
+        process.stderr.write(`${passwordProblemText[result.reason] ?? result.reason}\n`);
         return 1;
       }
       process.stderr.write(`The password of ${email} is changed; ${result.sessionsEnded} sessions ended.\n`);

@@ -11,15 +11,11 @@ import path from "node:path";
 import sharp from "sharp";
 import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
-import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
+import { createGalleryEntry } from "#app/domains/gallery/gallery-upload.server.ts";
+import { IMAGE_ENCODING, type ImageEncoding, type ImageVariant } from "#app/domains/media/image-encode.server.ts";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
-import {
-  IMAGE_ENCODING,
-  type ImageEncoding,
-  type ImageVariant,
-  parseVariants,
-  prepareImage,
-} from "#app/domains/media/images.server.ts";
+import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";
+import { parseVariants } from "#app/domains/media/image-rows.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { photoLikeJpeg } from "./bench/photo-like-jpeg.ts";

@@ -82,7 +82,7 @@ export async function accountOverviewAction({ request, url, context }: Args) {
   if (form.intent === "name") {
     const result = await setOwnName(db, actor, form.name);
     if (!result.ok) {
-      const message = t(`account.name.error.${result.problem}`);
+      const message = t(`account.name.error.${result.reason}`);
       return refused(form.intent, message, { name: message });
     }
     return { ok: true, intent: form.intent, message: t("account.name.saved") };
@@ -113,14 +113,14 @@ export async function accountOverviewAction({ request, url, context }: Args) {
   }
   const deletion = await deleteOwnAccount(db, actor, form.password);
   if (!deletion.ok) {
-    if (deletion.problem !== "wrongPassword") runtime.authLimiter.forgive(client);
+    if (deletion.reason !== "wrongPassword") runtime.authLimiter.forgive(client);
     const message =
-      deletion.problem === "wrongPassword"
+      deletion.reason === "wrongPassword"
         ? t("account.delete.error.wrong")
-        : deletion.problem === "lastAdmin"
+        : deletion.reason === "lastAdmin"
           ? adminTranslatorFor(lang)("admin.users.error.lastAdmin")
           : t("account.common.formError");
-    return refused(form.intent, message, deletion.problem === "wrongPassword" ? { password: message } : undefined);
+    return refused(form.intent, message, deletion.reason === "wrongPassword" ? { password: message } : undefined);
   }
   runtime.authLimiter.forgive(client);
   // The session row went with the account; this clears the cookie too (better-auth's sign-out, as /auth/sign-out).
@@ -150,12 +150,12 @@ async function changePassword(
   }
   const result = await changeOwnPassword(runtime.database.db, actor, form);
   if (!result.ok) {
-    if (result.problem === "wrongPassword") {
+    if (result.reason === "wrongPassword") {
       const message = t("account.password.error.wrong");
       return refused("password", message, { currentPassword: message });
     }
     runtime.authLimiter.forgive(client);
-    const message = t(PASSWORD_PROBLEMS[result.problem] ?? "account.common.formError");
+    const message = t(PASSWORD_PROBLEMS[result.reason] ?? "account.common.formError");
     return refused("password", message, { newPassword: message });
   }
   runtime.authLimiter.forgive(client);

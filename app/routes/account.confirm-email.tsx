@@ -63,18 +63,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     parsed.data,
   );
   // A wrong password or token stays counted; the rest is forgiven.
-  if (result.ok || result.problem === "passwordRequired" || result.problem === "emailTaken") {
+  if (result.ok || result.reason === "passwordRequired" || result.reason === "emailTaken") {
     runtime.authLimiter.forgive(client);
   }
   if (!result.ok) {
-    if (result.problem === "invalidToken") return refuse("account.confirmEmail.invalidText", { invalid: true });
+    if (result.reason === "invalidToken") return refuse("account.confirmEmail.invalidText", { invalid: true });
     const key: AccountMessageKey =
-      result.problem === "emailTaken"
+      result.reason === "emailTaken"
         ? "account.email.error.emailTaken"
-        : result.problem === "passwordRequired"
+        : result.reason === "passwordRequired"
           ? "account.email.error.passwordRequired"
           : "account.email.error.wrongPassword";
-    return refuse(key, { passwordError: result.problem === "emailTaken" ? undefined : t(key) });
+    return refuse(key, { passwordError: result.reason === "emailTaken" ? undefined : t(key) });
   }
   return {
     ok: true,

@@ -78,11 +78,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     },
   );
   // Only a wrong password (or a taken address, which could be probing) stays counted.
-  if (result.ok || (result.problem !== "wrongPassword" && result.problem !== "emailTaken")) {
+  if (result.ok || (result.reason !== "wrongPassword" && result.reason !== "emailTaken")) {
     runtime.authLimiter.forgive(client);
   }
   if (!result.ok) {
-    const problem = PROBLEMS[result.problem];
+    const problem = PROBLEMS[result.reason];
     return data(
       {
         ok: false,

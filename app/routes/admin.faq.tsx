@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
-import { adminFaqEntries, faqService } from "#app/domains/faq/faq.server.ts";
+import { faqService, listFaqEntriesForAdmin } from "#app/domains/faq/faq.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
@@ -10,7 +10,7 @@ import type { Route } from "./+types/admin.faq";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  return { entries: await adminFaqEntries(runtimeOf(context).database.db) };
+  return { entries: await listFaqEntriesForAdmin(runtimeOf(context).database.db) };
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

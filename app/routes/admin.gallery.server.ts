@@ -4,18 +4,18 @@ import {
   applyGalleryBulkAction,
   deleteGalleryEntry,
   GalleryNotFoundError,
-  listAdminGallery,
   listGalleryCategories,
+  listGalleryForAdmin,
   reorderGallery,
   setGalleryPublished,
   updateGalleryTexts,
-} from "#app/domains/gallery/gallery.server.ts";
+} from "#app/domains/gallery/gallery-admin.server.ts";
 import {
   galleryBulkSchema,
   galleryIdSchema,
   galleryReorderSchema,
   galleryTextsSchema,
-} from "#app/domains/gallery/gallery-schemas.ts";
+} from "#app/domains/gallery/gallery-schema.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
@@ -29,7 +29,7 @@ export async function galleryLoader({ url, context }: Omit<Args, "request">) {
   requireAdmin(url, context);
   const { database, env } = runtimeOf(context);
   return {
-    items: await listAdminGallery(database.db),
+    items: await listGalleryForAdmin(database.db),
     categories: await listGalleryCategories(database.db),
     maxBytes: env.uploadMaxBytes,
   };

@@ -4,7 +4,7 @@ import { UrlField } from "#app/components/admin/url-field.tsx";
 import { LinkIcon } from "#app/components/link-icon.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
 import { LINK_ICON_NAMES } from "#app/domains/links/link-icons.ts";
-import { adminLinks, linksService } from "#app/domains/links/links.server.ts";
+import { linksService, listLinksForAdmin } from "#app/domains/links/links.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
@@ -14,7 +14,7 @@ import type { Route } from "./+types/admin.links";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  return { links: await adminLinks(runtimeOf(context).database.db) };
+  return { links: await listLinksForAdmin(runtimeOf(context).database.db) };
 }
 
 export function meta({ matches, location }: Route.MetaArgs) {

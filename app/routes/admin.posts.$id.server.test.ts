@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getPostForAdmin } from "#app/domains/posts/posts.server.ts";
+import { getPostForAdmin } from "#app/domains/posts/post-admin.server.ts";
 import { verifyPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";

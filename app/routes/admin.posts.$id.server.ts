@@ -3,15 +3,14 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import {
-  type AdminPost,
   createPost,
   deletePost,
   getPostForAdmin,
   listPostsForAdmin,
-  type PostWriteResult,
   setPostStatus,
   updatePost,
-} from "#app/domains/posts/posts.server.ts";
+} from "#app/domains/posts/post-admin.server.ts";
+import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { signPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { fromZonedLocal, isTimeZone } from "#app/domains/posts/schedule-time.ts";
 import type { AdminMessageKey, AdminTranslate } from "#app/i18n/admin-dictionary.ts";

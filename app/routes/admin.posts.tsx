@@ -6,8 +6,8 @@ import { PostStatusBadge } from "#app/components/admin/posts/post-status-badge.t
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { inputClass } from "#app/components/ui/field.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
+import { listPostsForAdmin } from "#app/domains/posts/post-admin.server.ts";
 import { POST_STATUSES, type PostStatus } from "#app/domains/posts/post-schema.ts";
-import { listPostsForAdmin } from "#app/domains/posts/posts.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { languageOf } from "#app/lib/preferences.ts";

@@ -1,5 +1,5 @@
-import { createGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
-import { galleryUploadSchema } from "#app/domains/gallery/gallery-schemas.ts";
+import { galleryUploadSchema } from "#app/domains/gallery/gallery-schema.ts";
+import { createGalleryEntry } from "#app/domains/gallery/gallery-upload.server.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { uploadHandle } from "#app/lib/upload-limit.ts";
 import { adminAction } from "#app/web/admin-action.server.ts";

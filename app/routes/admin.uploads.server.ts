@@ -1,4 +1,5 @@
-import { ImageError, watermarkText } from "#app/domains/media/images.server.ts";
+import { ImageError } from "#app/domains/media/image-encode.server.ts";
+import { watermarkText } from "#app/domains/media/image-watermarks.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { formatMegabytes, type UploadedFile } from "#app/domains/media/upload.server.ts";
 import type { AdminTranslate } from "#app/i18n/admin-dictionary.ts";

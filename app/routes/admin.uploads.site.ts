@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { ImageError } from "#app/domains/media/images.server.ts";
+import { ImageError } from "#app/domains/media/image-encode.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { storeSiteImage } from "#app/domains/settings/site-images.server.ts";
 import { isSiteImageKind } from "#app/domains/settings/site-images.ts";

@@ -4,7 +4,7 @@ import { BilingualField, ContentAdmin, type RenderFields } from "#app/components
 import { UrlField } from "#app/components/admin/url-field.tsx";
 import { PosterUploadForm, VideoUploadForm } from "#app/components/admin/video-upload-forms.tsx";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
-import { adminVideos, videosService } from "#app/domains/videos/videos.server.ts";
+import { listVideosForAdmin, videosService } from "#app/domains/videos/videos.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
@@ -16,7 +16,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
   const { env } = runtimeOf(context);
   return {
-    videos: await adminVideos(runtimeOf(context).database.db),
+    videos: await listVideosForAdmin(runtimeOf(context).database.db),
     videoMax: formatMegabytes(env.videoUploadMaxBytes),
     posterMax: formatMegabytes(env.uploadMaxBytes),
   };

@@ -59,8 +59,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return fail("auth.error.incompleteForm");
   const result = await resetPasswordWithToken(runtimeOf(context).database.db, parsed.data);
   if (!result.ok) {
-    if (result.problem === "invalidToken") return fail("recovery.reset.invalidText", 400, true);
-    return fail(problemText[result.problem] ?? "auth.error.unknown");
+    if (result.reason === "invalidToken") return fail("recovery.reset.invalidText", 400, true);
+    return fail(problemText[result.reason] ?? "auth.error.unknown");
   }
   return {
     ok: true,

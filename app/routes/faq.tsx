@@ -1,6 +1,6 @@
 import { ChevronDown } from "lucide-react";
 import { EmptyState, MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
-import { faqStructuredData, publicFaqEntries } from "#app/domains/faq/faq.server.ts";
+import { faqStructuredData, listPublishedFaqEntries } from "#app/domains/faq/faq.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
@@ -11,7 +11,7 @@ import type { Route } from "./+types/faq";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, entries] = await Promise.all([
     pageTexts(request, context, ["faq_page_title", "faq_page_subtitle"]),
-    publicFaqEntries(runtimeOf(context).database.db, languageOf(request).lang),
+    listPublishedFaqEntries(runtimeOf(context).database.db, languageOf(request).lang),
   ]);
   return { ...texts, entries, structuredData: entries.length > 0 ? faqStructuredData(entries) : null };
 }

@@ -4,8 +4,8 @@ import { justifiedLayout, type PictureLayout } from "#app/components/gallery/jus
 import { inPlace, Lightbox } from "#app/components/gallery/lightbox.tsx";
 import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
-import { listPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
 import { downloadFileName, GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
+import { listPublishedGallery } from "#app/domains/gallery/gallery-public.server.ts";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { imageSources, largeImage, thumbnailWatermark } from "#app/domains/media/image-display.ts";
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";

@@ -7,9 +7,9 @@ import { MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { latestGalleryImages } from "#app/domains/home/home.server.ts";
-import { publicLinks } from "#app/domains/links/links.server.ts";
+import { listPublishedLinks } from "#app/domains/links/links.server.ts";
 import { toPostCard } from "#app/domains/posts/blog-pages.server.ts";
-import { listLatestPosts } from "#app/domains/posts/posts.server.ts";
+import { listLatestPosts } from "#app/domains/posts/post-public.server.ts";
 import { ownerData } from "#app/domains/seo/owner-data.server.ts";
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { websiteAndPerson } from "#app/domains/seo/structured-data.ts";
@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     requestSettings(context),
     pageTexts(request, context, ["home_title", "home_subtitle"], ["home_content"]),
     latestGalleryImages(db, lang),
-    publicLinks(db, lang),
+    listPublishedLinks(db, lang),
     latestVideo(db, lang),
     listLatestPosts(db, lang, 3),
   ]);

@@ -1,7 +1,7 @@
 import { withIconMarkup } from "#app/components/link-icon.server.tsx";
 import { LinkList } from "#app/components/link-list.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
-import { publicLinks } from "#app/domains/links/links.server.ts";
+import { listPublishedLinks } from "#app/domains/links/links.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
@@ -12,7 +12,7 @@ import type { Route } from "./+types/links";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, links] = await Promise.all([
     pageTexts(request, context, ["links_page_title", "links_page_subtitle"]),
-    publicLinks(runtimeOf(context).database.db, languageOf(request).lang),
+    listPublishedLinks(runtimeOf(context).database.db, languageOf(request).lang),
   ]);
   return { ...texts, links: withIconMarkup(links) };
 }

@@ -1,6 +1,6 @@
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
-import { publicVideos } from "#app/domains/videos/videos.server.ts";
+import { listPublishedVideos } from "#app/domains/videos/videos.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
@@ -11,7 +11,7 @@ import type { Route } from "./+types/videos";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, videos] = await Promise.all([
     pageTexts(request, context, ["video_page_title", "video_page_subtitle"]),
-    publicVideos(runtimeOf(context).database.db, languageOf(request).lang),
+    listPublishedVideos(runtimeOf(context).database.db, languageOf(request).lang),
   ]);
   return { ...texts, videos };
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
+import { sweepOrphanFiles } from "#app/domains/media/image-sweeps.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";

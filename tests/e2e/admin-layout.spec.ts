@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
-import { deleteGalleryEntry } from "#app/domains/gallery/gallery.server.ts";
+import { deleteGalleryEntry } from "#app/domains/gallery/gallery-admin.server.ts";
 import { createGalleryPicture, factoryActor, storageIn } from "#tests/support/gallery-factories.ts";
 import { openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { createPost, getPostForAdmin } from "#app/domains/posts/posts.server.ts";
+import { createPost, getPostForAdmin } from "#app/domains/posts/post-admin.server.ts";
 import { toZonedLocal } from "#app/domains/posts/schedule-time.ts";
 import { testPhoto } from "#tests/support/gallery-factories.ts";
 import { noisyPhoto } from "#tests/support/media-fixtures.ts";

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { createPost, setPostStatus } from "#app/domains/posts/posts.server.ts";
+import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { expectToastAfter, openAsNewAdmin, openSettingsSection, toast } from "./admin-site-helpers.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";

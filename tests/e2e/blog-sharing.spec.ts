@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { type AdminPost, createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
+import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
+import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { expectNoViolations } from "./axe.ts";
 import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 

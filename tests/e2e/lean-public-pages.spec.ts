@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import type { Page } from "@playwright/test";
-import { createPost, setPostStatus } from "#app/domains/posts/posts.server.ts";
+import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { expect, test } from "./fixtures.ts";
 
 /** Gzipped JavaScript a visitor's page may load (React, the router and the page's own code). */

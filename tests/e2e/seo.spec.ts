@@ -1,4 +1,4 @@
-import { createPost } from "#app/domains/posts/posts.server.ts";
+import { createPost } from "#app/domains/posts/post-admin.server.ts";
 import { previewSecretOf, signPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { expectNoViolations } from "./axe.ts";
 import { collectCspViolations } from "./csp-violations.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getPostForAdmin } from "#app/domains/posts/posts.server.ts";
+import { getPostForAdmin } from "#app/domains/posts/post-admin.server.ts";
 import {
   signedInAdminAndMember,
   startServerOnFreshDatabase,

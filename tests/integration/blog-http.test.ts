@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPost, setPostStatus, updatePost } from "#app/domains/posts/post-admin.server.ts";
+import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { SCHEDULER_POLL_MS } from "#app/domains/posts/post-scheduler.server.ts";
-import {
-  type AdminPost,
-  createPost,
-  type PostWriteResult,
-  setPostStatus,
-  updatePost,
-} from "#app/domains/posts/posts.server.ts";
 import { previewSecretOf, signPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { startServerOnFreshDatabase, stopServerAndDatabase, visibleText } from "#tests/support/admin-server.ts";
 import { createUser } from "#tests/support/factories.ts";

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
+import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
+import type { PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { startServerOnFreshDatabase, stopServerAndDatabase } from "#tests/support/admin-server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
-import { storeImage } from "#app/domains/media/images.server.ts";
+import { storeImage } from "#app/domains/media/image-pipeline.server.ts";
 import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
 import {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKUP_TABLES } from "#app/domains/backup/tables.server.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
-import { createPost } from "#app/domains/posts/posts.server.ts";
+import { createPost } from "#app/domains/posts/post-admin.server.ts";
 import { settingKinds } from "#app/domains/settings/settings-form.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
 import { withoutControlCharacters } from "#app/lib/text-schema.ts";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseVariants } from "#app/domains/media/images.server.ts";
+import { parseVariants } from "#app/domains/media/image-rows.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import {
   signedInAdminAndMember,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AdminPost, createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
+import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
+import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { loader as blogLoader } from "#app/routes/blog._index.tsx";
 import { loader as postLoader } from "#app/routes/blog.$slug.tsx";
 import { loader as galleryLoader } from "#app/routes/gallery.tsx";

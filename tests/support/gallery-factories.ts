@@ -6,8 +6,9 @@ import sharp from "sharp";
 import { afterEach, beforeEach } from "vitest";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
-import { createGalleryEntry, updateGalleryTexts } from "#app/domains/gallery/gallery.server.ts";
-import type { GalleryTexts } from "#app/domains/gallery/gallery-schemas.ts";
+import { updateGalleryTexts } from "#app/domains/gallery/gallery-admin.server.ts";
+import type { GalleryTexts } from "#app/domains/gallery/gallery-schema.ts";
+import { createGalleryEntry } from "#app/domains/gallery/gallery-upload.server.ts";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 

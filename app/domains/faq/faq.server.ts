@@ -27,7 +27,7 @@ export const faqService = contentService({
 
 export type AdminFaqEntry = ContentMeta & { question: string; question_de: string; answer: string; answer_de: string };
 
-export async function adminFaqEntries(db: Kysely<Database>): Promise<AdminFaqEntry[]> {
+export async function listFaqEntriesForAdmin(db: Kysely<Database>): Promise<AdminFaqEntry[]> {
   const rows = await faqService.listAll(db);
   return rows.map((row) => ({
     ...contentMeta(row),
@@ -41,7 +41,7 @@ export async function adminFaqEntries(db: Kysely<Database>): Promise<AdminFaqEnt
 export type PublicFaqEntry = { id: string; question: string; answerHtml: string };
 
 /** Active entries in display order in the visitor's language; the answers rendered safely from Markdown. */
-export async function publicFaqEntries(db: Kysely<Database>, lang: Language): Promise<PublicFaqEntry[]> {
+export async function listPublishedFaqEntries(db: Kysely<Database>, lang: Language): Promise<PublicFaqEntry[]> {
   const rows = await faqService.listActive(db);
   return rows.map((row) => ({
     id: row.id,

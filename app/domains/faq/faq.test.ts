@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { faqService, faqStructuredData, publicFaqEntries } from "./faq.server.ts";
+import { faqService, faqStructuredData, listPublishedFaqEntries } from "./faq.server.ts";
 
 describe.each(databaseKinds)("FAQ (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
@@ -15,7 +15,7 @@ describe.each(databaseKinds)("FAQ (%s)", (kind) => {
       active: true,
     });
 
-    const [german] = await publicFaqEntries(database.db, "de");
+    const [german] = await listPublishedFaqEntries(database.db, "de");
 
     expect(german?.question).toBe("Kann ich Abzüge kaufen?");
     expect(german?.answerHtml).toContain("<strong>write</strong>");

@@ -4,19 +4,18 @@ import { describe, expect, it } from "vitest";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
 import { useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { titleFromFileName } from "./gallery.ts";
 import {
   applyGalleryBulkAction,
-  createGalleryEntry,
   GalleryNotFoundError,
-  listAdminGallery,
   listGalleryCategories,
-  listLatestPublishedGallery,
-  listPublishedGallery,
+  listGalleryForAdmin,
   reorderGallery,
   updateGalleryTexts,
-} from "./gallery.server.ts";
-import { titleFromFileName } from "./gallery.ts";
-import { galleryBulkSchema, galleryUploadSchema } from "./gallery-schemas.ts";
+} from "./gallery-admin.server.ts";
+import { listLatestPublishedGallery, listPublishedGallery } from "./gallery-public.server.ts";
+import { galleryBulkSchema, galleryUploadSchema } from "./gallery-schema.ts";
+import { createGalleryEntry } from "./gallery-upload.server.ts";
 
 const actor = { id: "admin-1", email: "admin@example.test" };
 
@@ -82,7 +81,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
     await whenImageQueueIdle();
     return id;
   };
-  const adminTitles = async () => (await listAdminGallery(database.db)).map((item) => item.title);
+  const adminTitles = async () => (await listGalleryForAdmin(database.db)).map((item) => item.title);
   const audit = async () =>
     (await database.db.selectFrom("audit_log").select(["action", "target"]).orderBy("id").execute()).map(
       (row) => `${row.action} ${row.target}`,
@@ -91,7 +90,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
   it("titles an upload after its file name in English only and keeps it hidden unless asked to publish", async () => {
     await upload("alpine-lake_02.jpg");
     await upload("10 coffee still life.png", { published: true });
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.titleDe, item.published])).toEqual([
       ["Alpine lake 02", "", false],
       ["Coffee still life", "", true],
@@ -143,7 +142,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
     expect(await alts("de")).toEqual(["Ein stiller See", "Boats in a harbour at dawn", "Brücke", ""]);
     const latest = await listLatestPublishedGallery(database.db, { lang: "de", limit: 6 });
     expect(latest.map((item) => item.alt)).toEqual(["", "Brücke", "Boats in a harbour at dawn", "Ein stiller See"]);
-    const admin = await listAdminGallery(database.db);
+    const admin = await listGalleryForAdmin(database.db);
     expect(admin[0]).toMatchObject({ alt: "A still lake below snowy peaks", altDe: "Ein stiller See" });
   });
 
@@ -172,7 +171,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
       { action: "category", ids: [lake, harbour], category: "City" },
       files.storage,
     );
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.category, item.categoryDe])).toEqual([
       ["Lake", "City", "Stadt"],
       ["Harbour", "City", "Stadt"],
@@ -218,7 +217,7 @@ describe.each(databaseKinds)("the owner's gallery tools (%s)", (kind) => {
         ),
       ).rejects.toBeInstanceOf(GalleryNotFoundError);
     }
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.published, item.category])).toEqual([
       ["Lake", false, ""],
       ["Harbour", false, ""],

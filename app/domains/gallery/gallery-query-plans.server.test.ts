@@ -10,8 +10,8 @@ import {
 } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { listLatestPublishedGallery, listPublishedGallery } from "./gallery.server.ts";
 import { GALLERY_PAGE_SIZE } from "./gallery.ts";
+import { listLatestPublishedGallery, listPublishedGallery } from "./gallery-public.server.ts";
 
 const COUNT = 10_000;
 const CATEGORIES = ["Nature", "City", "People", "Night"];

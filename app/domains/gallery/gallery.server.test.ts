@@ -5,24 +5,24 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ReorderError } from "#app/db/ordering.server.ts";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 import { whenImageQueueIdle } from "#app/domains/media/image-finishing.server.ts";
-import { parseVariants } from "#app/domains/media/images.server.ts";
+import { parseVariants } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { ERROR_LEVEL, loggedLines } from "#tests/support/error-logs.ts";
 import { testPhoto, useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { holdImageQueue } from "#tests/support/image-queue.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { GALLERY_PAGE_SIZE } from "./gallery.ts";
 import {
-  createGalleryEntry,
   deleteGalleryEntry,
   GalleryNotFoundError,
-  listAdminGallery,
-  listPublishedGallery,
+  listGalleryForAdmin,
   reorderGallery,
   setGalleryPublished,
   updateGalleryTexts,
-} from "./gallery.server.ts";
-import { GALLERY_PAGE_SIZE } from "./gallery.ts";
-import { galleryTextsSchema } from "./gallery-schemas.ts";
+} from "./gallery-admin.server.ts";
+import { listPublishedGallery } from "./gallery-public.server.ts";
+import { galleryTextsSchema } from "./gallery-schema.ts";
+import { createGalleryEntry } from "./gallery-upload.server.ts";
 
 const actor = { id: "admin-1", email: "admin@example.test" };
 
@@ -117,7 +117,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
   it("lists every picture for the admin, unpublished too, with both languages", async () => {
     await add({ title: "Shown", title_de: "Gezeigt" });
     await add({ title: "Hidden", published: false });
-    const items = await listAdminGallery(database.db);
+    const items = await listGalleryForAdmin(database.db);
     expect(items.map((item) => [item.title, item.titleDe, item.published])).toEqual([
       ["Shown", "Gezeigt", true],
       ["Hidden", "", false],
@@ -253,7 +253,7 @@ describe.each(databaseKinds)("the gallery service (%s)", (kind) => {
       expect(pending.placeholder).toMatch(/^data:image\/webp;base64,/);
       expect((await listPublishedGallery(database.db, { lang: "en" })).items).toEqual([]);
       // The admin sees it at once, with its thumbnail.
-      const [listed] = await listAdminGallery(database.db);
+      const [listed] = await listGalleryForAdmin(database.db);
       expect(listed?.id).toBe(id);
       expect(listed ? imageSources(listed.image).fallback.src : "").toContain(first[2]?.key.slice("public/".length));
 

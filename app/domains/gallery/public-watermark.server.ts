@@ -1,4 +1,4 @@
-import { type WatermarkSettings, watermarkText } from "#app/domains/media/images.server.ts";
+import { type WatermarkSettings, watermarkText } from "#app/domains/media/image-watermarks.server.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { markSize, type Watermark } from "./watermark-mark.ts";
 

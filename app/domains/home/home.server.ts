@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { listLatestPublishedGallery } from "#app/domains/gallery/gallery.server.ts";
+import { listLatestPublishedGallery } from "#app/domains/gallery/gallery-public.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 

@@ -15,7 +15,7 @@ export const linksService = contentService({
 
 export type AdminLink = ContentMeta & { title: string; title_de: string; url: string; icon: string };
 
-export async function adminLinks(db: Kysely<Database>): Promise<AdminLink[]> {
+export async function listLinksForAdmin(db: Kysely<Database>): Promise<AdminLink[]> {
   const rows = await linksService.listAll(db);
   return rows.map((row) => ({
     ...contentMeta(row),
@@ -29,7 +29,7 @@ export async function adminLinks(db: Kysely<Database>): Promise<AdminLink[]> {
 export type PublicLink = { id: string; title: string; url: string; icon: string };
 
 /** Active links in display order, titled in the visitor's language. */
-export async function publicLinks(db: Kysely<Database>, lang: Language): Promise<PublicLink[]> {
+export async function listPublishedLinks(db: Kysely<Database>, lang: Language): Promise<PublicLink[]> {
   const rows = await linksService.listActive(db);
   return rows.map((row) => ({
     id: row.id,

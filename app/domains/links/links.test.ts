@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { adminLinks, linksService, publicLinks } from "./links.server.ts";
+import { linksService, listLinksForAdmin, listPublishedLinks } from "./links.server.ts";
 
 const valid = {
   title: "My code",
@@ -36,7 +36,7 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
       expect(result, url).toMatchObject({ ok: false, reason: "invalid" });
       expect(result.ok ? "" : "fieldErrors" in result ? result.fieldErrors.url : "").toMatch(/^admin\./);
     }
-    expect(await adminLinks(database.db)).toEqual([]);
+    expect(await listLinksForAdmin(database.db)).toEqual([]);
     expect((await listAudit(database.db)).total).toBe(0);
   });
 
@@ -44,7 +44,7 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
     for (const url of ["mailto:me@example.com", "MAILTO:Me@Example.com", "tel:+49 (30) 123-456", "TEL:0301234"]) {
       expect(await linksService.create(database.db, testAdmin, { ...valid, url }), url).toMatchObject({ ok: true });
     }
-    expect((await adminLinks(database.db)).map((link) => link.url)).toEqual([
+    expect((await listLinksForAdmin(database.db)).map((link) => link.url)).toEqual([
       "mailto:me@example.com",
       "mailto:Me@Example.com",
       "tel:+49 (30) 123-456",
@@ -58,7 +58,7 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
     const result = await linksService.update(database.db, testAdmin, id, { ...valid, url: "javascript:void(0)" });
 
     expect(result).toEqual({ ok: false, reason: "invalid", fieldErrors: { url: "admin.links.error.url" } });
-    expect((await adminLinks(database.db))[0]?.url).toBe(valid.url);
+    expect((await listLinksForAdmin(database.db))[0]?.url).toBe(valid.url);
   });
 
   it("stores the icon name in lower case, a missing one as the generic link, and refuses odd characters", async () => {
@@ -67,7 +67,7 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
     await linksService.create(database.db, testAdmin, { ...valid, icon: "no-such-icon" });
     const odd = await linksService.create(database.db, testAdmin, { ...valid, icon: "<svg>" });
 
-    expect((await adminLinks(database.db)).map((link) => link.icon)).toEqual(["mail", "link", "no-such-icon"]);
+    expect((await listLinksForAdmin(database.db)).map((link) => link.icon)).toEqual(["mail", "link", "no-such-icon"]);
     expect(odd).toEqual({ ok: false, reason: "invalid", fieldErrors: { icon: "admin.links.error.icon" } });
   });
 
@@ -75,8 +75,8 @@ describe.each(databaseKinds)("links (%s)", (kind) => {
     await linksService.create(database.db, testAdmin, valid);
     await linksService.create(database.db, testAdmin, { ...valid, title: "Photos", title_de: "  " });
 
-    expect((await publicLinks(database.db, "de")).map((link) => link.title)).toEqual(["Mein Code", "Photos"]);
-    expect((await publicLinks(database.db, "en")).map((link) => link.title)).toEqual(["My code", "Photos"]);
-    expect((await publicLinks(database.db, "en"))[0]).toMatchObject({ url: valid.url, icon: "github" });
+    expect((await listPublishedLinks(database.db, "de")).map((link) => link.title)).toEqual(["Mein Code", "Photos"]);
+    expect((await listPublishedLinks(database.db, "en")).map((link) => link.title)).toEqual(["My code", "Photos"]);
+    expect((await listPublishedLinks(database.db, "en"))[0]).toMatchObject({ url: valid.url, icon: "github" });
   });
 });

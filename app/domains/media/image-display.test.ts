@@ -11,7 +11,7 @@ import {
   WATERMARK_MIN_WIDTH,
   watermarkLayout,
 } from "./image-display.ts";
-import { WATERMARK_MIN_WIDTH as PIPELINE_WATERMARK_MIN_WIDTH } from "./images.server.ts";
+import { WATERMARK_MIN_WIDTH as PIPELINE_WATERMARK_MIN_WIDTH } from "./image-encode.server.ts";
 
 const ID = "0b8f4a3c-1d2e-4f56-8a9b-0c1d2e3f4a5b";
 // Hex like the pipeline's content hashes, and telling the format apart: a… AVIF, b… WebP, c… JPEG.

@@ -22,7 +22,7 @@ export type ImageFormat = "avif" | "webp" | "jpeg";
 
 /**
  * The variants the lightbox shows carry the watermark in their pixels when it is on (the pipeline draws it
- * on these: `WATERMARK_MIN_WIDTH` in images.server.ts, which a test keeps equal to this one). Which view shows which widths: docs/decisions/006-watermark-once.md.
+ * on these: `WATERMARK_MIN_WIDTH` in image-encode.server.ts, which a test keeps equal to this one). Which view shows which widths: docs/decisions/006-watermark-once.md.
  */
 export const WATERMARK_MIN_WIDTH = 1280;
 

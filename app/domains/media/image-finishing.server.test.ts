@@ -6,15 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testPhoto } from "#tests/support/gallery-factories.ts";
 import { holdImageQueue } from "#tests/support/image-queue.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import type { ImageVariant } from "./image-encode.server.ts";
 import { finishImageInBackground, finishPendingImages, whenImageQueueIdle } from "./image-finishing.server.ts";
-import {
-  type ImageVariant,
-  insertImageRow,
-  parseVariants,
-  prepareImage,
-  refreshWatermarks,
-  sweepOrphanFiles,
-} from "./images.server.ts";
+import { prepareImage } from "./image-pipeline.server.ts";
+import { insertImageRow, parseVariants } from "./image-rows.server.ts";
+import { sweepOrphanFiles } from "./image-sweeps.server.ts";
+import { refreshWatermarks } from "./image-watermarks.server.ts";
 import { createLocalStorage, type FileStorage } from "./storage.server.ts";
 
 describe.each(databaseKinds)("finishing an image's sizes in the background (%s)", (kind) => {

@@ -2,8 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { finishImage } from "./image-pipeline.server.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
-import { finishImage, watermarkText } from "./images.server.ts";
+import { watermarkText } from "./image-watermarks.server.ts";
 import type { FileStorage } from "./storage.server.ts";
 
 export { whenImageQueueIdle } from "./image-queue.server.ts";

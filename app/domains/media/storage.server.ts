@@ -11,8 +11,8 @@ import { pipeline } from "node:stream/promises";
  * or `private/…` (only through a signed, time-limited URL at `/media-private/<rest>?expires=…&sig=…`).
  *
  * Prefixes in use: `public/images/<imageId>/…` and `private/originals/<imageId>.<ext>` belong to the image
- * pipeline (images.server.ts) and are swept against the `images` table; other areas (e.g. `public/videos/`)
- * are never touched by that sweep (see `sweepUnreferenced` in images.server.ts to sweep your own prefix).
+ * pipeline (image-pipeline.server.ts) and are swept against the `images` table; other areas (e.g. `public/videos/`)
+ * are never touched by that sweep (see `sweepUnreferenced` in image-sweeps.server.ts to sweep your own prefix).
  */
 export interface FileStorage {
   /** Writes the file; refuses (StorageError "exists") to replace an existing key unless `overwrite` is set. */

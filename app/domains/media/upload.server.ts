@@ -1,14 +1,6 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import busboy from "busboy";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { removeControlCharacters } from "#app/lib/text-schema.ts";
-import { makeDirectory } from "./storage.server.ts";
 
 export type UploadedFile = {
   /** The form field the file came in. */

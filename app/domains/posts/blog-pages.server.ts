@@ -3,16 +3,15 @@ import type { Database } from "#app/db/schema.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { renderPostBody } from "./post-body.server.ts";
-import { normalizeTag, TAG_MAX } from "./post-schema.ts";
 import {
   type AdjacentPost,
   findPublishedPostBySlug,
   getAdjacentPosts,
   getPostForPreview,
   listPublishedPosts,
-  type PublicPost,
-  type PublicPostSummary,
-} from "./posts.server.ts";
+} from "./post-public.server.ts";
+import type { PublicPost, PublicPostSummary } from "./post-rows.server.ts";
+import { normalizeTag, TAG_MAX } from "./post-schema.ts";
 
 /**
  * What the blog's pages load (routes blog._index, blog.tag.$tag, blog.$slug, blog.preview and the home page's

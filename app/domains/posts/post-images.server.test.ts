@@ -3,12 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ImageError, refreshWatermarks, storeImage, variantWidths } from "#app/domains/media/images.server.ts";
+import { ImageError, variantWidths } from "#app/domains/media/image-encode.server.ts";
+import { storeImage } from "#app/domains/media/image-pipeline.server.ts";
+import { refreshWatermarks } from "#app/domains/media/image-watermarks.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { createPost } from "./post-admin.server.ts";
 import { storePostImage } from "./post-images.server.ts";
-import { createPost } from "./posts.server.ts";
 
 describe.each(databaseKinds)("pictures of blog posts (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");

@@ -4,7 +4,8 @@ import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import { recordAudit } from "#app/domains/audit/audit.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
-import { insertImageRow, prepareImage } from "#app/domains/media/images.server.ts";
+import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";
+import { insertImageRow } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 
 /** The audit kind of a picture uploaded for a post (cover or inline); the file's name is the target. */

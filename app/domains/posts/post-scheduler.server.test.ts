@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { createPost, getPostForAdmin, setPostStatus } from "./post-admin.server.ts";
 import { startPostScheduler } from "./post-scheduler.server.ts";
-import { createPost, getPostForAdmin, setPostStatus } from "./posts.server.ts";
 
 const quiet = { info: () => {}, error: (details: object) => console.error(details) };
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { nextScheduledAt, publishDuePosts } from "./posts.server.ts";
+import { toIsoString } from "#app/db/values.ts";
 
 type SchedulerLogger = {
   info: (details: object, message: string) => void;
@@ -54,4 +54,38 @@ export function startPostScheduler(deps: {
     stopped = true;
     if (timer) clearTimeout(timer);
   };
+}
+
+/**
+ * Flips every scheduled post whose time has come to published; answers how many. Its updated time stays. Looks
+ * first and writes only when a post is due: any UPDATE counts as a change and would drop the page cache.
+ */
+export async function publishDuePosts(db: Kysely<Database>, now: Date = new Date()): Promise<number> {
+  const due = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("status", "=", "scheduled")
+    .where("publish_at", "<=", now)
+    .execute();
+  if (due.length === 0) return 0;
+  const result = await db
+    .updateTable("posts")
+    .set({ status: "published" })
+    .where("status", "=", "scheduled")
+    .where("publish_at", "<=", now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0);
+}
+
+/** The time of the next scheduled post, or null when none waits. */
+export async function nextScheduledAt(db: Kysely<Database>): Promise<Date | null> {
+  const row = await db
+    .selectFrom("posts")
+    .select("publish_at")
+    .where("status", "=", "scheduled")
+    .where("publish_at", "is not", null)
+    .orderBy("publish_at")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.publish_at ? new Date(toIsoString(row.publish_at)) : null;
 }

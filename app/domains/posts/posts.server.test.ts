@@ -3,28 +3,27 @@ import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { slugify } from "./post-schema.ts";
 import {
-  type AdminPost,
   createPost,
   deletePost,
+  getPostForAdmin,
+  listPostsForAdmin,
+  setPostStatus,
+  updatePost,
+} from "./post-admin.server.ts";
+import {
   findPublishedPostBySlug,
   getAdjacentPosts,
-  getPostForAdmin,
   hasPublishedPost,
   listLatestPosts,
-  listPostsForAdmin,
   listPostsForFeed,
   listPostsForSitemap,
   listPublishedPosts,
   listPublishedTags,
-  nextScheduledAt,
-  POSTS_PER_PAGE,
-  type PostWriteResult,
-  publishDuePosts,
-  setPostStatus,
-  updatePost,
-} from "./posts.server.ts";
+} from "./post-public.server.ts";
+import { type AdminPost, POSTS_PER_PAGE, type PostWriteResult } from "./post-rows.server.ts";
+import { nextScheduledAt, publishDuePosts } from "./post-scheduler.server.ts";
+import { slugify } from "./post-schema.ts";
 
 function accepted(result: PostWriteResult): AdminPost {
   if (!result.ok) throw new Error(`refused: ${JSON.stringify(result)}`);

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { largeImage } from "#app/domains/media/image-display.ts";
 import { postHref } from "#app/domains/posts/blog-pages.server.ts";
-import { listPostsForSitemap, listPublishedTags } from "#app/domains/posts/posts.server.ts";
+import { listPostsForSitemap, listPublishedTags } from "#app/domains/posts/post-public.server.ts";
 import type { SitemapEntry } from "./sitemap.server.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { createPost, type PostWriteResult, setPostStatus } from "#app/domains/posts/posts.server.ts";
+import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
+import type { PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
 import { useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { parseSitemap } from "#tests/support/seo.ts";

@@ -7,7 +7,8 @@ import { contentTypeOf, publicMediaKey } from "#app/domains/media/media-keys.ser
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { postHref } from "#app/domains/posts/blog-pages.server.ts";
 import { renderPostBody } from "#app/domains/posts/post-body.server.ts";
-import { listPostsForFeed, type PublicPost } from "#app/domains/posts/posts.server.ts";
+import { listPostsForFeed } from "#app/domains/posts/post-public.server.ts";
+import type { PublicPost } from "#app/domains/posts/post-rows.server.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting, siteDescription, siteTitle } from "#app/domains/settings/settings.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
-import { refreshWatermarks } from "#app/domains/media/images.server.ts";
+import { refreshWatermarks } from "#app/domains/media/image-watermarks.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { settingSpecs } from "./setting-registry.ts";

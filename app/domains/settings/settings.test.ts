@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { migrateToLatest, migrateUpTo } from "#app/db/migrations.server.ts";
-import { watermarkText } from "#app/domains/media/images.server.ts";
+import { watermarkText } from "#app/domains/media/image-watermarks.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
 import { insertMissingDefaults, readSettings, settingRows } from "./settings.server.ts";

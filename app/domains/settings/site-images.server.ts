@@ -2,14 +2,8 @@ import type { Kysely } from "kysely";
 import sharp from "sharp";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
-import {
-  contentHash,
-  decodeOptions,
-  ImageError,
-  inspectImage,
-  type SweepOptions,
-  sweepUnreferenced,
-} from "#app/domains/media/images.server.ts";
+import { contentHash, decodeOptions, ImageError, inspectImage } from "#app/domains/media/image-encode.server.ts";
+import { type SweepOptions, sweepUnreferenced } from "#app/domains/media/image-sweeps.server.ts";
 import { type FileStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { SITE_IMAGE_SETTING } from "./setting-registry.ts";

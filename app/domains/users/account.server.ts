@@ -61,7 +61,7 @@ export async function isOwnPassword(db: Kysely<Database>, userId: string, passwo
 
 export type OwnPasswordChange =
   | { ok: true; sessionsEnded: number }
-  | { ok: false; problem: "wrongPassword" | "notFound" | `password.${PasswordProblem}` };
+  | { ok: false; reason: "wrongPassword" | "notFound" | `password.${PasswordProblem}` };
 
 /**
  * Changes the person's password after checking the current one: the new one must pass the policy, and every session
@@ -74,8 +74,8 @@ export async function changeOwnPassword(
   input: { currentPassword: string; newPassword: string },
 ): Promise<OwnPasswordChange> {
   const problem = passwordProblem(input.newPassword, actor.email);
-  if (problem) return { ok: false, problem: `password.${problem}` };
-  if (!(await isOwnPassword(db, actor.id, input.currentPassword))) return { ok: false, problem: "wrongPassword" };
+  if (problem) return { ok: false, reason: `password.${problem}` };
+  if (!(await isOwnPassword(db, actor.id, input.currentPassword))) return { ok: false, reason: "wrongPassword" };
   const result = await setPassword(db, { email: actor.email, password: input.newPassword });
   if (!result.ok) return result;
   await recordAudit(db, actor, {
@@ -118,9 +118,9 @@ export async function setOwnName(
   db: Kysely<Database>,
   actor: AuditActor,
   name: unknown,
-): Promise<{ ok: true; changed: boolean } | { ok: false; problem: TextProblem }> {
+): Promise<{ ok: true; changed: boolean } | { ok: false; reason: TextProblem }> {
   const parsed = displayNameSchema.safeParse(name);
-  if (!parsed.success) return { ok: false, problem: (parsed.error.issues[0]?.message ?? "invalid") as TextProblem };
+  if (!parsed.success) return { ok: false, reason: (parsed.error.issues[0]?.message ?? "invalid") as TextProblem };
   const value = parsed.data;
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("user").select("name").where("id", "=", actor.id).executeTakeFirst();
@@ -231,7 +231,7 @@ export async function endOtherOwnSessions(
   });
 }
 
-export type OwnAccountDeletion = { ok: true } | { ok: false; problem: "wrongPassword" | "lastAdmin" | "notFound" };
+export type OwnAccountDeletion = { ok: true } | { ok: false; reason: "wrongPassword" | "lastAdmin" | "notFound" };
 
 /**
  * Deletes the person's account after checking their password, as an admin would (user-admin.server.ts: sessions,
@@ -243,10 +243,10 @@ export async function deleteOwnAccount(
   actor: AuditActor,
   password: string,
 ): Promise<OwnAccountDeletion> {
-  if (!(await isOwnPassword(db, actor.id, password))) return { ok: false, problem: "wrongPassword" };
+  if (!(await isOwnPassword(db, actor.id, password))) return { ok: false, reason: "wrongPassword" };
   const result = await deleteUser(db, actor, { userId: actor.id, confirmSelf: true });
   if (result.ok) return { ok: true };
-  return { ok: false, problem: result.problem === "lastAdmin" ? "lastAdmin" : "notFound" };
+  return { ok: false, reason: result.problem === "lastAdmin" ? "lastAdmin" : "notFound" };
 }
 
 const PASSWORD_CHANGED_MAIL: Record<

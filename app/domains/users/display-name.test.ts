@@ -12,8 +12,8 @@ describe.each(databaseKinds)("the display name (%s)", (kind) => {
     const actor = { id: user.id, email: user.email };
     expect(await setOwnName(database.db, actor, "  Ada Lovelace ")).toEqual({ ok: true, changed: true });
     expect((await getOwnAccount(database.db, user.id))?.name).toBe("Ada Lovelace");
-    expect(await setOwnName(database.db, actor, "Ada\nLovelace")).toEqual({ ok: false, problem: "lineBreak" });
-    expect(await setOwnName(database.db, actor, "x".repeat(81))).toEqual({ ok: false, problem: "tooLong" });
+    expect(await setOwnName(database.db, actor, "Ada\nLovelace")).toEqual({ ok: false, reason: "lineBreak" });
+    expect(await setOwnName(database.db, actor, "x".repeat(81))).toEqual({ ok: false, reason: "tooLong" });
     expect((await getOwnAccount(database.db, user.id))?.name).toBe("Ada Lovelace");
     expect(await setOwnName(database.db, actor, "")).toEqual({ ok: true, changed: true });
     const { records } = await listAudit(database.db, { action: "account.changeName" });

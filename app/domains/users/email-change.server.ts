@@ -61,16 +61,16 @@ export async function requestEmailChange(
   deps: EmailChangeDeps,
   input: { userId: string; email: string; newEmail: string; password: string; language: Language },
   now = new Date(),
-): Promise<{ ok: true; newEmail: string } | { ok: false; problem: EmailChangeProblem }> {
+): Promise<{ ok: true; newEmail: string } | { ok: false; reason: EmailChangeProblem }> {
   const newEmail = normalizeEmail(input.newEmail);
-  if (!newEmail) return { ok: false, problem: "emailRequired" };
-  if (!isValidEmail(newEmail)) return { ok: false, problem: "emailInvalid" };
-  if (newEmail === normalizeEmail(input.email)) return { ok: false, problem: "sameEmail" };
-  if (!input.password) return { ok: false, problem: "passwordRequired" };
+  if (!newEmail) return { ok: false, reason: "emailRequired" };
+  if (!isValidEmail(newEmail)) return { ok: false, reason: "emailInvalid" };
+  if (newEmail === normalizeEmail(input.email)) return { ok: false, reason: "sameEmail" };
+  if (!input.password) return { ok: false, reason: "passwordRequired" };
   if (!(await isOwnPassword(deps.db, input.userId, input.password))) {
-    return { ok: false, problem: "wrongPassword" };
+    return { ok: false, reason: "wrongPassword" };
   }
-  if (await emailInUse(deps.db, newEmail)) return { ok: false, problem: "emailTaken" };
+  if (await emailInUse(deps.db, newEmail)) return { ok: false, reason: "emailTaken" };
   const { token } = await issueAccountToken(deps.db, { userId: input.userId, purpose: "email-change", newEmail }, now);
   await recordAudit(
     deps.db,
@@ -115,14 +115,14 @@ export async function confirmEmailChange(
   now = new Date(),
 ): Promise<
   | { ok: true; oldEmail: string; newEmail: string }
-  | { ok: false; problem: "invalidToken" | "passwordRequired" | "wrongPassword" | "emailTaken" }
+  | { ok: false; reason: "invalidToken" | "passwordRequired" | "wrongPassword" | "emailTaken" }
 > {
-  if (input.token.length > TOKEN_MAX_LENGTH) return { ok: false, problem: "invalidToken" };
+  if (input.token.length > TOKEN_MAX_LENGTH) return { ok: false, reason: "invalidToken" };
   const valid = await findValidToken(deps.db, "email-change", input.token, now);
-  if (!valid?.newEmail) return { ok: false, problem: "invalidToken" };
-  if (!input.password) return { ok: false, problem: "passwordRequired" };
+  if (!valid?.newEmail) return { ok: false, reason: "invalidToken" };
+  if (!input.password) return { ok: false, reason: "passwordRequired" };
   if (!(await isOwnPassword(deps.db, valid.userId, input.password))) {
-    return { ok: false, problem: "wrongPassword" };
+    return { ok: false, reason: "wrongPassword" };
   }
   const newEmail = valid.newEmail;
   try {
@@ -141,9 +141,9 @@ export async function confirmEmailChange(
       );
     });
   } catch (error) {
-    if (error instanceof TokenLost) return { ok: false, problem: "invalidToken" };
+    if (error instanceof TokenLost) return { ok: false, reason: "invalidToken" };
     // Someone took the address between the request and now.
-    if (isUniqueViolation(error)) return { ok: false, problem: "emailTaken" };
+    if (isUniqueViolation(error)) return { ok: false, reason: "emailTaken" };
     throw error;
   }
   const language = isLanguage(valid.language) ? valid.language : "en";

@@ -74,7 +74,7 @@ export async function checkResetToken(
 
 export type ResetResult =
   | { ok: true; email: string; sessionsEnded: number }
-  | { ok: false; problem: "invalidToken" | `password.${PasswordProblem}` };
+  | { ok: false; reason: "invalidToken" | `password.${PasswordProblem}` };
 
 /**
  * Sets the new password a reset link allows. The password is checked against the policy before the token is
@@ -87,12 +87,12 @@ export async function resetPasswordWithToken(
   now = new Date(),
 ): Promise<ResetResult> {
   const valid = await findValidToken(db, "password-reset", input.token, now);
-  if (!valid) return { ok: false, problem: "invalidToken" };
+  if (!valid) return { ok: false, reason: "invalidToken" };
   const problem = passwordProblem(input.password, valid.email);
-  if (problem) return { ok: false, problem: `password.${problem}` };
-  if (!(await claimToken(db, "password-reset", input.token, now))) return { ok: false, problem: "invalidToken" };
+  if (problem) return { ok: false, reason: `password.${problem}` };
+  if (!(await claimToken(db, "password-reset", input.token, now))) return { ok: false, reason: "invalidToken" };
   const result = await setPassword(db, { email: valid.email, password: input.password });
-  if (!result.ok) return { ok: false, problem: result.problem === "notFound" ? "invalidToken" : result.problem };
+  if (!result.ok) return { ok: false, reason: result.reason === "notFound" ? "invalidToken" : result.reason };
   await recordAudit(
     db,
     { id: valid.userId, email: valid.email },

@@ -81,7 +81,7 @@ describe.each(databaseKinds)("password recovery (%s)", (kind) => {
     // A password the policy refuses changes nothing and leaves the link working.
     expect(await resetPasswordWithToken(database.db, { token, password: "short" })).toEqual({
       ok: false,
-      problem: "password.tooShort",
+      reason: "password.tooShort",
     });
     expect(await checkResetToken(database.db, token)).not.toBeNull();
 
@@ -91,7 +91,7 @@ describe.each(databaseKinds)("password recovery (%s)", (kind) => {
     expect(await database.db.selectFrom("session").select("id").where("userId", "=", user.id).execute()).toEqual([]);
     expect(await resetPasswordWithToken(database.db, { token, password: strongPassword() })).toEqual({
       ok: false,
-      problem: "invalidToken",
+      reason: "invalidToken",
     });
     const { records } = await listAudit(database.db, { action: "users.password-reset" });
     const mine = records.filter((record) => record.target === user.email).map((record) => record.action);
@@ -110,7 +110,7 @@ describe.each(databaseKinds)("password recovery (%s)", (kind) => {
     expect(await checkResetToken(database.db, first, justBefore)).not.toBeNull();
     expect(await resetPasswordWithToken(database.db, { token: first, password: strongPassword() }, atExpiry)).toEqual({
       ok: false,
-      problem: "invalidToken",
+      reason: "invalidToken",
     });
 
     await requestPasswordReset(d, { email: user.email, language: "en" }, asked);
@@ -133,7 +133,7 @@ describe.each(databaseKinds)("password recovery (%s)", (kind) => {
     for (const token of ["", "x".repeat(5000), "a".repeat(43)]) {
       expect(await resetPasswordWithToken(database.db, { token, password: strongPassword() })).toEqual({
         ok: false,
-        problem: "invalidToken",
+        reason: "invalidToken",
       });
     }
   });
@@ -206,7 +206,7 @@ describe.each(databaseKinds)("changing the e-mail address (%s)", (kind) => {
 
     expect(await confirmEmailChange(d, { token, password: "wrong-password-123" })).toEqual({
       ok: false,
-      problem: "wrongPassword",
+      reason: "wrongPassword",
     });
     expect(await confirmEmailChange(d, { token, password: user.password })).toEqual({
       ok: true,
@@ -219,7 +219,7 @@ describe.each(databaseKinds)("changing the e-mail address (%s)", (kind) => {
     expect(d.mail.sent[1]?.action).toBeUndefined();
     expect(await confirmEmailChange(d, { token, password: user.password })).toEqual({
       ok: false,
-      problem: "invalidToken",
+      reason: "invalidToken",
     });
     const { records } = await listAudit(database.db, { action: "users.email-change" });
     const mine = records.filter((record) => record.newValue === newEmail);
@@ -232,10 +232,10 @@ describe.each(databaseKinds)("changing the e-mail address (%s)", (kind) => {
     const d = deps();
     const ask = (newEmail: string, password = user.password) =>
       requestEmailChange(d, { userId: user.id, email: user.email, newEmail, password, language: "en" });
-    expect(await ask(other.email)).toEqual({ ok: false, problem: "emailTaken" });
-    expect(await ask(uniqueEmail(), "not-the-password")).toEqual({ ok: false, problem: "wrongPassword" });
-    expect(await ask(user.email)).toEqual({ ok: false, problem: "sameEmail" });
-    expect(await ask("not an address")).toEqual({ ok: false, problem: "emailInvalid" });
+    expect(await ask(other.email)).toEqual({ ok: false, reason: "emailTaken" });
+    expect(await ask(uniqueEmail(), "not-the-password")).toEqual({ ok: false, reason: "wrongPassword" });
+    expect(await ask(user.email)).toEqual({ ok: false, reason: "sameEmail" });
+    expect(await ask("not an address")).toEqual({ ok: false, reason: "emailInvalid" });
     expect(d.mail.sent).toEqual([]);
   });
 
@@ -254,7 +254,7 @@ describe.each(databaseKinds)("changing the e-mail address (%s)", (kind) => {
     await createUser(database.db, { email: newEmail });
     expect(await confirmEmailChange(d, { token, password: user.password })).toEqual({
       ok: false,
-      problem: "emailTaken",
+      reason: "emailTaken",
     });
     const row = await database.db.selectFrom("user").select("email").where("id", "=", user.id).executeTakeFirst();
     expect(row?.email).toBe(user.email);

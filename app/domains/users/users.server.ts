@@ -191,7 +191,7 @@ export async function lockAdminsAndCheck(trx: Transaction<Database>, userId: str
 
 export type PasswordChangeResult =
   | { ok: true; sessionsEnded: number }
-  | { ok: false; problem: "notFound" | `password.${PasswordProblem}` };
+  | { ok: false; reason: "notFound" | `password.${PasswordProblem}` };
 
 /**
  * Sets a user's password and ends every session of the user in the same transaction: whoever held one (perhaps
@@ -204,9 +204,9 @@ export async function setPassword(
 ): Promise<PasswordChangeResult> {
   const email = normalizeEmail(input.email);
   const user = await findUserByEmail(db, email);
-  if (!user) return { ok: false, problem: "notFound" };
+  if (!user) return { ok: false, reason: "notFound" };
   const problem = passwordProblem(input.password, email);
-  if (problem) return { ok: false, problem: `password.${problem}` };
+  if (problem) return { ok: false, reason: `password.${problem}` };
   // Hashing is slow on purpose; do it before the transaction holds any lock.
   const passwordHash = await hashPassword(input.password);
   const now = new Date();
@@ -218,7 +218,7 @@ export async function setPassword(
       .where("providerId", "=", "credential")
       .executeTakeFirst();
     // Every account made here has a password; one without (made elsewhere) is not this function's to give one.
-    if (Number(updated.numUpdatedRows) === 0) return { ok: false, problem: "notFound" };
+    if (Number(updated.numUpdatedRows) === 0) return { ok: false, reason: "notFound" };
     const ended = await trx.deleteFrom("session").where("userId", "=", user.id).executeTakeFirst();
     await trx.deleteFrom("sign_in_failures").where("account", "=", email).execute();
     // A reset link mailed before the change must not undo it.

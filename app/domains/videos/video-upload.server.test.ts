@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { imageSources } from "#app/domains/media/image-display.ts";
-import { sweepOrphanFiles } from "#app/domains/media/images.server.ts";
+import { sweepOrphanFiles } from "#app/domains/media/image-sweeps.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import type { ReceivedUpload } from "#app/domains/media/upload.server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
@@ -13,7 +13,7 @@ import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createVideoFromUpload, replaceVideoPoster, type UploadOptions } from "./video-upload.server.ts";
 import {
-  publicVideos,
+  listPublishedVideos,
   removeVideoPoster,
   sweepOrphanVideoFiles,
   VIDEO_FILE_PREFIX,
@@ -80,7 +80,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
     expect(row?.embed_url).toBeNull();
     expect(row?.file_key).toMatch(/^public\/videos\/[0-9a-f-]{36}\.mp4$/);
     expect((await storage.stat(row?.file_key ?? ""))?.size).toBe(MP4_BYTES.length);
-    const [video] = await publicVideos(database.db, "de");
+    const [video] = await listPublishedVideos(database.db, "de");
     expect(video?.title).toBe("Urlaub");
     expect(video?.player).toEqual({ kind: "file", src: `/media/${row?.file_key?.slice(7)}`, type: "video/mp4" });
     expect(video?.poster ? imageSources(video.poster).fallback.src : "").toMatch(/^\/media\/images\//);
@@ -172,7 +172,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
     const first = await posterOf();
     expect(first).toBeTruthy();
     expect(await imageFiles(first)).toBeGreaterThan(1);
-    const [shown] = await publicVideos(database.db, "en");
+    const [shown] = await listPublishedVideos(database.db, "en");
     expect(shown?.player.kind).toBe("embed");
     expect(shown?.poster?.width).toBeGreaterThan(0);
     expect(shown?.poster?.height).toBeGreaterThan(0);
@@ -201,7 +201,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
     expect(await storage.list("public/images/")).toEqual([]);
     expect(await storage.list("private/")).toEqual([]);
     expect(await database.db.selectFrom("images").select("id").execute()).toEqual([]);
-    expect((await publicVideos(database.db, "en"))[0]?.poster).toBeNull();
+    expect((await listPublishedVideos(database.db, "en"))[0]?.poster).toBeNull();
     const audit = await listAudit(database.db, { action: "videos.poster" });
     expect(audit.total).toBe(3);
 

@@ -5,14 +5,9 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
-import {
-  deleteImage,
-  ImageError,
-  insertImageRow,
-  type PreparedImage,
-  prepareImage,
-  storeImage,
-} from "#app/domains/media/images.server.ts";
+import { ImageError } from "#app/domains/media/image-encode.server.ts";
+import { type PreparedImage, prepareImage, storeImage } from "#app/domains/media/image-pipeline.server.ts";
+import { deleteImage, insertImageRow } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import {
   detectImageType,

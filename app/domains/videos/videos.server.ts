@@ -9,14 +9,10 @@ import {
   contentService,
   localized,
 } from "#app/domains/content/content.server.ts";
+import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
-import {
-  deleteImageRow,
-  imageForDisplay,
-  removeImageFiles,
-  type SweepOptions,
-  sweepUnreferenced,
-} from "#app/domains/media/images.server.ts";
+import { deleteImageRow, removeImageFiles } from "#app/domains/media/image-rows.server.ts";
+import { type SweepOptions, sweepUnreferenced } from "#app/domains/media/image-sweeps.server.ts";
 import { type FileStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
@@ -186,7 +182,7 @@ export type AdminVideo = ContentMeta & {
   posterSrc: string | null;
 };
 
-export async function adminVideos(db: Kysely<Database>): Promise<AdminVideo[]> {
+export async function listVideosForAdmin(db: Kysely<Database>): Promise<AdminVideo[]> {
   const rows = await service.listAll(db);
   const posters = await postersOf(db, rows);
   return rows.map((row) => ({
@@ -231,7 +227,7 @@ async function toPublicVideos(db: Kysely<Database>, rows: VideoRow[], lang: Lang
 }
 
 /** Active videos in display order in the visitor's language. */
-export async function publicVideos(db: Kysely<Database>, lang: Language): Promise<VideoData[]> {
+export async function listPublishedVideos(db: Kysely<Database>, lang: Language): Promise<VideoData[]> {
   return toPublicVideos(db, await service.listActive(db), lang);
 }
 

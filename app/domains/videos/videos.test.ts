@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { latestVideo, publicVideos, videosService } from "./videos.server.ts";
+import { latestVideo, listPublishedVideos, videosService } from "./videos.server.ts";
 
 const valid = {
   title: "Alps",
@@ -30,7 +30,7 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
       "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
       "https://vimeo.com/76979871",
     ]);
-    const german = await publicVideos(database.db, "de");
+    const german = await listPublishedVideos(database.db, "de");
     expect(german).toEqual([
       {
         id: rows[0]?.id,

@@ -1,4 +1,4 @@
-/** Why a post's input was refused (app/domains/posts/post-schema.ts and posts.server.ts name these keys). */
+/** Why a post's input was refused (app/domains/posts/post-schema.ts and post-admin.server.ts name these keys). */
 export const adminPostRulesEn = {
   "admin.posts.error.slug": "Use lower-case letters a–z, digits and single hyphens between them (e.g. my-first-post).",
   "admin.posts.error.slugTaken": "Another post has or had this address. Choose another one.",

@@ -6,6 +6,9 @@ export const AUTOSAVE_DELAY_MS = 3000;
 /** After a failed save (no connection), the next try; the browser's "online" event tries at once. */
 const RETRY_MS = 10_000;
 
+/** The editor's form values, for the editor's parts (the type is the route's; read here so components import the edge once). */
+export type { PostFormValues };
+
 /** The browser's copy of a post's unsaved text: kept until the server has confirmed the same text. */
 export type LocalCopy = { values: PostFormValues; postId: string | null; savedAt: number };
 

@@ -6,20 +6,19 @@ import { deflateSync } from "node:zlib";
 import sharp, { type Sharp } from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { imageForDisplay } from "./image-display.server.ts";
 import { imageSources } from "./image-display.ts";
 import {
-  deleteImage,
   IMAGE_WIDTHS,
   ImageError,
-  imageForDisplay,
   MAX_IMAGE_PIXELS,
-  parseVariants,
-  refreshWatermarks,
-  storeImage,
-  sweepOrphanFiles,
   variantWidths,
   WATERMARK_MIN_WIDTH,
-} from "./images.server.ts";
+} from "./image-encode.server.ts";
+import { storeImage } from "./image-pipeline.server.ts";
+import { deleteImage, parseVariants } from "./image-rows.server.ts";
+import { sweepOrphanFiles } from "./image-sweeps.server.ts";
+import { refreshWatermarks } from "./image-watermarks.server.ts";
 import { createLocalStorage, type FileStorage } from "./storage.server.ts";
 
 /** Whether a TIFF/EXIF block (as sharp's metadata gives it) has a GPS IFD pointer (tag 0x8825) in IFD0. */
