@@ -277,6 +277,18 @@ app.use(async (req, res, next) => {
 // Uploaded media: public files by content-hashed name, private ones by signed URL (see serve-media.server.ts).
 app.use(mediaHandler(() => getRuntime().storage));
 
+// An address whose percent-encoding is not UTF-8 names no page: answered 400 here, where React Router would answer
+// the same after writing a warning to stderr for every such request (a scanner's noise in the owner's log).
+app.use((req, res, next) => {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    res.status(400).type("text/plain").send("The address is not valid.");
+    return;
+  }
+  next();
+});
+
 const loadBuild = () => import("virtual:react-router/server-build");
 const handleRequest = createRequestHandler(loadBuild, process.env.NODE_ENV);
 
