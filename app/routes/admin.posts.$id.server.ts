@@ -10,6 +10,14 @@ import {
   setPostStatus,
   updatePost,
 } from "#app/domains/posts/post-admin.server.ts";
+import {
+  EDITOR_INTENTS,
+  type EditorIntent,
+  type EditorResult,
+  NEW_POST,
+  POST_FORM_FIELDS,
+  type PostFormValues,
+} from "#app/domains/posts/post-editor-form.ts";
 import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { signPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { fromZonedLocal, isTimeZone } from "#app/domains/posts/schedule-time.ts";
@@ -17,58 +25,16 @@ import type { AdminMessageKey, AdminTranslate } from "#app/i18n/admin-dictionary
 import { translateFieldErrors } from "#app/lib/field-errors.ts";
 import { ROW_ID_PATTERN } from "#app/lib/text-schema.ts";
 
-/** The editor's form fields that make up a post (the names postFieldsSchema reads). */
-export const POST_FORM_FIELDS = [
-  "title",
-  "title_de",
-  "slug",
-  "slug_de",
-  "excerpt",
-  "excerpt_de",
-  "body",
-  "body_de",
-  "cover_image_id",
-  "cover_alt",
-  "cover_alt_de",
-  "tags",
-] as const;
-export type PostFormField = (typeof POST_FORM_FIELDS)[number];
-export type PostFormValues = Record<PostFormField, string>;
-
-/** The address segment of the editor for a post not written yet. */
-export const NEW_POST = "new";
-
-/**
- * What the editor's buttons ask for. `save` keeps the status (Save draft / Save changes), `autosave` is the
- * editor saving a draft by itself (refused for a post visitors may see: those change only when the admin says so),
- * `publish` now, `schedule` at the picker's time, `unpublish` back to draft, `delete`.
- */
-export const EDITOR_INTENTS = ["save", "autosave", "publish", "schedule", "unpublish", "delete"] as const;
-export type EditorIntent = (typeof EDITOR_INTENTS)[number];
-
-export type EditorResult =
-  | {
-      ok: true;
-      intent: EditorIntent;
-      message: string;
-      /** The post's id (a new post's, once the first save wrote it); null after delete. */
-      id: string | null;
-      updatedAt: string | null;
-      /** Where a full form post goes next (a new post's own address, the list after delete). */
-      redirectTo: string | null;
-    }
-  | {
-      ok: false;
-      intent: EditorIntent | null;
-      message: string;
-      fieldErrors: Record<string, string>;
-      /** What was sent, so a page rendered without JavaScript shows it again instead of the stored post. */
-      values: PostFormValues | null;
-      /** A new post's id when its fields were written but the status change was refused. */
-      id?: string;
-      /** The post does not exist (any more): answered 404. */
-      notFound?: true;
-    };
+// The editor's form and its answer are shared with the editor's components (client-safe, in the posts domain).
+export {
+  EDITOR_INTENTS,
+  type EditorIntent,
+  type EditorResult,
+  NEW_POST,
+  POST_FORM_FIELDS,
+  type PostFormField,
+  type PostFormValues,
+} from "#app/domains/posts/post-editor-form.ts";
 
 const DONE_MESSAGES: Partial<Record<EditorIntent, AdminMessageKey>> = {
   save: "admin.posts.saved",

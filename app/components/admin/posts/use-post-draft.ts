@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { EditorResult, PostFormValues } from "#app/routes/admin.posts.$id.server.ts";
+import type { EditorResult, PostFormValues } from "#app/domains/posts/post-editor-form.ts";
 
 /** How long the editor waits after the last change before it saves a draft by itself. */
 export const AUTOSAVE_DELAY_MS = 3000;
