@@ -11,7 +11,6 @@ import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { type AppMailService, createMailService } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
-import { warmPostRenderer } from "#app/domains/posts/post-body.server.ts";
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";

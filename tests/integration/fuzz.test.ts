@@ -56,12 +56,19 @@ function flattenRoutes(entries: RouteEntry[], parent = ""): { file: string; path
 
 const ROUTES = flattenRoutes(routes as RouteEntry[]);
 const source = (file: string) => fs.readFileSync(path.join(ROOT, "app", file), "utf8");
+/** A route module and its sibling `.server.ts` (a big route's loader and action live there). */
+const sourceWithServer = (file: string) => {
+  const sibling = path.join(ROOT, "app", file.replace(/\.tsx?$/, ".server.ts"));
+  return source(file) + (fs.existsSync(sibling) ? fs.readFileSync(sibling, "utf8") : "");
+};
 const hasExport = (file: string, name: "action" | "loader") =>
   new RegExp(`export (async )?function ${name}\\b|export const ${name}\\b`).test(source(file));
 
 /** Every query parameter a route module reads (`lang` is read for every page, by languageOf). */
 function queryParamsReadBy(file: string): string[] {
-  const names = [...source(file).matchAll(/(?:searchParams|params)\.get\("([^"]+)"\)/g)].map((match) => match[1] ?? "");
+  const names = [...sourceWithServer(file).matchAll(/(?:searchParams|params)\.get\("([^"]+)"\)/g)].map(
+    (match) => match[1] ?? "",
+  );
   return [...new Set(names)];
 }
 

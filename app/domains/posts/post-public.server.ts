@@ -165,13 +165,18 @@ export async function listLatestPosts(
   limit = 3,
   options: { now?: Date } = {},
 ): Promise<PublicPostSummary[]> {
+  return (await readNewestPosts(db, lang, limit, options.now)).map(toSummary);
+}
+
+/** The newest posts visible at `now`, newest first (one query for the home page and the feeds). */
+async function readNewestPosts(db: Db, lang: Language, limit: number, now = new Date()): Promise<PublicPost[]> {
   const rows = await postsQuery(db)
-    .where(visibleAt(options.now ?? new Date()))
+    .where(visibleAt(now))
     .orderBy("p.publish_at", "desc")
     .orderBy("p.id", "desc")
     .limit(limit)
     .execute();
-  return (await toPublicPosts(db, rows, lang)).map(toSummary);
+  return toPublicPosts(db, rows, lang);
 }
 
 /** The newest visible posts with their Markdown bodies, for a language's feed. */
@@ -181,13 +186,7 @@ export async function listPostsForFeed(
   limit: number,
   options: { now?: Date } = {},
 ): Promise<PublicPost[]> {
-  const rows = await postsQuery(db)
-    .where(visibleAt(options.now ?? new Date()))
-    .orderBy("p.publish_at", "desc")
-    .orderBy("p.id", "desc")
-    .limit(limit)
-    .execute();
-  return toPublicPosts(db, rows, lang);
+  return readNewestPosts(db, lang, limit, options.now);
 }
 
 export type SitemapPost = {
