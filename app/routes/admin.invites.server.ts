@@ -102,7 +102,7 @@ async function runInviteIntent({ admin, t, db, runtime }: AdminCall, input: Reco
   if (!result.ok) {
     throw new AdminRefusal(
       400,
-      t(result.problem === "used" ? "admin.invites.error.used" : "admin.invites.error.notFound"),
+      t(result.reason === "used" ? "admin.invites.error.used" : "admin.invites.error.notFound"),
     );
   }
   return { ok: true, message: t("admin.invites.deleted", { code: result.code }) } satisfies InviteResult;

@@ -11,7 +11,7 @@ import {
   listUsers,
   setAdminRole,
   signOutEverywhere,
-  type UserChangeProblem,
+  type UserChangeReason,
   type UserSummary,
 } from "#app/domains/users/user-admin.server.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
@@ -37,7 +37,7 @@ const userForm = z.object({
   confirmSelf: z.literal("yes").optional(),
 });
 
-const PROBLEMS: Record<UserChangeProblem, AdminMessageKey> = {
+const REASONS: Record<UserChangeReason, AdminMessageKey> = {
   notFound: "admin.users.error.notFound",
   lastAdmin: "admin.users.error.lastAdmin",
   confirmSelf: "admin.users.error.confirmSelf",
@@ -56,7 +56,7 @@ export function action(args: Route.ActionArgs) {
         : intent === "delete"
           ? await deleteUser(db, admin, { userId, confirmSelf: confirmed })
           : await setAdminRole(db, admin, { userId, admin: intent === "grantAdmin", confirmSelf: confirmed });
-    if (!result.ok) throw new AdminRefusal(400, t(PROBLEMS[result.problem]));
+    if (!result.ok) throw new AdminRefusal(400, t(REASONS[result.reason]));
     // Whoever removed their own role or sessions can no longer see this screen: off to the start page.
     if (userId === admin.id && intent !== "grantAdmin" && result.changed) throw redirect("/");
     const messages: Record<typeof intent, AdminMessageKey> = {

@@ -13,7 +13,7 @@ export type { AuthToast };
 
 export type AuthActionResult = { intent: "sign-in" | "sign-up"; ok: boolean; toast: AuthToast; email: string };
 
-const signUpProblemText: Record<string, MessageKey> = {
+const signUpReasonText: Record<string, MessageKey> = {
   emailRequired: "auth.error.emailRequired",
   emailInvalid: "auth.error.emailInvalid",
   emailTaken: "auth.error.emailTaken",
@@ -24,7 +24,7 @@ const signUpProblemText: Record<string, MessageKey> = {
 };
 
 // Failures that could be guessing (codes, addresses) stay counted towards the limit; the rest are forgiven.
-const countedSignUpProblems = new Set(["inviteInvalid", "emailTaken"]);
+const countedSignUpReasons = new Set(["inviteInvalid", "emailTaken"]);
 
 export function tooManyAttempts(t: Translate, retryAfterMs: number): AuthToast {
   return {
@@ -68,16 +68,16 @@ export async function signUp(
     };
   } catch (error) {
     if (!(error instanceof SignUpError)) throw error;
-    if (!countedSignUpProblems.has(error.problem)) runtime.authLimiter.forgive(client);
+    if (!countedSignUpReasons.has(error.reason)) runtime.authLimiter.forgive(client);
     const toast: AuthToast =
-      error.problem === "inviteRequired"
+      error.reason === "inviteRequired"
         ? { kind: "error", title: t("auth.inviteRequired"), description: t("auth.inviteRequiredText") }
-        : error.problem === "inviteInvalid"
+        : error.reason === "inviteInvalid"
           ? { kind: "error", title: t("auth.inviteInvalid"), description: t("auth.inviteInvalidText") }
           : {
               kind: "error",
               title: t("auth.signUpFailed"),
-              description: t(signUpProblemText[error.problem] ?? "auth.error.unknown"),
+              description: t(signUpReasonText[error.reason] ?? "auth.error.unknown"),
             };
     return { intent: "sign-up", ok: false, email, toast };
   }

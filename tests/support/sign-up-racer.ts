@@ -20,7 +20,7 @@ const results = await Promise.allSettled(
 const outcomes: RaceOutcome[] = results.map((result) =>
   result.status === "fulfilled"
     ? { won: { userId: result.value.userId, email: result.value.email } }
-    : { lost: result.reason instanceof SignUpError ? result.reason.problem : String(result.reason) },
+    : { lost: result.reason instanceof SignUpError ? result.reason.reason : String(result.reason) },
 );
 await database.close();
 process.stdout.write(`${JSON.stringify(outcomes)}\n`);

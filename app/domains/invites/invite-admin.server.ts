@@ -78,7 +78,7 @@ export async function createInvitesAsAdmin(
   });
 }
 
-export type DeleteInviteResult = { ok: true; code: string } | { ok: false; problem: "notFound" | "used" };
+export type DeleteInviteResult = { ok: true; code: string } | { ok: false; reason: "notFound" | "used" };
 
 /** Deletes an unused ordinary code. A used code stays as the record of who came in with it. */
 export async function deleteUnusedInvite(
@@ -106,6 +106,6 @@ export async function deleteUnusedInvite(
       .where("code", "=", code)
       .where("grants_role", "is", null)
       .executeTakeFirst();
-    return { ok: false, problem: existing && toBoolean(existing.is_used) ? "used" : "notFound" };
+    return { ok: false, reason: existing && toBoolean(existing.is_used) ? "used" : "notFound" };
   });
 }

@@ -78,12 +78,12 @@ describe.each(databaseKinds)("invite codes in the admin screen (%s)", (kind) => 
     await signUpWithInvite(database.db, { email: uniqueEmail(), password: strongPassword(), inviteCode: code });
     const setupCode = (await ensureAdminSetupCode(database.db)) ?? "";
 
-    expect(await deleteUnusedInvite(database.db, testAdmin, code)).toEqual({ ok: false, problem: "used" });
+    expect(await deleteUnusedInvite(database.db, testAdmin, code)).toEqual({ ok: false, reason: "used" });
     expect(await deleteUnusedInvite(database.db, testAdmin, "ABCD-EFGH-JKMN-PQRS")).toEqual({
       ok: false,
-      problem: "notFound",
+      reason: "notFound",
     });
-    expect(await deleteUnusedInvite(database.db, testAdmin, setupCode)).toEqual({ ok: false, problem: "notFound" });
+    expect(await deleteUnusedInvite(database.db, testAdmin, setupCode)).toEqual({ ok: false, reason: "notFound" });
 
     expect((await findInviteCode(database.db, code))?.isUsed).toBe(true);
     expect(await findInviteCode(database.db, setupCode)).toBeDefined();

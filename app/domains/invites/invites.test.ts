@@ -84,7 +84,7 @@ describe.each(databaseKinds)("the first-admin setup code (%s)", (kind) => {
     const email = uniqueEmail("mallory");
     await expect(
       signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode: code }),
-    ).rejects.toMatchObject({ problem: "inviteInvalid" });
+    ).rejects.toMatchObject({ reason: "inviteInvalid" });
     expect(await findInviteCode(database.db, code)).toBeUndefined();
     expect(
       await database.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirst(),
@@ -98,7 +98,7 @@ describe.each(databaseKinds)("the first-admin setup code (%s)", (kind) => {
     const email = uniqueEmail("late");
     await expect(
       signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode: leftover }),
-    ).rejects.toMatchObject({ problem: "inviteInvalid" });
+    ).rejects.toMatchObject({ reason: "inviteInvalid" });
     expect((await findInviteCode(database.db, leftover))?.isUsed).toBe(false);
     const admins = await database.db.selectFrom("user_roles").select("user_id").where("role", "=", "admin").execute();
     expect(admins).toEqual([{ user_id: owner.id }]);

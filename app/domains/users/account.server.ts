@@ -246,7 +246,7 @@ export async function deleteOwnAccount(
   if (!(await isOwnPassword(db, actor.id, password))) return { ok: false, reason: "wrongPassword" };
   const result = await deleteUser(db, actor, { userId: actor.id, confirmSelf: true });
   if (result.ok) return { ok: true };
-  return { ok: false, reason: result.problem === "lastAdmin" ? "lastAdmin" : "notFound" };
+  return { ok: false, reason: result.reason === "lastAdmin" ? "lastAdmin" : "notFound" };
 }
 
 const PASSWORD_CHANGED_MAIL: Record<

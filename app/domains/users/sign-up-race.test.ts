@@ -64,7 +64,7 @@ async function raceInPool(
   return results.map((result) => {
     if (result.status === "fulfilled") return { won: { userId: result.value.userId, email: result.value.email } };
     expect(result.reason).toBeInstanceOf(SignUpError);
-    return { lost: (result.reason as SignUpError).problem };
+    return { lost: (result.reason as SignUpError).reason };
   });
 }
 

@@ -20,10 +20,8 @@ export type UserSummary = {
  * - `lastAdmin`: it would leave the site without an admin;
  * - `confirmSelf`: the admin acts on their own account without the extra confirmation.
  */
-export type UserChangeProblem = "notFound" | "lastAdmin" | "confirmSelf";
-export type UserChangeResult =
-  | { ok: true; email: string; changed: boolean }
-  | { ok: false; problem: UserChangeProblem };
+export type UserChangeReason = "notFound" | "lastAdmin" | "confirmSelf";
+export type UserChangeResult = { ok: true; email: string; changed: boolean } | { ok: false; reason: UserChangeReason };
 
 /** Every account, newest first, with its role and how many live sessions it has. */
 export async function listUsers(db: Kysely<Database>, now = new Date()): Promise<UserSummary[]> {
@@ -59,11 +57,11 @@ export async function setAdminRole(
   actor: AuditActor,
   input: { userId: string; admin: boolean; confirmSelf?: boolean },
 ): Promise<UserChangeResult> {
-  if (!input.admin && input.userId === actor.id && !input.confirmSelf) return { ok: false, problem: "confirmSelf" };
+  if (!input.admin && input.userId === actor.id && !input.confirmSelf) return { ok: false, reason: "confirmSelf" };
   try {
     return await db.transaction().execute(async (trx): Promise<UserChangeResult> => {
       const email = await emailOf(trx, input.userId);
-      if (email === undefined) return { ok: false, problem: "notFound" };
+      if (email === undefined) return { ok: false, reason: "notFound" };
       if (input.admin) {
         const result = await trx
           .insertInto("user_roles")
@@ -94,7 +92,7 @@ export async function setAdminRole(
       return { ok: true, email, changed: true };
     });
   } catch (error) {
-    if (error instanceof LastAdminError) return { ok: false, problem: "lastAdmin" };
+    if (error instanceof LastAdminError) return { ok: false, reason: "lastAdmin" };
     throw error;
   }
 }
@@ -107,7 +105,7 @@ export async function signOutEverywhere(
 ): Promise<UserChangeResult & { sessions?: number }> {
   return db.transaction().execute(async (trx) => {
     const email = await emailOf(trx, userId);
-    if (email === undefined) return { ok: false as const, problem: "notFound" as const };
+    if (email === undefined) return { ok: false as const, reason: "notFound" as const };
     const result = await trx.deleteFrom("session").where("userId", "=", userId).executeTakeFirst();
     const sessions = Number(result.numDeletedRows ?? 0);
     await recordAudit(trx, actor, { action: "users.signOut", target: email, newValue: `${sessions} sessions ended` });
@@ -124,11 +122,11 @@ export async function deleteUser(
   actor: AuditActor,
   input: { userId: string; confirmSelf?: boolean },
 ): Promise<UserChangeResult> {
-  if (input.userId === actor.id && !input.confirmSelf) return { ok: false, problem: "confirmSelf" };
+  if (input.userId === actor.id && !input.confirmSelf) return { ok: false, reason: "confirmSelf" };
   try {
     return await db.transaction().execute(async (trx): Promise<UserChangeResult> => {
       const email = await emailOf(trx, input.userId);
-      if (email === undefined) return { ok: false, problem: "notFound" };
+      if (email === undefined) return { ok: false, reason: "notFound" };
       await lockAdminsAndCheck(trx, input.userId);
       // Deleted explicitly rather than trusting every database to cascade.
       await trx.deleteFrom("session").where("userId", "=", input.userId).execute();
@@ -139,7 +137,7 @@ export async function deleteUser(
       return { ok: true, email, changed: true };
     });
   } catch (error) {
-    if (error instanceof LastAdminError) return { ok: false, problem: "lastAdmin" };
+    if (error instanceof LastAdminError) return { ok: false, reason: "lastAdmin" };
     throw error;
   }
 }

@@ -86,11 +86,11 @@ describe.each(databaseKinds)("managing users (%s)", (kind) => {
 
     expect(await setAdminRole(database.db, owner, { userId: owner.id, admin: false, confirmSelf: true })).toEqual({
       ok: false,
-      problem: "lastAdmin",
+      reason: "lastAdmin",
     });
     expect(await deleteUser(database.db, owner, { userId: owner.id, confirmSelf: true })).toEqual({
       ok: false,
-      problem: "lastAdmin",
+      reason: "lastAdmin",
     });
 
     expect(await isAdmin(database.db, owner.id)).toBe(true);
@@ -106,9 +106,9 @@ describe.each(databaseKinds)("managing users (%s)", (kind) => {
 
     expect(await setAdminRole(database.db, owner, { userId: owner.id, admin: false })).toEqual({
       ok: false,
-      problem: "confirmSelf",
+      reason: "confirmSelf",
     });
-    expect(await deleteUser(database.db, owner, { userId: owner.id })).toEqual({ ok: false, problem: "confirmSelf" });
+    expect(await deleteUser(database.db, owner, { userId: owner.id })).toEqual({ ok: false, reason: "confirmSelf" });
     expect(await isAdmin(database.db, owner.id)).toBe(true);
 
     expect(await setAdminRole(database.db, owner, { userId: owner.id, admin: false, confirmSelf: true })).toMatchObject(
@@ -131,7 +131,7 @@ describe.each(databaseKinds)("managing users (%s)", (kind) => {
     ]);
 
     expect(results.filter((result) => result.ok)).toHaveLength(1);
-    expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, problem: "lastAdmin" }]);
+    expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, reason: "lastAdmin" }]);
     expect(await adminCount(database)).toBe(1);
   });
 
@@ -153,7 +153,7 @@ describe.each(databaseKinds)("managing users (%s)", (kind) => {
     expect(await sessionsOf(database, owner.id)).toBe(1);
     const [record] = (await listAudit(database.db)).records;
     expect(record).toMatchObject({ action: "users.signOut", target: user.email });
-    expect(await signOutEverywhere(database.db, owner, "no-such-user")).toEqual({ ok: false, problem: "notFound" });
+    expect(await signOutEverywhere(database.db, owner, "no-such-user")).toEqual({ ok: false, reason: "notFound" });
   });
 
   it("deletes an account with its sessions and role, and keeps its invite code as used", async () => {
@@ -181,7 +181,7 @@ describe.each(databaseKinds)("managing users (%s)", (kind) => {
     expect(record).toMatchObject({ action: "users.delete", target: email });
     expect(await deleteUser(database.db, owner, { userId: account.userId })).toEqual({
       ok: false,
-      problem: "notFound",
+      reason: "notFound",
     });
   });
 });

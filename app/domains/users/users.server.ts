@@ -9,7 +9,7 @@ import type { Language } from "#app/i18n/i18n.ts";
 import { deleteAccountTokens } from "./account-tokens.server.ts";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 
-export type SignUpProblem =
+export type SignUpReason =
   | "inviteRequired"
   | "inviteInvalid"
   | "emailRequired"
@@ -19,8 +19,8 @@ export type SignUpProblem =
 
 export class SignUpError extends Error {
   override name = "SignUpError";
-  constructor(readonly problem: SignUpProblem) {
-    super(problem);
+  constructor(readonly reason: SignUpReason) {
+    super(reason);
   }
 }
 

@@ -3,15 +3,15 @@ import { createAuth } from "#app/auth/auth.server.ts";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
 import { createInvite, createUser, strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import { databaseKinds, type TestDatabase, useTestDatabase } from "#tests/support/test-database.ts";
-import { isAdmin, SignUpError, type SignUpProblem, signUpWithInvite } from "./users.server.ts";
+import { isAdmin, SignUpError, type SignUpReason, signUpWithInvite } from "./users.server.ts";
 
-async function expectSignUpProblem(attempt: Promise<unknown>, problem: SignUpProblem) {
+async function expectSignUpReason(attempt: Promise<unknown>, reason: SignUpReason) {
   const error = await attempt.then(
     () => undefined,
-    (reason: unknown) => reason,
+    (thrown: unknown) => thrown,
   );
-  expect(error, `sign-up should fail with ${problem}`).toBeInstanceOf(SignUpError);
-  expect((error as SignUpError).problem).toBe(problem);
+  expect(error, `sign-up should fail with ${reason}`).toBeInstanceOf(SignUpError);
+  expect((error as SignUpError).reason).toBe(reason);
 }
 
 async function expectUnused(database: TestDatabase, code: string) {
@@ -30,7 +30,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
 
   it.each(["", "   ", "\t\n"])("asks for an invite code when the code is %j", async (inviteCode) => {
     const email = uniqueEmail();
-    await expectSignUpProblem(
+    await expectSignUpReason(
       signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode }),
       "inviteRequired",
     );
@@ -41,7 +41,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
     "calls the code %j invalid, not missing: it is not empty after trimming",
     async (inviteCode) => {
       const email = uniqueEmail();
-      await expectSignUpProblem(
+      await expectSignUpReason(
         signUpWithInvite(database.db, { email, password: strongPassword(), inviteCode }),
         "inviteInvalid",
       );
@@ -51,7 +51,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
 
   it("refuses a code that does not exist", async () => {
     const email = uniqueEmail();
-    await expectSignUpProblem(
+    await expectSignUpReason(
       signUpWithInvite(database.db, {
         email,
         password: strongPassword(),
@@ -104,7 +104,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
     });
 
     const second = uniqueEmail();
-    await expectSignUpProblem(
+    await expectSignUpReason(
       signUpWithInvite(database.db, { email: second, password: strongPassword(), inviteCode: code }),
       "inviteInvalid",
     );
@@ -123,7 +123,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
     const code = await createInvite(database.db);
     const attempt = { email: uniqueEmail(), password: strongPassword(), inviteCode: code, ...override };
 
-    await expectSignUpProblem(signUpWithInvite(database.db, attempt), problem);
+    await expectSignUpReason(signUpWithInvite(database.db, attempt), problem);
 
     await expectUnused(database, code);
     const accounts = await database.db
@@ -138,7 +138,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
     const existing = await createUser(database.db);
     const code = await createInvite(database.db);
 
-    await expectSignUpProblem(
+    await expectSignUpReason(
       signUpWithInvite(database.db, {
         email: ` ${existing.email.toUpperCase()}`,
         password: strongPassword(),
@@ -164,7 +164,7 @@ describe.each(databaseKinds)("sign-up with an invite code (%s)", (kind) => {
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
     expect((lost[0] as PromiseRejectedResult).reason).toBeInstanceOf(SignUpError);
-    expect(((lost[0] as PromiseRejectedResult).reason as SignUpError).problem).toBe("emailTaken");
+    expect(((lost[0] as PromiseRejectedResult).reason as SignUpError).reason).toBe("emailTaken");
     expect(await countUsers(database, email)).toBe(1);
     const states = await Promise.all(codes.map((code) => findInviteCode(database.db, code)));
     expect(states.filter((state) => state?.isUsed)).toHaveLength(1);
