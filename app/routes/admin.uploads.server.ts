@@ -1,18 +1,21 @@
 import { ImageError } from "#app/domains/media/image-encode.server.ts";
 import { watermarkText } from "#app/domains/media/image-watermarks.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
-import { formatMegabytes, type UploadedFile } from "#app/domains/media/upload.server.ts";
+import { formatMegabytes, type ImageType, isImageType, type UploadedFile } from "#app/domains/media/upload.server.ts";
 import type { AdminTranslate } from "#app/i18n/admin-dictionary.ts";
 import type { UploadHandle } from "#app/lib/upload-limit.ts";
 import { type AdminCall, AdminRefusal, withUpload } from "#app/web/admin-action.server.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 
-/** What the image pipeline is given besides the file: its name, where it goes, and the watermark of the settings. */
-export type PictureOptions = { originalName: string; storage: FileStorage; watermark: string };
+/**
+ * What the image pipeline is given besides the file: its name, the picture type it was recognised as, where it goes,
+ * and the watermark of the settings.
+ */
+export type PictureOptions = { originalName: string; type: ImageType; storage: FileStorage; watermark: string };
 
 /**
  * The picture uploads of the gallery and the posts: one file, received within the route's limit, refused in the
- * admin's words when it is missing, too big or no picture the pipeline takes, else handed to `store` with the
+ * admin's words when it is missing, too big, not recognised as a picture or refused by the pipeline, else handed to `store` with the
  * watermark the settings ask for. The temp file is removed afterwards either way.
  */
 export async function receivePicture<R>(
@@ -29,9 +32,13 @@ export async function receivePicture<R>(
     const file = upload.files[0];
     if (!file) throw new AdminRefusal(400, t("admin.gallery.error.noFile"));
     const name = file.originalName;
+    // Refused by what it was recognised as on arrival, before any domain sees it.
+    const type = file.recognised;
+    if (!isImageType(type)) throw new AdminRefusal(415, t("admin.gallery.error.notImage", { name }));
     try {
       const watermark = watermarkText(await requestSettings(call.context));
-      return await store(file, upload.fields, { originalName: name, storage: call.runtime.storage, watermark });
+      const picture = { originalName: name, type, storage: call.runtime.storage, watermark };
+      return await store(file, upload.fields, picture);
     } catch (error) {
       throw imageRefusal(error, t, name);
     }

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { ImageError } from "#app/domains/media/image-encode.server.ts";
-import { formatMegabytes } from "#app/domains/media/upload.server.ts";
+import { formatMegabytes, isImageType } from "#app/domains/media/upload.server.ts";
 import { storeSiteImage } from "#app/domains/settings/site-images.server.ts";
 import { isSiteImageKind } from "#app/domains/settings/site-images.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
@@ -40,6 +40,7 @@ export function action(args: Route.ActionArgs) {
       return withUpload(call, { handle, describe }, async (upload) => {
         const file = upload.files[0];
         if (!file) throw new AdminRefusal(400, t("admin.settings.upload.noFile"));
+        if (!isImageType(file.recognised)) throw new AdminRefusal(415, t("admin.settings.upload.notImage"));
         let imageUrl: string;
         try {
           ({ url: imageUrl } = await storeSiteImage(call.db, call.admin, kind, file.path, call.runtime.storage));

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UploadError } from "#app/domains/media/upload.server.ts";
 import { receiveUpload } from "./receive-upload.server.ts";
@@ -47,6 +48,26 @@ describe("receiveUpload", () => {
     expect(fs.readFileSync(file?.path ?? "").equals(bytes)).toBe(true);
     await upload.cleanup();
     expect(fs.readdirSync(tempDir)).toEqual([]);
+  });
+
+  it("recognises each file by its first bytes as it arrives, whatever its name or declared type says", async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#123456" } })
+      .png()
+      .toBuffer();
+    const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypisom"), Buffer.alloc(12)]);
+    const request = await multipart([
+      { name: "a", value: new Blob([png], { type: "video/mp4" }), filename: "clip.mp4" },
+      { name: "b", value: new Blob([mp4], { type: "image/jpeg" }), filename: "photo.jpg" },
+      {
+        name: "c",
+        value: new Blob([Buffer.from("<svg><script>1</script></svg>")], { type: "image/png" }),
+        filename: "x.png",
+      },
+    ]);
+    const upload = await receiveUpload(request, { maxBytes: 1024 * 1024, maxFiles: 3, tempDir });
+    const recognised = Object.fromEntries(upload.files.map((file) => [file.fieldName, file.recognised]));
+    expect(recognised).toEqual({ a: "png", b: "mp4", c: null });
+    await upload.cleanup();
   });
 
   it("reads a file's name as the UTF-8 browsers send, cleaned by the shared text rule", async () => {

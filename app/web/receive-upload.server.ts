@@ -10,6 +10,7 @@ import { makeDirectory } from "#app/domains/media/storage.server.ts";
 import {
   formatMegabytes,
   type ReceivedUpload,
+  recogniseMediaFile,
   storageProblemOf,
   UploadError,
   type UploadedFile,
@@ -17,7 +18,8 @@ import {
 import { removeControlCharacters } from "#app/lib/text-schema.ts";
 
 // The web edge of an upload: the request's multipart body streamed to temp files under DATA_DIR (never into
-// memory). What the files are (recognised by content) and where they go is the domains' business.
+// memory), each recognised by its first bytes (`recognised`). Whether that type is wanted, and where the file goes,
+// is the domains' business.
 
 /**
  * A display name safe for messages and the audit log: the base name, by the shared text rule but cleaned
@@ -157,7 +159,14 @@ export async function receiveUpload(
           () => {
             if (truncated) return;
             if (size === 0 && !info.filename) return; // an empty file input: no file chosen
-            files.push({ fieldName, path: tempPath, originalName, size, declaredType: info.mimeType });
+            files.push({
+              fieldName,
+              path: tempPath,
+              originalName,
+              size,
+              declaredType: info.mimeType,
+              recognised: null,
+            });
           },
           (error) => fail(error),
         ),
@@ -198,5 +207,12 @@ export async function receiveUpload(
   // Files that failed halfway were never listed; remove their temp files now.
   const kept = new Set(files.map((file) => file.path));
   await Promise.all(tempPaths.filter((file) => !kept.has(file)).map((file) => fsp.rm(file, { force: true })));
+  // Recognised here, once, by content: the domains decide by `recognised`, never by the name or declared type.
+  try {
+    for (const file of files) file.recognised = await recogniseMediaFile(file.path);
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
   return { files, fields, cleanup };
 }

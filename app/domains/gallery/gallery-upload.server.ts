@@ -7,6 +7,7 @@ import { finishImageInBackground } from "#app/domains/media/image-finishing.serv
 import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";
 import { insertImageRow } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import type { ImageType } from "#app/domains/media/upload.server.ts";
 import { removeControlCharacters } from "#app/lib/text-schema.ts";
 import { titleFromFileName } from "./gallery.ts";
 
@@ -59,6 +60,8 @@ export async function createGalleryEntry(
     originalName: string;
     watermark: string;
     storage: FileStorage;
+    /** What the upload was recognised as when it was received (else the pipeline reads the file's first bytes). */
+    type?: ImageType;
     /** Visible to visitors at once (default: hidden until the owner publishes it). */
     published?: boolean;
     placement?: GalleryPlacement;
@@ -72,6 +75,7 @@ export async function createGalleryEntry(
     watermark: options.watermark,
     storage: options.storage,
     remainingSizes: "later",
+    type: options.type,
   });
   const id = randomUUID();
   try {

@@ -43,12 +43,14 @@ export const decodeOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "erro
 
 /**
  * Checks an image from its header only: a recognised format by content (never by name) whose pixel
- * count is within MAX_IMAGE_PIXELS. Returns the size after applying the EXIF orientation.
+ * count is within MAX_IMAGE_PIXELS. Returns the size after applying the EXIF orientation. `recognised`: the type
+ * an upload's first bytes were already recognised as (receiveUpload), so they are not read again.
  */
 export async function inspectImage(
   source: string | Buffer,
+  recognised?: ImageType,
 ): Promise<{ type: ImageType; width: number; height: number }> {
-  const type = await detectImageType(source);
+  const type = recognised ?? (await detectImageType(source));
   if (!type) throw new ImageError("not_image", "not a supported image (JPEG, PNG, WebP, AVIF or GIF)");
   let metadata: Metadata;
   try {

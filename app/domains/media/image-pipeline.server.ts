@@ -54,7 +54,7 @@ export function firstWidth(width: number): number {
 }
 
 /**
- * The slow half of `storeImage`: recognises the image, keeps the original privately and writes its
+ * The slow half of `storeImage`: checks the image (recognised by content, unless the upload already was), keeps the original privately and writes its
  * variants, without touching the database, so that no transaction is held open while sharp works.
  * With `remainingSizes: "later"` only the first size (see `firstWidth`) is made and the row says it is not
  * ready; `finishImage` makes the rest after the row is written. Refuses non-images and images over the
@@ -67,11 +67,13 @@ export async function prepareImage(
     storage: FileStorage;
     remainingSizes?: "now" | "later";
     encoding?: ImageEncoding;
+    /** The type the upload was recognised as when it was received. */
+    type?: ImageType;
   },
 ): Promise<PreparedImage> {
   const storage = options.storage;
   const watermark = options.watermark?.trim() ?? "";
-  const { type, width, height } = await inspectImage(tempFilePath);
+  const { type, width, height } = await inspectImage(tempFilePath, options.type);
   const id = randomUUID();
   const originalKey = `${ORIGINAL_PREFIX}${id}.${ORIGINAL_EXTENSIONS[type]}`;
   const written: string[] = [];

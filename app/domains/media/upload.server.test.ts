@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { detectImageType, detectVideoType, storageProblemOf, UploadError } from "./upload.server.ts";
+import { detectImageType, recogniseMedia, storageProblemOf, UploadError } from "./upload.server.ts";
 
 describe("content sniffing", () => {
   const make = (format: "jpeg" | "png" | "webp" | "avif" | "gif") =>
@@ -29,7 +29,7 @@ describe("content sniffing", () => {
     expect(await detectImageType(Buffer.alloc(0))).toBeNull();
     const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypheic"), Buffer.alloc(12)]);
     expect(await detectImageType(heic)).toBeNull();
-    expect(await detectVideoType(heic)).toBeNull();
+    expect(recogniseMedia(heic)).toBeNull();
   });
 
   it("recognises MP4 and WebM by their bytes, and nothing else as video", async () => {
@@ -39,16 +39,17 @@ describe("content sniffing", () => {
       Buffer.alloc(4),
       Buffer.from("isomiso2avc1mp41"),
     ]);
-    expect(await detectVideoType(mp4)).toBe("mp4");
+    expect(recogniseMedia(mp4)).toBe("mp4");
     const webm = Buffer.concat([
       Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]),
       Buffer.from("webm"),
       Buffer.alloc(8),
     ]);
-    expect(await detectVideoType(webm)).toBe("webm");
-    expect(await detectVideoType(await make("avif"))).toBeNull();
-    expect(await detectVideoType(await make("jpeg"))).toBeNull();
-    expect(await detectVideoType(Buffer.from("not a video"))).toBeNull();
+    expect(recogniseMedia(webm)).toBe("webm");
+    // An AVIF picture is an ISO-BMFF file too: recognised as the picture it is, not as a video.
+    expect(recogniseMedia(await make("avif"))).toBe("avif");
+    expect(recogniseMedia(await make("jpeg"))).toBe("jpeg");
+    expect(recogniseMedia(Buffer.from("not a video"))).toBeNull();
   });
 });
 

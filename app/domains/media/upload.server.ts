@@ -10,8 +10,10 @@ export type UploadedFile = {
   /** The name the browser sent (for messages only: never used as a path). */
   originalName: string;
   size: number;
-  /** The type the browser claimed; never trusted, see detectImageType/detectVideoType. */
+  /** The type the browser claimed; never trusted, see `recognised`. */
   declaredType: string;
+  /** What the file's first bytes say it is, recognised as it is received: a picture or video type we take, or null. */
+  recognised: MediaType | null;
 };
 
 export type ReceivedUpload = {
@@ -116,7 +118,10 @@ function isoBrands(header: Buffer): string[] | null {
  * carrier), HEIC, TIFF, BMP and everything else give null.
  */
 export async function detectImageType(input: string | Buffer): Promise<ImageType | null> {
-  const header = await headerOf(input);
+  return imageTypeOfHeader(await headerOf(input));
+}
+
+function imageTypeOfHeader(header: Buffer): ImageType | null {
   if (header.length >= 3 && header[0] === 0xff && header[1] === 0xd8 && header[2] === 0xff) return "jpeg";
   if (header.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";
   if (ascii(header, 0, 6) === "GIF87a" || ascii(header, 0, 6) === "GIF89a") return "gif";
@@ -143,8 +148,7 @@ const MP4_BRANDS = new Set([
 ]);
 
 /** The video type by the file's first bytes: MP4 (ISO base media with a video brand) or WebM (EBML, doc type webm). */
-export async function detectVideoType(input: string | Buffer): Promise<VideoType | null> {
-  const header = await headerOf(input);
+function videoTypeOfHeader(header: Buffer): VideoType | null {
   const brands = isoBrands(header);
   if (brands && MP4_BRANDS.has(brands[0] ?? "")) return "mp4";
   if (header.length >= 4 && header.readUInt32BE(0) === 0x1a45dfa3 && header.includes("webm", 4, "latin1")) {
@@ -152,6 +156,24 @@ export async function detectVideoType(input: string | Buffer): Promise<VideoType
   }
   return null;
 }
+
+export type MediaType = ImageType | VideoType;
+
+/** What a file is by its first bytes (at least its first 64, when it has them): a picture or video type, or null. */
+export function recogniseMedia(header: Buffer): MediaType | null {
+  return imageTypeOfHeader(header) ?? videoTypeOfHeader(header);
+}
+
+/** `recogniseMedia` for a file on disk. */
+export async function recogniseMediaFile(file: string): Promise<MediaType | null> {
+  return recogniseMedia(await headerOf(file));
+}
+
+const IMAGE_TYPES = new Set<MediaType | null>(["jpeg", "png", "webp", "avif", "gif"]);
+const VIDEO_TYPES = new Set<MediaType | null>(["mp4", "webm"]);
+
+export const isImageType = (type: MediaType | null): type is ImageType => IMAGE_TYPES.has(type);
+export const isVideoType = (type: MediaType | null): type is VideoType => VIDEO_TYPES.has(type);
 
 /** The content type a detected type is served with. */
 export const MEDIA_CONTENT_TYPES: Record<ImageType | VideoType, string> = {

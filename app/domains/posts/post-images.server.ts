@@ -7,6 +7,7 @@ import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";
 import { insertImageRow } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import type { ImageType } from "#app/domains/media/upload.server.ts";
 
 /** The audit kind of a picture uploaded for a post (cover or inline); the file's name is the target. */
 export const POST_IMAGE_AUDIT_ACTION = "posts.image-upload";
@@ -25,9 +26,9 @@ export async function storePostImage(
   db: Kysely<Database>,
   actor: AuditActor,
   tempFilePath: string,
-  options: { originalName: string; watermark: string; storage: FileStorage },
+  options: { originalName: string; watermark: string; storage: FileStorage; type?: ImageType },
 ): Promise<StoredPostImage> {
-  const prepared = await prepareImage(tempFilePath, { watermark: options.watermark, storage: options.storage });
+  const prepared = await prepareImage(tempFilePath, options);
   try {
     await db.transaction().execute(async (trx) => {
       await insertImageRow(trx, prepared);

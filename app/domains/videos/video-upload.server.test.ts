@@ -7,7 +7,7 @@ import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { imageSources } from "#app/domains/media/image-display.ts";
 import { sweepOrphanFiles } from "#app/domains/media/image-sweeps.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
-import type { ReceivedUpload } from "#app/domains/media/upload.server.ts";
+import { type ReceivedUpload, recogniseMedia } from "#app/domains/media/upload.server.ts";
 import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
@@ -48,6 +48,7 @@ describe.each(databaseKinds)("video uploads (%s)", (kind) => {
           originalName: `${fieldName}.bin`,
           size: bytes.length,
           declaredType: "video/mp4",
+          recognised: recogniseMedia(bytes),
         };
       }),
       cleanup: async () => {},
@@ -253,7 +254,15 @@ describe.each(databaseKinds.filter((kind) => kind === "postgres"))("an uploaded 
       files: Object.entries(files).map(([fieldName, bytes]) => {
         const file = path.join(dir, fieldName);
         fs.writeFileSync(file, bytes);
-        return { fieldName, path: file, originalName: fieldName, size: bytes.length, declaredType: "video/mp4" };
+        const recognised = recogniseMedia(bytes);
+        return {
+          fieldName,
+          path: file,
+          originalName: fieldName,
+          size: bytes.length,
+          declaredType: "video/mp4",
+          recognised,
+        };
       }),
       cleanup: async () => {},
     };

@@ -10,8 +10,8 @@ import { type PreparedImage, prepareImage, storeImage } from "#app/domains/media
 import { deleteImage, insertImageRow } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import {
-  detectImageType,
-  detectVideoType,
+  isImageType,
+  isVideoType,
   MEDIA_CONTENT_TYPES,
   type ReceivedUpload,
   type UploadedFile,
@@ -41,10 +41,10 @@ function fileIn(upload: ReceivedUpload, field: string): UploadedFile | undefined
   return upload.files.find((file) => file.fieldName === field);
 }
 
-/** A poster is checked by its size and its first bytes, before anything is stored. */
-async function checkPoster(poster: UploadedFile, options: UploadOptions): Promise<UploadRefusal | null> {
+/** A poster is checked by its size and what its first bytes were recognised as, before anything is stored. */
+function checkPoster(poster: UploadedFile, options: UploadOptions): UploadRefusal | null {
   if (poster.size > options.posterMaxBytes) return "poster-too-large";
-  return (await detectImageType(poster.path)) ? null : "not-image";
+  return isImageType(poster.recognised) ? null : "not-image";
 }
 
 /** The poster's new image id, or null when the image pipeline refused it (damaged, too many pixels). */
@@ -72,10 +72,10 @@ export async function createVideoFromUpload(
   const video = fileIn(upload, "video");
   if (!video) return { ok: false, reason: "no-file" };
   if (video.size > options.videoMaxBytes) return { ok: false, reason: "video-too-large" };
-  const type = await detectVideoType(video.path);
-  if (!type) return { ok: false, reason: "not-video" };
+  const type = video.recognised;
+  if (!isVideoType(type)) return { ok: false, reason: "not-video" };
   const poster = fileIn(upload, "poster");
-  const posterRefusal = poster ? await checkPoster(poster, options) : null;
+  const posterRefusal = poster ? checkPoster(poster, options) : null;
   if (posterRefusal) return { ok: false, reason: posterRefusal };
 
   const { storage } = options;
@@ -120,7 +120,7 @@ export async function replaceVideoPoster(
   if (!(await videosService.find(db, id))) return { ok: false, reason: "not-found" };
   const poster = fileIn(upload, "poster");
   if (!poster) return { ok: false, reason: "no-file" };
-  const refusal = await checkPoster(poster, options);
+  const refusal = checkPoster(poster, options);
   if (refusal) return { ok: false, reason: refusal };
   const imageId = await storePoster(db, poster, options.storage);
   if (!imageId) return { ok: false, reason: "not-image" };
