@@ -15,8 +15,8 @@ export type PictureOptions = { originalName: string; type: ImageType; storage: F
 
 /**
  * The picture uploads of the gallery and the posts: one file, received within the route's limit, refused in the
- * admin's words when it is missing, too big, not recognised as a picture or refused by the pipeline, else handed to `store` with the
- * watermark the settings ask for. The temp file is removed afterwards either way.
+ * admin's words when it is missing, too big, not recognised as a picture or refused by the pipeline, else handed
+ * to `store` with the watermark the settings ask for. The temp file is removed afterwards either way.
  */
 export async function receivePicture<R>(
   call: AdminCall,

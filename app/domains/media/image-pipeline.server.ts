@@ -54,8 +54,9 @@ export function firstWidth(width: number): number {
 }
 
 /**
- * The slow half of `storeImage`: checks the image (recognised by content, unless the upload already was), keeps the original privately and writes its
- * variants, without touching the database, so that no transaction is held open while sharp works.
+ * The slow half of `storeImage`: checks the image (recognised by content, unless the upload already was), keeps
+ * the original privately and writes its variants, without touching the database, so that no transaction is held
+ * open while sharp works.
  * With `remainingSizes: "later"` only the first size (see `firstWidth`) is made and the row says it is not
  * ready; `finishImage` makes the rest after the row is written. Refuses non-images and images over the
  * pixel limit (ImageError) and then leaves no file behind.
@@ -121,7 +122,7 @@ export async function prepareImage(
 export async function storeImage(
   db: Db,
   tempFilePath: string,
-  options: { watermark?: string; storage: FileStorage },
+  options: { watermark?: string; storage: FileStorage; type?: ImageType },
 ): Promise<string> {
   const prepared = await prepareImage(tempFilePath, options);
   try {

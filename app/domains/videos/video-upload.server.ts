@@ -41,6 +41,9 @@ function fileIn(upload: ReceivedUpload, field: string): UploadedFile | undefined
   return upload.files.find((file) => file.fieldName === field);
 }
 
+/** The picture type a received poster was recognised as (checkPoster has refused anything else). */
+const posterType = (poster: UploadedFile) => (isImageType(poster.recognised) ? poster.recognised : undefined);
+
 /** A poster is checked by its size and what its first bytes were recognised as, before anything is stored. */
 function checkPoster(poster: UploadedFile, options: UploadOptions): UploadRefusal | null {
   if (poster.size > options.posterMaxBytes) return "poster-too-large";
@@ -50,7 +53,7 @@ function checkPoster(poster: UploadedFile, options: UploadOptions): UploadRefusa
 /** The poster's new image id, or null when the image pipeline refused it (damaged, too many pixels). */
 async function storePoster(db: Kysely<Database>, poster: UploadedFile, storage: FileStorage): Promise<string | null> {
   try {
-    return await storeImage(db, poster.path, { storage });
+    return await storeImage(db, poster.path, { storage, type: posterType(poster) });
   } catch (error) {
     if (error instanceof ImageError) return null;
     throw error;
@@ -83,7 +86,7 @@ export async function createVideoFromUpload(
   // prepareImage leaves no file behind when it refuses the poster.
   let preparedPoster: PreparedImage | null = null;
   try {
-    preparedPoster = poster ? await prepareImage(poster.path, { storage }) : null;
+    preparedPoster = poster ? await prepareImage(poster.path, { storage, type: posterType(poster) }) : null;
   } catch (error) {
     if (error instanceof ImageError) return { ok: false, reason: "not-image" };
     throw error;
