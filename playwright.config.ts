@@ -59,6 +59,8 @@ function webServer(server: E2EServer) {
       BASE_URL: server.baseURL,
       AUTH_SECRET: E2E_SECRET,
       AUTH_MAX_FAILED_ATTEMPTS: "10000",
+      // Every test's browser holds a live stream from 127.0.0.1; parallel workers must not meet the per-address cap.
+      LIVE_MAX_STREAMS_PER_CLIENT: "200",
       DATABASE_URL: server.databaseUrl ?? "",
       SERVER_LOG_FILE: server.logFile,
       // Every line goes to the log file (request lines too, for the check for secrets); the tests' output shows

@@ -117,6 +117,8 @@ async function main() {
       process.exit(1);
     }, 10_000);
     force.unref();
+    // Live streams never end by themselves: each is told goodbye (its browser reconnects elsewhere or later).
+    appModule.closeEventStreams?.();
     // Answers still to be written say "Connection: close"; new ones do so from the start (above).
     for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
     // Stop accepting, and exit once every connection has closed. Not http.Server#close(): it also drops at once

@@ -25,6 +25,12 @@ export default defineConfig({
                 // What the root layout needs on every page (header, footer, shared helpers), in one file rather
                 // than a dozen of a few hundred bytes each, each a request of its own. Not the form-validation
                 // helpers: they bring zod, which only admin screens load.
+                // The live updates (issue 19), loaded once a page is idle: one file, so that the import that loads
+                // it (root.tsx) names one file in the first load.
+                {
+                  name: "live",
+                  test: /app[\\/](web[\\/]live[\\/][\w-]+\.tsx?|components[\\/]live-public\.tsx)/,
+                },
                 {
                   name: "site",
                   test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles)\.tsx)/,

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useEffect, useState } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -135,7 +136,30 @@ export default function App() {
     navigation.state === "loading" &&
     navigation.formMethod === undefined &&
     navigation.location.pathname !== location.pathname;
-  return isNavigating ? <LoadingPlaceholder /> : <Outlet />;
+  return (
+    <>
+      <LivePublic />
+      {isNavigating ? <LoadingPlaceholder /> : <Outlet />}
+    </>
+  );
+}
+
+const LivePublicParts = lazy(() => import("#app/components/live-public.tsx"));
+
+/**
+ * What updates live on every page (live-public.tsx), loaded at the page's first idle moment: no first load carries
+ * it (tests/e2e/lean-public-pages.spec.ts counts every byte of the first load; this is kept that small on purpose).
+ */
+function LivePublic() {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    (window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1000)))(() => setIdle(true));
+  }, []);
+  return idle ? (
+    <Suspense fallback={null}>
+      <LivePublicParts />
+    </Suspense>
+  ) : null;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -29,6 +29,8 @@ export default [
     route("posts/:id", "routes/admin.posts.$id.tsx"),
     route("posts/preview", "routes/admin.posts.preview.ts"),
     route("posts/autosave", "routes/admin.posts.autosave.ts"),
+    route("posts/:id/state", "routes/admin.posts.$id.state.ts"),
+    route("posts/:id/presence", "routes/admin.posts.$id.presence.ts"),
     route("uploads/posts", "routes/admin.uploads.posts.ts"),
     route("links", "routes/admin.links.tsx"),
     route("faq", "routes/admin.faq.tsx"),

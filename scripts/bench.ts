@@ -2,7 +2,9 @@
 // against its yardstick (nginx with the same bytes, a bare React Router app on the same data, the same server on
 // 200 times the pictures), interleaved round by round so that a busy moment of the machine hits both sides.
 // It builds nothing: it needs `npm run build` and `npm run bench:build`. Not part of `npm test` (minutes long;
-// scripts/bench.test.ts only checks that a --smoke run works). Options: see USAGE below.
+// scripts/bench.test.ts only checks that a --smoke run works). Options: see USAGE below. `--live` adds the live
+// streams section (scripts/bench/live-streams.ts), `--live-only` runs that section alone; `--areas` adds the
+// per-area dropping section (scripts/bench/area-dropping.ts), `--areas-only` runs that section alone.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -13,6 +15,22 @@ import { GALLERY_PAGE_SIZE } from "#app/domains/gallery/gallery.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { multipartBody } from "#tests/support/multipart.ts";
 import { request, type ServerProcess } from "#tests/support/server-process.ts";
+import {
+  type AreaResult,
+  type AreaServers,
+  type AreaSettings,
+  areaRows,
+  measureAreaDropping,
+  startAreaServers,
+} from "./bench/area-dropping.ts";
+import {
+  type LiveResult,
+  type LiveServer,
+  type LiveSettings,
+  liveRows,
+  measureLiveStreams,
+  startLiveServer,
+} from "./bench/live-streams.ts";
 import { photoLikeJpeg } from "./bench/photo-like-jpeg.ts";
 import {
   bareAppBuildIsCurrent,
@@ -32,17 +50,29 @@ import {
   seedDataFolder,
   visiblePictures,
 } from "./bench/seed-data.ts";
-import { describe, formatNumber, median, range, spread } from "./bench/stats.ts";
+import { describe, formatNumber, median, type Row, range, spread } from "./bench/stats.ts";
 import { runWrk, type WrkResult } from "./bench/wrk.ts";
 import { buildIsCurrent } from "./build-if-stale.js";
 
-const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 10010] [--json FILE] [--lighthouse] [--smoke] [--keep]
+const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 10010] [--json FILE] [--lighthouse]
+                        [--live | --live-only] [--streams 1000] [--saves 30]
+                        [--areas | --areas-only] [--write-every 100] [--smoke] [--keep]
   --rounds N     interleaved rounds per comparison (default 3)
   --seconds S    length of each wrk run (default 10)
   --pictures N   pictures of the large data folder (default 10010: its last page holds as many as the small one's)
   --json FILE    also write the raw results there
   --lighthouse   add Lighthouse mobile scores of the public pages (needs the npm registry)
+  --live         add the live streams section: memory per open event stream, an admin's save to its event on
+                 every stream, cached req/s with the streams open ÷ without (about 3 minutes more)
+  --live-only    only the live streams section (needs neither nginx nor the bare app's build)
+  --streams N    event streams the live section holds open (default 1000)
+  --saves N      admin saves it times to every stream (default 30, about 300 ms apart)
+  --areas        add the per-area dropping section: cached / req/s while an admin adds a FAQ entry at a steady
+                 rate, dropping kept pages per area ÷ dropping everything (about ROUNDS × 2 × SECONDS more)
+  --areas-only   only the per-area dropping section (needs neither nginx nor the bare app's build)
+  --write-every  milliseconds from one FAQ write to the next in that section (default 100)
   --smoke        a quick check that everything runs: 1 round, 1-second runs, 60 pictures, a small upload
+                 (and with --live: 50 streams, 3 saves)
   --keep         keep the temp folder (data folders, nginx config) for a look afterwards`;
 
 const { values: options } = parseArgs({
@@ -52,6 +82,13 @@ const { values: options } = parseArgs({
     pictures: { type: "string" },
     json: { type: "string" },
     lighthouse: { type: "boolean", default: false },
+    live: { type: "boolean", default: false },
+    "live-only": { type: "boolean", default: false },
+    streams: { type: "string" },
+    saves: { type: "string" },
+    areas: { type: "boolean", default: false },
+    "areas-only": { type: "boolean", default: false },
+    "write-every": { type: "string" },
     smoke: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
@@ -85,21 +122,41 @@ const LARGE = positiveInteger(options.pictures, smoke ? 60 : 10_010, "pictures")
 const REAL_PICTURES = smoke ? 10 : SMALL;
 const UPLOADS = smoke ? 1 : 3;
 const UPLOAD_SIZE = smoke ? { width: 1200, height: 800 } : { width: 4240, height: 2832 };
+// The site section is everything but the live streams and areas: the table of the issue "Fast for every visitor".
+const SITE = !options["live-only"] && !options["areas-only"];
+const AREAS: AreaSettings | null =
+  options.areas || options["areas-only"]
+    ? {
+        rounds: ROUNDS,
+        seconds: SECONDS,
+        writeEveryMs: positiveInteger(options["write-every"], 100, "write-every"),
+      }
+    : null;
+const LIVE: LiveSettings | null =
+  options.live || options["live-only"]
+    ? {
+        streams: positiveInteger(options.streams, smoke ? 50 : 1000, "streams"),
+        saves: positiveInteger(options.saves, smoke ? 3 : 30, "saves"),
+        saveSpacingMs: 300,
+        rounds: ROUNDS,
+        seconds: SECONDS,
+        smoke,
+      }
+    : null;
 // Pinned, so that scores from different days come from the same audits.
 const LIGHTHOUSE_VERSION = "13.5.0";
 
 // Nothing is built here: a stale build would make server.js build by itself, in the middle of the measurement.
 if (!buildIsCurrent()) stop("The production build is missing or older than the sources: run `npm run build` first.");
-if (!bareAppBuildIsCurrent()) {
+if (SITE && !bareAppBuildIsCurrent()) {
   stop("The bare React Router app's build is missing or older than its sources: run `npm run bench:build` first.");
 }
 
-type Row = { figure: string; measured: string; goal: string; verdict: string };
 type Run = { label: string; round: number; url: string; connections: number; result: WrkResult };
 
 const missingTools = ensureTools([
   { command: "wrk", aptPackage: "wrk" },
-  { command: "nginx", aptPackage: "nginx-light" },
+  ...(SITE ? [{ command: "nginx", aptPackage: "nginx-light" }] : []),
 ]);
 const hasWrk = !missingTools.includes("wrk");
 const hasNginx = !missingTools.includes("nginx");
@@ -233,8 +290,15 @@ function lighthouse(url: string): { score: number; lcpMs: number } | string {
 async function main() {
   const startedAt = Date.now();
   const authSecret = `bench-${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex")}`;
+  const only = [LIVE ? "live streams" : "", AREAS ? "per-area dropping" : ""].filter(Boolean).join(" and ");
+  const section = SITE
+    ? `${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} and ${LARGE} pictures`
+    : `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} pictures`;
+  const liveNote =
+    (LIVE ? `; live streams: ${LIVE.streams} streams, ${LIVE.saves} saves` : "") +
+    (AREAS ? `; per-area dropping: a FAQ write every ${AREAS.writeEveryMs} ms` : "");
   console.log(
-    `Vitrine bench: ${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} and ${LARGE} pictures; ` +
+    `Vitrine bench: ${section}${liveNote}; ` +
       `${os.cpus().length} cores, ${pinningNote()}${smoke ? "; SMOKE run (figures not meaningful)" : ""}`,
   );
   if (missingTools.length > 0) console.log(`Missing and not installable: ${missingTools.join(", ")}`);
@@ -244,25 +308,69 @@ async function main() {
   const seedSmall = path.join(tempRoot, "seed-small");
   const { adminCookie } = await seedDataFolder(seedSmall, { realPictures: REAL_PICTURES, authSecret });
   if (REAL_PICTURES < SMALL) copyPictureRows(sqliteFileIn(seedSmall), SMALL);
-  const seedLarge = path.join(tempRoot, "seed-large");
-  fs.cpSync(seedSmall, seedLarge, { recursive: true });
-  copyPictureRows(sqliteFileIn(seedLarge), LARGE);
   const copyOf = (seed: string, name: string) => {
     const dir = path.join(tempRoot, name);
     fs.cpSync(seed, dir, { recursive: true });
     return dir;
   };
-
-  console.log("Starting the servers…");
   // Each server is listed as soon as it runs, so that a failed start of another still stops it.
   const started = async (server: Promise<ServerProcess>) => {
     servers.push(await server);
     return server;
   };
-  const [cached, uncached, uncachedLarge] = await Promise.all([
+  // The live streams' server, on a copy of the small data folder, with the section's settings.
+  const liveDir = path.join(tempRoot, "live");
+  const startLive = async (settings: LiveSettings) => {
+    const live = await startLiveServer({ dataDir: copyOf(seedSmall, "live"), authSecret, streams: settings.streams });
+    servers.push(live.server);
+    return live;
+  };
+  const measureLive = (live: LiveServer, settings: LiveSettings) =>
+    measureLiveStreams({
+      live,
+      settings,
+      adminCookie,
+      sqliteFile: sqliteFileIn(liveDir),
+      hasWrk,
+      record,
+      load,
+      problems,
+    });
+
+  // The per-area dropping section's two servers, each on a copy of the small data folder.
+  const startAreas = async () => {
+    const pair = startAreaServers({ dataDir: (name) => copyOf(seedSmall, name), authSecret });
+    const areaServers = await pair;
+    servers.push(areaServers.perArea, areaServers.dropEverything);
+    return areaServers;
+  };
+  const measureAreas = (areaServers: AreaServers, settings: AreaSettings) =>
+    measureAreaDropping({ servers: areaServers, settings, adminCookie, hasWrk, record, load, problems });
+
+  if (!SITE) {
+    console.log("Starting the server(s)…");
+    const liveResult = LIVE ? await measureLive(await startLive(LIVE), LIVE) : null;
+    const areaResult = AREAS ? await measureAreas(await startAreas(), AREAS) : null;
+    await cleanUp();
+    const rows = [
+      ...(LIVE ? liveRows(liveResult, values, hasWrk) : []),
+      ...(AREAS ? areaRows(areaResult, values, hasWrk) : []),
+    ];
+    report(rows, startedAt, [], { live: liveResult, areas: areaResult });
+    return;
+  }
+
+  const seedLarge = path.join(tempRoot, "seed-large");
+  fs.cpSync(seedSmall, seedLarge, { recursive: true });
+  copyPictureRows(sqliteFileIn(seedLarge), LARGE);
+
+  console.log("Starting the servers…");
+  const [cached, uncached, uncachedLarge, live, areaServers] = await Promise.all([
     started(startApp({ dataDir: copyOf(seedSmall, "cached"), authSecret, pageCache: true })),
     started(startApp({ dataDir: copyOf(seedSmall, "uncached"), authSecret, pageCache: false })),
     started(startApp({ dataDir: copyOf(seedLarge, "uncached-large"), authSecret, pageCache: false })),
+    LIVE ? startLive(LIVE) : null,
+    AREAS ? startAreas() : null,
   ]);
   // The bare app reads the very file the uncached server it is compared with reads.
   const bare = await started(startBareApp(sqliteFileIn(path.join(tempRoot, "uncached"))));
@@ -359,6 +467,12 @@ async function main() {
       record("compressed/plain", compressed.requestsPerSecond / identity.requestsPerSecond);
     }
   }
+
+  // On a server of its own, before the uploads: no image processing runs meanwhile.
+  let liveResult: LiveResult | null = null;
+  if (live && LIVE) liveResult = await measureLive(live, LIVE);
+  let areaResult: AreaResult | null = null;
+  if (areaServers && AREAS) areaResult = await measureAreas(areaServers, AREAS);
 
   // Last, as it changes the gallery: uploads to the cached server, each timed to its answer and to the moment
   // a visitor sees the picture (the gallery page a shared link to it opens, which lists it once it is ready).
@@ -544,15 +658,29 @@ async function main() {
     rows.push(
       skipped("Lighthouse mobile performance and LCP per public page", "≥ 98; LCP ≤ 1.5 s", "run with --lighthouse"),
     );
+  rows.push(...liveRows(liveResult, values, hasWrk));
+  rows.push(...areaRows(areaResult, values, hasWrk));
 
+  report(
+    rows,
+    startedAt,
+    [
+      `<picture> elements on /: app ${pictures.app}, bare app ${pictures.bare}`,
+      `HTML bytes: / ${Buffer.byteLength(home["/"])}, /home ${Buffer.byteLength(home["/home"])}`,
+    ],
+    { pictures, live: liveResult, areas: areaResult },
+  );
+}
+
+/** The table, the raw numbers and the problems; with --json, the file. `notes` go after the raw numbers. */
+function report(rows: Row[], startedAt: number, notes: string[], extra: Record<string, unknown>) {
   const cell = (text: string) => text.replaceAll("|", "\\|");
   console.log("\n| Figure | Measured (median, spread min–max) | Goal | Verdict |\n|---|---|---|---|");
   for (const row of rows) console.log(`| ${cell(row.figure)} | ${cell(row.measured)} | ${row.goal} | ${row.verdict} |`);
 
   console.log("\nRaw numbers (one per round):");
   for (const [name, list] of series) console.log(`  ${name}: ${list.map(formatNumber).join(", ")}`);
-  console.log(`  <picture> elements on /: app ${pictures.app}, bare app ${pictures.bare}`);
-  console.log(`  HTML bytes: / ${Buffer.byteLength(home["/"])}, /home ${Buffer.byteLength(home["/home"])}`);
+  for (const note of notes) console.log(`  ${note}`);
   if (problems.length > 0) {
     console.log("\nProblems (the figures they touch are suspect):");
     for (const problem of problems) console.log(`  ${problem}`);
@@ -571,15 +699,18 @@ async function main() {
             rounds: ROUNDS,
             seconds: SECONDS,
             small: SMALL,
-            large: LARGE,
+            large: SITE ? LARGE : null,
             smoke,
+            sections: [...(SITE ? ["site"] : []), ...(LIVE ? ["live"] : []), ...(AREAS ? ["areas"] : [])],
+            live: LIVE,
+            areas: AREAS,
             pinning: pinningNote(),
             cores: os.cpus().length,
           },
           rows,
           summary,
           runs,
-          pictures,
+          ...extra,
           problems,
         },
         null,

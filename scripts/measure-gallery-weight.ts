@@ -11,6 +11,7 @@ import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
+import { trackRequestsOf, waitForQuiet } from "#tests/support/quiet-network.ts";
 import { startServer } from "#tests/support/server-process.ts";
 
 const argument = (name: string, fallback: number) => {
@@ -84,6 +85,7 @@ try {
       // A narrow viewport stands for a phone, with its high-density screen.
       const deviceScaleFactor = viewportWidth < 800 ? 3 : 1;
       const context = await browser.newContext({ viewport: { width: viewportWidth, height: 900 }, deviceScaleFactor });
+      trackRequestsOf(context);
       const page = await context.newPage();
       const finished: Promise<{ type: string; url: string; bytes: number }>[] = [];
       page.on("requestfinished", (request) => {
@@ -95,7 +97,8 @@ try {
           })),
         );
       });
-      await page.goto(server.url("/"), { waitUntil: "networkidle" });
+      await page.goto(server.url("/"));
+      await waitForQuiet(page);
       const resources = await Promise.all(finished);
       const groups = new Map<string, { files: number; bytes: number }>();
       for (const resource of resources) {

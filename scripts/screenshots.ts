@@ -16,6 +16,7 @@ import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts"
 import { accountAndAuthPaths, adminRoutes } from "#tests/support/admin-routes.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { storageIn } from "#tests/support/gallery-factories.ts";
+import { trackRequestsOf, waitForQuiet } from "#tests/support/quiet-network.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
 import { ROOT, startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
@@ -96,9 +97,11 @@ try {
         const cookies: { name: string; value: string; url: string }[] = [{ name: "theme", value: theme, url: origin }];
         if (signedIn) cookies.push({ name: session.name, value: session.value, url: origin });
         await context.addCookies(cookies);
+        trackRequestsOf(context);
         const page = await context.newPage();
         for (const pagePath of paths) {
-          await page.goto(`${origin}${pagePath}`, { waitUntil: "networkidle" });
+          await page.goto(`${origin}${pagePath}`);
+          await waitForQuiet(page);
           // Pictures below the fold load lazily: scroll through once so the full-page picture shows them.
           await page.evaluate(async () => {
             for (let y = 0; y < document.body.scrollHeight; y += 600) {
@@ -107,7 +110,7 @@ try {
             }
             window.scrollTo(0, 0);
           });
-          await page.waitForLoadState("networkidle");
+          await waitForQuiet(page);
           const prefix = signedIn ? "" : "public-";
           const file = path.join(outDir, `${prefix}${slugOf(pagePath)}-${width}-${theme}.png`);
           await page.screenshot({ path: file, fullPage: true, animations: "disabled" });

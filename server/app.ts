@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { createRequestHandler, matchPath, RouterContextProvider, type ServerBuild } from "react-router";
+import { recordWrites, WriteLog } from "#app/db/change-versions.server.ts";
+import { keptStamp, settleKept } from "#app/db/version-cache.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
@@ -17,9 +19,12 @@ import {
 import { getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import { runtimeContext } from "#app/runtime/runtime-context.ts";
 import { mediaHandler } from "#app/web/serve-media.server.ts";
+import { identifyStreamHolder } from "#app/web/session.server.ts";
 import { databaseUnavailableResponse } from "./database-unavailable.ts";
+import { createEventStreams } from "./event-streams.ts";
 import { sendFetchResponse, sendRenderedPage, toFetchRequest } from "./fetch-bridge.ts";
 import { healthHandler } from "./health.ts";
+import { pageDependenciesOfKey } from "./page-areas.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
 import { startRequestLog } from "./request-log.ts";
 
@@ -104,14 +109,31 @@ export async function startup(source: Record<string, string | undefined> = proce
   app.set("trust proxy", env.trustProxy);
   trustIncomingRequestId = env.trustProxy > 0;
   publicOrigin = env.trustProxy > 0 ? env.baseUrl : null;
-  pageCache = env.pageCache ? new PageCache({ changeVersion: runtime.database.changeVersion }) : null;
+  pageCache = env.pageCache ? pageCacheFor(runtime.database.db) : null;
+  eventStreams?.stop();
+  eventStreams = createEventStreams({
+    feed: runtime.changeFeed,
+    identify: (cookie) => identifyStreamHolder(cookie, runtime),
+    limits: { perClient: env.live.maxStreamsPerClient, total: env.live.maxStreams },
+    onError: (error) => getLogger().warn({ err: error }, "A live stream could not read its session or events"),
+  });
   // On PostgreSQL the first call starts listening for other processes' commits; until then nothing is kept.
   runtime.database.changeVersion();
   return { env, adminSetupCode };
 }
 
 export async function shutdown() {
+  eventStreams?.stop();
+  eventStreams = null;
   await stopRuntime();
+}
+
+/** The live streams (GET /api/events), made at startup from the runtime's change feed. */
+let eventStreams: ReturnType<typeof createEventStreams> | null = null;
+
+/** Ends every live stream with a goodbye, so that a stop does not wait for them (server.js, on SIGTERM). */
+export function closeEventStreams() {
+  eventStreams?.closeAll("shutdown");
 }
 
 /** The privacy-enhanced players a visitor may start (as in the CSP's frame-src); they may play full screen. */
@@ -177,6 +199,15 @@ export const securityHeaders: express.RequestHandler = (_req, res, next) => {
 /** Anonymous visitors' pages, rendered once per change (null when PAGE_CACHE=off, and in development). */
 let pageCache: PageCache | null = null;
 
+/** The page cache, each page kept until what it shows changes (server/page-areas.ts). */
+function pageCacheFor(db: object): PageCache {
+  return new PageCache({
+    changeVersion: (key) => keptStamp(db, pageDependenciesOfKey(key)),
+    settle: (key) => settleKept(db, pageDependenciesOfKey(key)),
+    everyArea: () => keptStamp(db, {}),
+  });
+}
+
 /**
  * The fast path, called by server.js for every request before Express sees it: a kept page is sent as it is
  * (already compressed, no routing, no file lookup). Returns false when the request goes on to Express.
@@ -196,6 +227,11 @@ app.disable("x-powered-by");
 app.use(securityHeaders);
 // Before everything else (and never through React Router, so never kept by the page cache).
 app.use(healthHandler(() => getRuntime()));
+// The live stream: long-lived, never through React Router or the page cache (server/event-streams.ts).
+app.get("/api/events", (req, res, next) => {
+  if (!eventStreams) return next();
+  eventStreams.handle(req, res, next);
+});
 
 /**
  * Refuses a write before reading its body. A body up to REFUSED_BODY_READ_BYTES is read (and dropped) first:
@@ -261,8 +297,11 @@ app.use(async (req, res, next) => {
   }
 
   // Whatever a write request changed (rows, and files beside them), pages kept before it are stale once it is
-  // answered; the database's own count already moved with each statement, this also covers the commit.
-  res.on("finish", () => getRuntime().database.noteChange());
+  // answered; the database's own count already moved with each statement, this also covers the commit. Only the
+  // areas its writes touched move (files belong to their rows' areas); a request whose writes were not all
+  // classified, or that wrote no row at all, moves every area as before.
+  const writes = new WriteLog();
+  res.on("finish", () => getRuntime().database.noteChange(writes.areasToMove()));
 
   // Refuse form posts from other sites (CSRF), on top of the SameSite=Lax session cookie.
   const origin = req.headers.origin;
@@ -271,7 +310,7 @@ app.use(async (req, res, next) => {
     res.status(403).type("text/plain").send("Cross-site requests are refused.");
     return;
   }
-  next();
+  recordWrites(writes, next);
 });
 
 // Uploaded media: public files by content-hashed name, private ones by signed URL (see serve-media.server.ts).

@@ -184,3 +184,67 @@ describe("PageCache", () => {
     expect(cache.lookup("a")).toBeUndefined();
   });
 });
+
+describe("PageCache, while what a page depends on cannot be told at once", () => {
+  it("neither serves nor drops the page, and keeps it without rendering once settling finds it unchanged", async () => {
+    let version: string | null = "menu:a";
+    let settles = 0;
+    const cache = new PageCache({
+      changeVersion: () => version,
+      settle: async () => {
+        settles++;
+        version = "menu:a";
+      },
+    });
+    let renders = 0;
+    const render = async () => page(`render ${++renders}`);
+    await cache.fill("a", render);
+    version = null;
+    expect(cache.lookup("a")).toBeUndefined();
+    expect(cache.size).toBe(1);
+    const result = await cache.fill("a", render);
+    expect(kept(result) && result.identity.toString()).toBe("render 1");
+    expect([renders, settles]).toEqual([1, 1]);
+    expect(cache.lookup("a")).toBeDefined();
+  });
+
+  it("renders and keeps nothing when the version stays unknown (a value never computed yet)", async () => {
+    const cache = new PageCache({ changeVersion: () => null, settle: async () => {} });
+    expect(kept(await cache.fill("a", async () => page("x")))).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+
+  it("keeps a page whose value was first computed by its own render, when nothing was written meanwhile", async () => {
+    // The first page after a start: the menu it depends on is computed by rendering it.
+    let menu: string | null = null;
+    const everything = { version: 7 };
+    const cache = new PageCache({
+      changeVersion: () => menu,
+      settle: async () => {},
+      everyArea: () => String(everything.version),
+    });
+    const first = await cache.fill("a", async () => {
+      menu = "menu:a";
+      return page("x");
+    });
+    expect(kept(first) && first.version).toBe("menu:a");
+    expect(cache.lookup("a")).toBeDefined();
+  });
+
+  it("does not keep it when anything was written while it rendered: the value it showed may be the older one", async () => {
+    let menu: string | null = null;
+    const everything = { version: 7 };
+    const cache = new PageCache({
+      changeVersion: () => menu,
+      settle: async () => {},
+      everyArea: () => String(everything.version),
+    });
+    const first = await cache.fill("a", async () => {
+      everything.version++;
+      menu = "menu:b";
+      return page("x");
+    });
+    expect(kept(first)).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+});

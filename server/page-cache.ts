@@ -21,9 +21,24 @@ const gzip = promisify(zlib.gzip);
 const SESSION_COOKIE_MARK = "session_token";
 const KEPT_TYPES = /^(text\/html|text\/x-script)\b/;
 
+/** A stamp of what a page shows (see PageCacheOptions.changeVersion); null: not known at this moment. */
+export type PageVersion = number | string | null;
+
 export type PageCacheOptions = {
-  /** The database's change version: a kept page is only served while it has not moved. */
-  changeVersion: () => number;
+  /**
+   * The version of what the page at `key` shows (the database's areas it depends on, server/page-areas.ts): a kept
+   * page is only served while it has not moved. Null when it cannot be told at once (a value it depends on must
+   * be computed again): the page is then neither served nor dropped until `settle` has run.
+   */
+  changeVersion: (key: string) => PageVersion;
+  /** Makes `changeVersion(key)` known again (computes what it depends on); without it, null means "changed". */
+  settle?: (key: string) => Promise<void>;
+  /**
+   * The version of every area at once (null: not known). A page whose own version was not known before it was
+   * rendered (a value it depends on was never computed, as for the first page after a start) is kept when this
+   * did not move while it rendered: nothing was written, so the values it computed are the ones now kept.
+   */
+  everyArea?: () => PageVersion;
   /** The most bytes kept (identity, gzip and brotli together); the least recently used go first. */
   maxBytes?: number;
   /** Kept pages are thrown away after this long even without a change (what no version can see: the clock). */
@@ -32,7 +47,7 @@ export type PageCacheOptions = {
 };
 
 export type KeptPage = {
-  version: number;
+  version: PageVersion;
   storedAt: number;
   status: number;
   etag: string;
@@ -136,17 +151,20 @@ function brotliWindowBits(length: number): number {
 export class PageCache {
   readonly #pages = new Map<string, KeptPage>();
   readonly #inflight = new Map<string, Promise<KeptPage | null>>();
-  readonly #changeVersion: () => number;
+  readonly #changeVersion: (key: string) => PageVersion;
+  readonly #settle: ((key: string) => Promise<void>) | undefined;
+  readonly #everyArea: (() => PageVersion) | undefined;
   readonly #maxBytes: number;
   readonly #maxAgeMs: number;
   readonly #now: () => number;
   #bytes = 0;
-  #version = Number.NaN;
   /** Pages being compressed right now (see fill). */
   #keeping = 0;
 
   constructor(options: PageCacheOptions) {
     this.#changeVersion = options.changeVersion;
+    this.#settle = options.settle;
+    this.#everyArea = options.everyArea;
     this.#maxBytes = options.maxBytes ?? 48 * 1024 * 1024;
     this.#maxAgeMs = options.maxAgeMs ?? 10 * 60 * 1000;
     this.#now = options.now ?? Date.now;
@@ -160,14 +178,12 @@ export class PageCache {
     return this.#bytes;
   }
 
-  /** The current change version; everything kept under an older one is dropped at once. */
-  #currentVersion(): number {
-    const version = this.#changeVersion();
-    if (version !== this.#version) {
-      this.#version = version;
-      this.clear();
-    }
-    return version;
+  /**
+   * The current version of what the page at `key` shows. Each page has its own (a write in one area leaves the
+   * pages of others kept), so a page gone stale is dropped when it is next asked for, or by the byte budget.
+   */
+  #currentVersion(key: string): PageVersion {
+    return this.#changeVersion(key);
   }
 
   clear(): void {
@@ -175,12 +191,17 @@ export class PageCache {
     this.#bytes = 0;
   }
 
-  /** The kept page for `key`, fresh for the current version, or undefined. */
+  /**
+   * The kept page for `key`, fresh for the current version, or undefined. While the version cannot be told (null)
+   * the page is not served but kept: `fill` settles the version and may find it still right.
+   */
   lookup(key: string): KeptPage | undefined {
     // Every request passes here (files too): the version is asked for only when there is a page to check.
     const page = this.#pages.get(key);
     if (!page) return undefined;
-    if (page.version !== this.#currentVersion() || this.#now() - page.storedAt > this.#maxAgeMs) {
+    const version = this.#currentVersion(key);
+    if (version === null) return undefined;
+    if (page.version !== version || this.#now() - page.storedAt > this.#maxAgeMs) {
       this.#delete(key, page);
       return undefined;
     }
@@ -197,23 +218,36 @@ export class PageCache {
    * single render. Returns the kept page, or the rendered answer when it is not kept (for the caller to send).
    */
   async fill(key: string, render: () => Promise<RenderedPage>): Promise<KeptPage | RenderedPage> {
-    const version = this.#currentVersion();
+    let version = this.#currentVersion(key);
+    if (version === null && this.#settle) {
+      await this.#settle(key);
+      version = this.#currentVersion(key);
+      // What the kept page depends on was computed again and came out the same: it is still right.
+      const confirmed = this.lookup(key);
+      if (confirmed) return confirmed;
+    }
     const pending = this.#inflight.get(key);
     if (pending) {
       const shared = await pending;
-      if (shared && shared.version === this.#currentVersion()) return shared;
+      if (shared && version !== null && shared.version === this.#currentVersion(key)) return shared;
     }
     let settle: (page: KeptPage | null) => void = () => {};
     const promise = new Promise<KeptPage | null>((resolve) => {
       settle = resolve;
     });
     if (!pending) this.#inflight.set(key, promise);
+    const everyAreaBefore = version === null ? (this.#everyArea?.() ?? null) : null;
     try {
       const rendered = await render();
+      if (version === null && everyAreaBefore !== null && this.#everyArea?.() === everyAreaBefore) {
+        version = this.#currentVersion(key);
+      }
       // Kept only if nothing changed while it was rendered: it might show the data from before the change.
       // Nor while the most pages are being compressed already: a burst of new addresses (any query string is
       // one) would otherwise hold an encoder each at once. Such a page is sent as rendered and kept next time.
-      if (!isKeepable(rendered) || this.#currentVersion() !== version || this.#keeping >= MAX_PAGES_COMPRESSING) {
+      // Nor when the version was not known before rendering and something was written meanwhile.
+      const changed = version === null || this.#currentVersion(key) !== version;
+      if (!isKeepable(rendered) || changed || this.#keeping >= MAX_PAGES_COMPRESSING) {
         settle(null);
         return rendered;
       }
@@ -233,7 +267,7 @@ export class PageCache {
     }
   }
 
-  async #keep(key: string, version: number, rendered: RenderedPage): Promise<KeptPage> {
+  async #keep(key: string, version: PageVersion, rendered: RenderedPage): Promise<KeptPage> {
     const headers: Record<string, string> = {};
     for (const [name, value] of rendered.headers) headers[name] = value;
     const policy = headers["content-security-policy"];
@@ -266,7 +300,7 @@ export class PageCache {
     };
     const previous = this.#pages.get(key);
     if (previous) this.#delete(key, previous);
-    if (version === this.#currentVersion() && page.bytes <= this.#maxBytes / 8) {
+    if (version === this.#currentVersion(key) && page.bytes <= this.#maxBytes / 8) {
       this.#pages.set(key, page);
       this.#bytes += page.bytes;
       for (const [oldKey, oldPage] of this.#pages) {

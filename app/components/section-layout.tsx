@@ -1,6 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import { ChevronDown } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { NavLink, Outlet, useLocation } from "react-router";
 import { Toaster } from "sonner";
 import { useShownTheme } from "#app/web/root-data.ts";
@@ -44,7 +44,18 @@ function SectionLinks({ links, className }: { links: SectionLink[]; className: s
  * it), opening the whole list. It is a native <details>, so it works before JavaScript; with it, it closes
  * after a choice.
  */
-export function SectionLayout({ label, links, navWidth }: { label: string; links: SectionLink[]; navWidth: string }) {
+export function SectionLayout({
+  label,
+  links,
+  navWidth,
+  children,
+}: {
+  label: string;
+  links: SectionLink[];
+  navWidth: string;
+  /** What the area adds beside its pages (the admin's live updates). */
+  children?: ReactNode;
+}) {
   const theme = useShownTheme();
   const location = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
@@ -79,6 +90,7 @@ export function SectionLayout({ label, links, navWidth }: { label: string; links
         <SectionLinks links={links} className="hidden flex-wrap gap-1 sm:flex lg:flex-col" />
       </nav>
       <div className="min-w-0 flex-1">
+        {children}
         <Outlet />
       </div>
       <Toaster theme={theme} position="bottom-right" richColors closeButton />

@@ -6,6 +6,7 @@ import SQLite from "better-sqlite3";
 import { type Generated, Kysely, SqliteDialect, sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
 import { beginAccountAttempt, clearAccountFailures } from "#app/auth/account-throttle.server.ts";
+import { changeVersionWaits } from "#tests/support/change-version-waits.ts";
 import { ROOT } from "#tests/support/server-process.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { cacheStatements, isDatabaseUnreachable, openDatabase } from "./database.server.ts";
@@ -87,25 +88,7 @@ describe("SQLite transactions", () => {
 
 describe.each(databaseKinds)("the change version (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
-
-  async function until(condition: () => boolean, timeoutMs = 3000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error("the change version did not move in time");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
-  /** PostgreSQL's listener connects on first use; until then every call counts as a change. */
-  async function listening() {
-    let previous = database.changeVersion();
-    await until(() => {
-      const next = database.changeVersion();
-      const steady = next === previous;
-      previous = next;
-      return steady;
-    });
-  }
+  const { until, listening } = changeVersionWaits(database, kind);
 
   it("moves with a write through this process and stays with reads and session writes", async () => {
     await listening();

@@ -24,6 +24,8 @@ import {
 import { LRUCache } from "lru-cache";
 import pg from "pg";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { areasOfTable, type ChangeArea } from "./change-areas.ts";
+import { ChangeVersions, WriteObserverPlugin } from "./change-versions.server.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -33,67 +35,25 @@ export type AppDatabase = {
   kind: DatabaseKind;
   close: () => Promise<void>;
   /**
-   * A number that changes whenever what the site shows may have changed: a write through this process, or a
-   * commit by another one (the CLI, a second server). What is computed from the data (cached pages, settings,
-   * gallery counts) is kept for one value and thrown away when it moves. See docs/decisions/001-page-cache.md.
+   * A number that changes whenever what the site shows of `areas` (all of it when left out) may have changed: a
+   * write through this process to one of their tables, or a commit by another process (the CLI, a second server:
+   * its areas are known on PostgreSQL, from the notification; on SQLite they are not, and every area moves). What
+   * is computed from the data (cached pages, settings, gallery counts) is kept for one value and thrown away when
+   * it moves. See docs/decisions/001-page-cache.md and 011-live-updates.md.
    */
-  changeVersion: () => number;
-  /** Counts a change made outside the query layer's view (the end of a write request, a file-only change). */
-  noteChange: () => void;
+  changeVersion: (areas?: readonly ChangeArea[]) => number;
+  /**
+   * Counts a change made outside the query layer's view (the end of a write request, a file-only change) in
+   * `areas`; left out, in every area.
+   */
+  noteChange: (areas?: readonly ChangeArea[]) => void;
+  /**
+   * Calls `listener` soon after a write may have committed: one through this process, or (PostgreSQL) another
+   * process's commit that recorded change events, and the listener's reconnection after the database was away.
+   * A hint to read `change_events` now rather than at the next poll; returns the unsubscribe.
+   */
+  watchCommits: (listener: () => void) => () => void;
 };
-
-/**
- * Tables whose writes never change a page a visitor sees: sessions come and go with every sign-in, failed sign-ins
- * are counted per account (a password guesser must not empty the page cache with every try), and visitors'
- * contact messages are read only in the admin area (a stream of them must not empty it either).
- */
-const UNSHOWN_TABLES = new Set(["session", "verification", "sign_in_failures", "account_tokens", "contact_messages"]);
-
-function tableNameOf(node: unknown, depth = 0): string | undefined {
-  if (!node || typeof node !== "object" || depth > 4) return undefined;
-  const record = node as Record<string, unknown>;
-  if (record.kind === "TableNode") {
-    const table = record.table as { identifier?: { name?: string } } | undefined;
-    return table?.identifier?.name;
-  }
-  for (const key of ["into", "table", "from", "froms", "node"]) {
-    const child = record[key];
-    const found = Array.isArray(child) ? tableNameOf(child[0], depth + 1) : tableNameOf(child, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/**
- * Counts every insert, update and delete (and raw statement that is not a read) once it has run, except on
- * UNSHOWN_TABLES. Counting after the statement, not before, means a page rendered while the write runs is
- * never kept under the new count.
- */
-class WriteObserverPlugin implements KyselyPlugin {
-  readonly #pending = new Set<unknown>();
-  constructor(private readonly onWrite: () => void) {}
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    const { node } = args;
-    let write = false;
-    if (node.kind === "InsertQueryNode" || node.kind === "UpdateQueryNode" || node.kind === "DeleteQueryNode") {
-      const table = tableNameOf(node);
-      write = table === undefined || !UNSHOWN_TABLES.has(table);
-    } else if (node.kind === "RawNode") {
-      const text = node.sqlFragments.join("").trimStart().toLowerCase();
-      write = !/^(select|with|pragma|explain|begin|commit|rollback|savepoint|release)\b/.test(text);
-    } else if (node.kind !== "SelectQueryNode") {
-      write = true; // schema changes (migrations)
-    }
-    if (write) this.#pending.add(args.queryId);
-    return node;
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    if (this.#pending.delete(args.queryId)) this.onWrite();
-    return args.result;
-  }
-}
 
 /** Socket errors and PostgreSQL error codes that say the server is away (down, restarting, unreachable). */
 const UNREACHABLE_CODES = new Set([
@@ -138,12 +98,20 @@ const CONNECTION_OPTIONS = { connectionTimeoutMillis: 5000, keepAlive: true, kee
 
 /** The channel PostgreSQL's change triggers notify (migration 0003), so every server learns of every commit. */
 export const CHANGE_CHANNEL = "vitrine_changes";
+/** The channel notified after a commit that recorded change events (migration 0015). */
+export const EVENT_CHANNEL = "vitrine_events";
 
 /**
  * Listens for other connections' commits on PostgreSQL. While the listener is not connected, nothing can be
- * known, so every call counts as a change (caches then keep nothing) until it is back.
+ * known, so every call counts as a change (caches then keep nothing) until it is back. A notification names the
+ * table written (migration 0003's trigger), so it moves that table's areas; one without a known table, and the
+ * reconnection (whatever happened while away), move every area.
  */
-function postgresChangeListener(connectionString: string, onChange: () => void) {
+function postgresChangeListener(
+  connectionString: string,
+  onChange: (areas?: readonly ChangeArea[]) => void,
+  onEvents: () => void,
+) {
   let client: pg.Client | null = null;
   let connected = false;
   let closed = false;
@@ -165,15 +133,18 @@ function postgresChangeListener(connectionString: string, onChange: () => void) 
     };
     next.on("error", down);
     next.on("end", () => down());
-    next.on("notification", () => onChange());
+    next.on("notification", (message) =>
+      message.channel === EVENT_CHANNEL ? onEvents() : onChange(areasOfTable(message.payload ?? "")),
+    );
     try {
       await next.connect();
-      await next.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await next.query(`LISTEN ${CHANGE_CHANNEL}; LISTEN ${EVENT_CHANNEL}`);
       if (client !== next) return;
       connected = true;
       if (warned) getLogger().info("PostgreSQL change listener reconnected.");
       warned = false;
       onChange(); // whatever happened while away
+      onEvents();
     } catch (error) {
       down(error instanceof Error ? error : new Error(String(error)));
     }
@@ -280,21 +251,25 @@ export function cacheStatements(sqlite: SQLite.Database, limit = STATEMENT_CACHE
 }
 
 /** Each database's change version, found from its Kysely instance (a transaction is not found: it reads fresh). */
-const changeVersions = new WeakMap<object, () => number>();
-
-/** The change version of the database behind `db`, or undefined for a transaction or a database opened elsewhere. */
-export function changeVersionOf(db: object): number | undefined {
-  return changeVersions.get(db)?.();
-}
-
-const changeNoters = new WeakMap<object, () => void>();
+const changeVersions = new WeakMap<object, (areas?: readonly ChangeArea[]) => number>();
 
 /**
- * Counts a change on the database behind `db`. Used when a read failed: what is rendered from the fallback must
- * not be kept as if it were the data (a page cache would serve it after the database is back).
+ * The change version of `areas` (all when left out) of the database behind `db`, or undefined for a transaction
+ * or a database opened elsewhere.
  */
-export function noteChangeOf(db: object): void {
-  changeNoters.get(db)?.();
+export function changeVersionOf(db: object, areas?: readonly ChangeArea[]): number | undefined {
+  return changeVersions.get(db)?.(areas);
+}
+
+const changeNoters = new WeakMap<object, (areas?: readonly ChangeArea[]) => void>();
+
+/**
+ * Counts a change on the database behind `db` (in every area unless `areas` says). Used when a read failed: what
+ * is rendered from the fallback must not be kept as if it were the data (a page cache would serve it after the
+ * database is back).
+ */
+export function noteChangeOf(db: object, areas?: readonly ChangeArea[]): void {
+  changeNoters.get(db)?.(areas);
 }
 
 export function databaseKindOf(databaseUrl: string | undefined): DatabaseKind {
@@ -302,9 +277,20 @@ export function databaseKindOf(databaseUrl: string | undefined): DatabaseKind {
 }
 
 export function openDatabase(options: { databaseUrl?: string; sqliteFile?: string }): AppDatabase {
-  let version = 0;
-  const noteChange = () => {
-    version++;
+  const versions = new ChangeVersions();
+  const commitWatchers = new Set<() => void>();
+  const hintCommit = () => {
+    for (const watcher of commitWatchers) watcher();
+  };
+  const watchCommits = (listener: () => void) => {
+    commitWatchers.add(listener);
+    return () => {
+      commitWatchers.delete(listener);
+    };
+  };
+  const noteChange = (areas?: readonly ChangeArea[]) => {
+    versions.move(areas);
+    hintCommit();
   };
   const observer = new WriteObserverPlugin(noteChange);
   if (databaseKindOf(options.databaseUrl) === "postgres") {
@@ -319,8 +305,11 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
     pool.on("connect", (client) => client.on("error", () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [observer] });
     // Started on first use, so that scripts and tests that never ask keep no extra connection.
-    const listener = postgresChangeListener(connectionString, noteChange);
-    const changeVersion = () => (listener.isConnected() ? version : ++version);
+    const listener = postgresChangeListener(connectionString, noteChange, hintCommit);
+    const changeVersion = (areas?: readonly ChangeArea[]) => {
+      if (!listener.isConnected()) versions.move();
+      return versions.version(areas);
+    };
     changeVersions.set(db, changeVersion);
     changeNoters.set(db, noteChange);
     return {
@@ -328,6 +317,7 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
       kind: "postgres",
       changeVersion,
       noteChange,
+      watchCommits,
       close: async () => {
         await listener.close();
         await db.destroy();
@@ -350,16 +340,19 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
   let seenDataVersion: unknown = null;
   // Asked on every page load: prepared once.
   const dataVersion = sqlite.prepare("pragma data_version").pluck();
-  const changeVersion = () => {
-    if (!sqlite.open) return ++version;
-    const current = dataVersion.get();
-    if (current !== seenDataVersion) {
-      seenDataVersion = current;
-      version++;
+  // Which tables that commit wrote is not known here: every area moves.
+  const changeVersion = (areas?: readonly ChangeArea[]) => {
+    if (!sqlite.open) versions.move();
+    else {
+      const current = dataVersion.get();
+      if (current !== seenDataVersion) {
+        seenDataVersion = current;
+        versions.move();
+      }
     }
-    return version;
+    return versions.version(areas);
   };
   changeVersions.set(db, changeVersion);
   changeNoters.set(db, noteChange);
-  return { db, kind: "sqlite", changeVersion, noteChange, close: () => db.destroy() };
+  return { db, kind: "sqlite", changeVersion, noteChange, watchCommits, close: () => db.destroy() };
 }

@@ -282,6 +282,26 @@ export interface ContactMessagesTable {
   read_at: DbDate | null;
 }
 
+/** A change someone may notice (migration 0015, written by triggers): never the changed data itself. */
+/** An open post editor (a browser tab), kept while its heartbeat comes (migration 0016). */
+export interface EditorPresenceTable {
+  post_id: string;
+  tab: string;
+  user_id: string;
+  seen_at: DbDate;
+}
+
+export interface ChangeEventsTable {
+  /** In commit order; what a stream's `Last-Event-ID` counts. */
+  seq: Generated<number | string>;
+  area: string;
+  action: string;
+  entity_id: string | null;
+  /** everyone | members | admins | nobody (server-internal) */
+  audience: string;
+  created_at: DbDate;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -304,4 +324,6 @@ export interface Database {
   post_slugs: PostSlugsTable;
   post_tags: PostTagsTable;
   contact_messages: ContactMessagesTable;
+  change_events: ChangeEventsTable;
+  editor_presence: EditorPresenceTable;
 }

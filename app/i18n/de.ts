@@ -1,6 +1,9 @@
 import type { Dictionary } from "./en.ts";
 
 export const de = {
+  "live.newPictures": "Neue Bilder",
+  "live.newPost": "Ein neuer Beitrag",
+  "live.show": "Anzeigen",
   "common.loading": "Lädt...",
   "common.close": "Schließen",
   "common.skipToContent": "Zum Inhalt springen",

@@ -28,6 +28,7 @@ describe("environment", () => {
       logLevel: "info",
       uploadMaxBytes: 25 * 1024 * 1024,
       videoUploadMaxBytes: 1024 * 1024 * 1024,
+      live: { maxStreams: 2000, maxStreamsPerClient: 16 },
       backup: { dir: undefined, keep: 14, intervalMs: 24 * 3_600_000 },
       mail: { smtpUrl: undefined, from: "vitrine@localhost", fromIsDefault: true },
     });

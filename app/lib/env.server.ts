@@ -37,6 +37,15 @@ export function maskSmtpUrl(value: string): string {
   }
 }
 
+/** A cap on live streams: a whole number from 1 to 100,000. */
+function streamCap(fallback: number) {
+  const message = "must be a whole number from 1 to 100000";
+  return z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number({ message }).int(message).min(1, message).max(100_000, message).default(fallback),
+  );
+}
+
 const envSchema = z.object({
   NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(["development", "production", "test"]).default("production")),
   PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
@@ -114,6 +123,8 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  LIVE_MAX_STREAMS: streamCap(2000),
+  LIVE_MAX_STREAMS_PER_CLIENT: streamCap(16),
   BACKUP_DIR: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
   BACKUP_KEEP: z.preprocess(
     emptyAsUndefined,
@@ -158,6 +169,8 @@ export type Env = {
    * the outbox under DATA_DIR. `from` is the sender's address (the site name from settings is the sender's name).
    */
   mail: { smtpUrl: string | undefined; from: string; fromIsDefault: boolean };
+  /** Live streams (GET /api/events): at most this many open in the process, and per client address. */
+  live: { maxStreams: number; maxStreamsPerClient: number };
   /** How much the server logs (pino's levels; `info` logs one line per request). */
   logLevel: (typeof LOG_LEVELS)[number];
 };
@@ -207,6 +220,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       from: value.MAIL_FROM ?? defaultMailFrom(baseUrl),
       fromIsDefault: value.MAIL_FROM === undefined,
     },
+    live: { maxStreams: value.LIVE_MAX_STREAMS, maxStreamsPerClient: value.LIVE_MAX_STREAMS_PER_CLIENT },
     backup: {
       dir: value.BACKUP_DIR === undefined ? undefined : path.resolve(value.BACKUP_DIR),
       keep: value.BACKUP_KEEP,

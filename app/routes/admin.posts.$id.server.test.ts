@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getPostForAdmin } from "#app/domains/posts/post-admin.server.ts";
 import { verifyPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
+import { useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import {
@@ -65,6 +66,7 @@ describe("the schedule picker's time on the server", () => {
 describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
   const db = () => database.db;
+  const files = useGalleryTestStorage(db);
   const run = (id: string, fields: Record<string, string>, t = en, now = NOW) =>
     runEditorAction(db(), testAdmin, id, fields, { t, now });
   const postCount = async () =>
@@ -247,5 +249,58 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
     });
     expect(await loadPostEditor(db(), "missing", { previewSecret: SECRET })).toBeNull();
     expect(await loadPostEditor(db(), "%00", { previewSecret: SECRET })).toBeNull();
+  });
+
+  it("refuses a save over a post saved elsewhere since the editor's text was loaded, and says what is stored", async () => {
+    const id = okId(await run(NEW_POST, form({ intent: "save", title: "Shared", body: "First" })));
+    const opened = (await getPostForAdmin(db(), id))?.updatedAt ?? "";
+    const { image_id: coverId } = await db()
+      .selectFrom("gallery_images")
+      .select("image_id")
+      .where("id", "=", await files.add({ title: "Cover" }))
+      .executeTakeFirstOrThrow();
+    // Two editors opened the post at `opened`; the first saves a minute later, with a cover.
+    const later = new Date(NOW.getTime() + 60_000);
+    const first = await run(
+      id,
+      form({ intent: "save", title: "Shared", body: "Theirs", cover_image_id: coverId, base_updated_at: opened }),
+      en,
+      later,
+    );
+    expect(first).toMatchObject({ ok: true });
+    const theirsAt = first.ok ? first.updatedAt : null;
+    expect(theirsAt).not.toBe(opened);
+
+    // The second, still based on `opened`, is refused (a save and an autosave alike): nothing of it is written.
+    const evenLater = new Date(NOW.getTime() + 120_000);
+    for (const intent of ["save", "autosave", "publish"]) {
+      const second = await run(
+        intent === "autosave" ? NEW_POST : id,
+        form({ intent, post_id: id, title: "Shared", body: "Mine", base_updated_at: opened }),
+        en,
+        evenLater,
+      );
+      expect(second).toMatchObject({
+        ok: false,
+        message: "Not saved: this post was saved elsewhere meanwhile. Choose whose text stays.",
+        values: { body: "Mine" },
+        conflict: { updatedAt: theirsAt, values: { body: "Theirs", title: "Shared", cover_image_id: coverId } },
+      });
+      // Their cover as the picker shows it: taking theirs shows their picture, not the one this editor had.
+      expect(second.ok === false && second.conflict?.cover?.id).toBe(coverId);
+      expect(await getPostForAdmin(db(), id)).toMatchObject({ body: "Theirs", status: "draft" });
+    }
+
+    // "Keep mine": the editor names what it has now seen, and its save replaces theirs.
+    const kept = await run(
+      id,
+      form({ intent: "save", title: "Shared", body: "Mine", base_updated_at: theirsAt ?? "" }),
+      en,
+      evenLater,
+    );
+    expect(kept).toMatchObject({ ok: true });
+    expect(await getPostForAdmin(db(), id)).toMatchObject({ body: "Mine" });
+    // A save naming no base (a script) is not checked.
+    expect(await run(id, form({ intent: "save", title: "Shared", body: "Script" }))).toMatchObject({ ok: true });
   });
 });

@@ -16,6 +16,7 @@ import {
   type EditorResult,
   NEW_POST,
   POST_FORM_FIELDS,
+  type PostConflict,
   type PostFormValues,
 } from "#app/domains/posts/post-editor-form.ts";
 import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
@@ -32,6 +33,7 @@ export {
   type EditorResult,
   NEW_POST,
   POST_FORM_FIELDS,
+  type PostConflict,
   type PostFormField,
   type PostFormValues,
 } from "#app/domains/posts/post-editor-form.ts";
@@ -47,6 +49,12 @@ const DONE_MESSAGES: Partial<Record<EditorIntent, AdminMessageKey>> = {
 /** The message of a `?done=<intent>` a redirect after a button press carries (anything else: none). */
 export function doneMessageKey(done: string | null): AdminMessageKey | null {
   return (done && Object.hasOwn(DONE_MESSAGES, done) ? DONE_MESSAGES[done as EditorIntent] : null) ?? null;
+}
+
+/** The HTTP status of the editor's answer: 404 for a post that is gone, 409 for one saved elsewhere meanwhile. */
+export function editorStatus(result: EditorResult): number {
+  if (result.ok) return 200;
+  return result.notFound ? 404 : result.conflict ? 409 : 400;
 }
 
 export function formValuesOf(post: AdminPost | null): PostFormValues {
@@ -103,6 +111,8 @@ const controlSchema = z.object({
   /** The schedule picker: a wall-clock time and the browser's time zone (UTC when the browser sent none). */
   publish_local: z.string().max(40).optional(),
   time_zone: z.string().max(64).optional(),
+  /** The `updatedAt` of the post the editor's text started from; a save over a newer one is refused. */
+  base_updated_at: z.string().max(40).optional(),
 });
 
 /**
@@ -145,7 +155,7 @@ export async function runEditorAction(
     message: string,
     fieldErrors: Record<string, string> = {},
     intent: EditorIntent | null = null,
-  ): EditorResult => ({ ok: false, intent, message, fieldErrors, values });
+  ): Extract<EditorResult, { ok: false }> => ({ ok: false, intent, message, fieldErrors, values });
 
   const control = controlSchema.safeParse(form);
   if (!control.success) return refuse(t("admin.common.error"));
@@ -191,11 +201,23 @@ export async function runEditorAction(
     moment = chosen.moment;
   }
 
+  // An editor that names no base (a script, an old page) saves as before; the editor always names one.
+  const basedOn = control.data.base_updated_at || undefined;
   const saved: PostWriteResult = existing
-    ? await updatePost(db, actor, existing.id, values, { now, autosave: intent === "autosave" })
+    ? await updatePost(db, actor, existing.id, values, { now, autosave: intent === "autosave", basedOn })
     : await createPost(db, actor, values, { now });
   if (!saved.ok) {
     if (saved.reason === "not-found") return missing();
+    if (saved.reason === "conflict") {
+      const current = existing ? await getPostForAdmin(db, existing.id, { now }) : null;
+      if (!current) return missing();
+      const conflict: PostConflict = {
+        values: formValuesOf(current),
+        updatedAt: current.updatedAt,
+        cover: current.cover,
+      };
+      return { ...refuse(t("admin.posts.conflict.refused"), {}, intent), conflict };
+    }
     return refuse(t("admin.posts.error.notSaved"), translateFieldErrors(t, saved.fieldErrors), intent);
   }
 

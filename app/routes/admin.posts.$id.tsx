@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { PostEditor } from "#app/components/admin/posts/post-editor.tsx";
@@ -10,7 +11,7 @@ import { adminAction } from "#app/web/admin-action.server.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.posts.$id";
-import { doneMessageKey, loadPostEditor, runEditorAction } from "./admin.posts.$id.server.ts";
+import { doneMessageKey, editorStatus, loadPostEditor, runEditorAction } from "./admin.posts.$id.server.ts";
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
@@ -31,7 +32,7 @@ export function action(args: Route.ActionArgs) {
   return adminAction(args, async ({ admin, t, db }) => {
     const result = await runEditorAction(db, admin, args.params.id, await readForm(args.request), { t });
     // The editor's refusal carries what it needs to show the form again (its own fields), so it is answered as is.
-    if (!result.ok) return data({ ...result, ok: false as const }, { status: result.notFound ? 404 : 400 });
+    if (!result.ok) return data({ ...result, ok: false as const }, { status: editorStatus(result) });
     if (result.redirectTo) throw redirect(result.redirectTo, 303);
     return result;
   });
@@ -48,6 +49,14 @@ export default function AdminPostEditor({ loaderData, actionData }: Route.Compon
   const { post } = loaderData;
   // The editor's own refusal (with its fields); a refusal of the admin-action contract has none to show.
   const refused = actionData && !actionData.ok && "intent" in actionData ? actionData : null;
+  // The editor opens afresh on what the server stored after one of its own saves (or status changes) only: any
+  // other reload of the page's data (the theme switched, say) must not replace text being typed, even when the
+  // post was saved elsewhere meanwhile (the editor announces that itself). So the last own save names it, once
+  // the page's data shows that save (the action's answer can come before the data loaded after it).
+  const ownSave = useRef<string | null>(null);
+  const shownSave = useRef<string | null>(null);
+  if (actionData?.ok && "updatedAt" in actionData && actionData.updatedAt) ownSave.current = actionData.updatedAt;
+  if (ownSave.current !== null && post?.updatedAt === ownSave.current) shownSave.current = ownSave.current;
   return (
     <div>
       <header className="mb-6">
@@ -58,14 +67,14 @@ export default function AdminPostEditor({ loaderData, actionData }: Route.Compon
       </header>
       <ActionMessage result={actionData ?? (loaderData.done ? { ok: true, message: loaderData.done } : undefined)} />
       <PostEditor
-        // A save that the server confirmed opens the editor afresh on what it stored.
-        key={`${post?.id ?? "new"}|${post?.updatedAt ?? ""}|${post?.status ?? ""}`}
+        key={`${post?.id ?? "new"}|${shownSave.current ?? "opened"}`}
         post={post}
         values={refused?.values ?? loaderData.values}
         serverValues={loaderData.values}
         knownTags={loaderData.knownTags}
         previewLinks={loaderData.previewLinks}
         fieldErrors={refused?.fieldErrors ?? {}}
+        conflict={refused?.conflict ?? null}
       />
     </div>
   );

@@ -3,7 +3,7 @@ import { readForm } from "#app/lib/forms.server.ts";
 import { adminAction } from "#app/web/admin-action.server.ts";
 import { refuseAdminRead } from "#app/web/write-only.server.ts";
 import type { Route } from "./+types/admin.posts.autosave";
-import { NEW_POST, runEditorAction } from "./admin.posts.$id.server.ts";
+import { editorStatus, NEW_POST, runEditorAction } from "./admin.posts.$id.server.ts";
 
 /**
  * The editor saving a draft by itself, a few seconds after each change: JSON in, JSON out, so a lost connection
@@ -16,7 +16,7 @@ export function action(args: Route.ActionArgs) {
     const form = await readForm(args.request);
     const result = await runEditorAction(db, admin, NEW_POST, { ...form, intent: "autosave" }, { t });
     return data(result, {
-      status: result.ok ? 200 : result.notFound ? 404 : 400,
+      status: editorStatus(result),
       headers: { "Cache-Control": "no-store" },
     });
   });

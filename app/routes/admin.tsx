@@ -1,5 +1,6 @@
 import { LayoutDashboard } from "lucide-react";
 import { isRouteErrorResponse } from "react-router";
+import { AdminLive } from "#app/components/admin/admin-live.tsx";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { SectionLayout } from "#app/components/section-layout.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
@@ -29,7 +30,11 @@ export default function AdminLayout() {
     { to: "/admin", label: t("admin.nav.dashboard"), icon: LayoutDashboard, end: true },
     ...adminSections.map(({ title, ...link }) => ({ ...link, label: t(title) })),
   ];
-  return <SectionLayout label={t("admin.nav.label")} links={links} navWidth="lg:w-52" />;
+  return (
+    <SectionLayout label={t("admin.nav.label")} links={links} navWidth="lg:w-52">
+      <AdminLive />
+    </SectionLayout>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

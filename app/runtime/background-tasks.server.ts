@@ -1,4 +1,5 @@
 import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
+import { startEventTrim } from "#app/domains/live/change-events.server.ts";
 import { startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
@@ -7,6 +8,7 @@ import { startPostScheduler } from "#app/domains/posts/post-scheduler.server.ts"
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import { startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
+import { logBackgroundFailure } from "./background-failure.server.ts";
 import type { RuntimeServices } from "./runtime.server.ts";
 import { sweepStorage } from "./storage-sweeps.server.ts";
 
@@ -27,6 +29,25 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
   const { database, env } = services;
   const db = database.db;
   const tasks: Task[] = [
+    {
+      // The one reader of change events in this process; every live stream is fed from it (issue 19).
+      name: "change feed",
+      start: () => {
+        services.changeFeed
+          .start()
+          .catch((error: unknown) => logger.error({ err: error }, "The change feed could not read its first events"));
+        return () => services.changeFeed.stop();
+      },
+    },
+    {
+      // Events older than a day, and all but the newest 10,000, go: now and every ten minutes.
+      name: "change event trim",
+      start: () =>
+        startEventTrim({
+          db,
+          onError: (error) => logBackgroundFailure(logger, "Could not trim the change events", error),
+        }),
+    },
     {
       // Outbox files and failure records older than 30 days go: now and once a day.
       name: "mail housekeeping",

@@ -8,6 +8,7 @@ import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { type ContactGuard, contactSecretOf, createContactGuard } from "#app/domains/contact/contact-guard.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
+import { type ChangeFeed, createChangeFeed } from "#app/domains/live/change-feed.server.ts";
 import { type AppMailService, createMailService } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
@@ -16,6 +17,7 @@ import { insertMissingDefaults, readSettings } from "#app/domains/settings/setti
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { type Env, maskSmtpUrl } from "#app/lib/env.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { logBackgroundFailure } from "./background-failure.server.ts";
 import { type BackgroundTasks, createBackgroundTasks } from "./background-tasks.server.ts";
 
 /** What the composition root builds from the environment; the background tasks are built from it in turn. */
@@ -36,6 +38,8 @@ export type RuntimeServices = {
   contactSecret: string;
   /** The contact form's spam checks and limits (in memory). */
   contactGuard: ContactGuard;
+  /** The process's one reader of change events (started with the background tasks); live streams read from it. */
+  changeFeed: ChangeFeed;
 };
 
 export type Runtime = RuntimeServices & {
@@ -88,6 +92,11 @@ export function createRuntime(env: Env, database: AppDatabase): Runtime {
     previewSecret: previewSecretOf(secret),
     contactSecret: contactSecretOf(secret),
     contactGuard: createContactGuard({ secret: contactSecretOf(secret) }),
+    changeFeed: createChangeFeed({
+      db: database.db,
+      watchCommits: database.watchCommits,
+      onError: (error) => logBackgroundFailure(getLogger(), "Could not read the change events", error),
+    }),
     mail: createMailService({
       smtpUrl: env.mail.smtpUrl,
       from: env.mail.from,

@@ -94,3 +94,20 @@ async function requireAdminTwoFactor(db: Kysely<Database>, user: SessionUser): P
   if (await hasTwoFactor(db, user.id)) return;
   throw redirect(ADMIN_TWO_FACTOR_SETUP_PATH);
 }
+
+/**
+ * Who holds a live stream (server/event-streams.ts), from its request's cookie: read without extending the session
+ * (a stream is no visit) and asked again whenever that user's roles or sessions change.
+ */
+export async function identifyStreamHolder(
+  cookie: string | undefined,
+  { auth, database }: Pick<Runtime, "auth" | "database">,
+  now = new Date(),
+): Promise<{ viewer: "visitor" | "member" | "admin"; userId: string | null }> {
+  const visitor = { viewer: "visitor" as const, userId: null };
+  if (!cookie?.includes("session_token")) return visitor;
+  const session = await auth.api.getSession({ headers: new Headers({ cookie }), query: { disableRefresh: true } });
+  if (!session || isPastAbsoluteLifetime(session.session.createdAt, now)) return visitor;
+  const admin = await isAdmin(database.db, session.user.id);
+  return { viewer: admin ? "admin" : "member", userId: session.user.id };
+}

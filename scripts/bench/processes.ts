@@ -100,14 +100,23 @@ function startFlags(): string[] {
   return words.slice(1, words.indexOf("server.js"));
 }
 
-/** The server as `npm start` runs it, on that data folder, pinned like every server of the bench. */
-export function startApp(options: { dataDir: string; authSecret: string; pageCache: boolean }): Promise<ServerProcess> {
+/**
+ * The server as `npm start` runs it, on that data folder, pinned like every server of the bench; `env` and
+ * `nodeFlags` add to that (the live-streams section raises the per-address cap and opens an inspector port).
+ */
+export function startApp(options: {
+  dataDir: string;
+  authSecret: string;
+  pageCache: boolean;
+  env?: Record<string, string | undefined>;
+  nodeFlags?: string[];
+}): Promise<ServerProcess> {
   return startServer({
     dataDir: options.dataDir,
     authSecret: options.authSecret,
     // The switch the issue defines; unset, the page cache is on.
-    env: { PAGE_CACHE: options.pageCache ? undefined : "off" },
-    nodeFlags: startFlags(),
+    env: { PAGE_CACHE: options.pageCache ? undefined : "off", ...options.env },
+    nodeFlags: [...startFlags(), ...(options.nodeFlags ?? [])],
     launch: (command, args) => pinned("server", command, args),
   });
 }
@@ -190,16 +199,21 @@ ${locations.join("\n")}
   return server;
 }
 
+/** The process's resident memory now (VmRSS), in kB; 0 once it is gone. */
+export function rssKb(pid: number): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** Samples the process's resident memory (VmRSS) every 50 ms until stopped; returns the largest, in MB. */
 export function sampleRss(pid: number): { stop: () => number } {
   let maxKb = 0;
+  // A process gone reads 0: the samples so far stand.
   const sample = () => {
-    try {
-      const kb = Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0);
-      maxKb = Math.max(maxKb, kb);
-    } catch {
-      // The process is gone; the samples so far stand.
-    }
+    maxKb = Math.max(maxKb, rssKb(pid));
   };
   sample();
   const timer = setInterval(sample, 50);

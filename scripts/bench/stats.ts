@@ -1,3 +1,6 @@
+/** One line of the bench's table: the figure, what was measured, its goal and whether it meets it. */
+export type Row = { figure: string; measured: string; goal: string; verdict: string };
+
 /** The middle value (the mean of the two middle ones for an even count); NaN for none. */
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -6,6 +9,14 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The nearest-rank percentile (0–100) of the values; NaN for none. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1] as number;
 }
 
 export function spread(values: number[]): { min: number; max: number } {

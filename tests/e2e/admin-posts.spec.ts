@@ -139,7 +139,10 @@ test("an admin writes a bilingual post with a cover and an inline picture, previ
     await expectNoViolations(page, `posts list (${theme})`);
     await page.goto(`/admin/posts/${postId}`);
     await waitForHydration(page);
-    await expect(page.getByTestId("post-preview-en").getByRole("heading", { level: 2 })).toBeVisible({
+    // The rendered text's heading (the pane's own "Preview" heading is there before the text is).
+    await expect(
+      page.getByTestId("post-preview-en").getByRole("heading", { level: 2, name: /First steps/ }),
+    ).toBeVisible({
       timeout: 15_000,
     });
     await expectNoViolations(page, `post editor (${theme})`);

@@ -1,7 +1,7 @@
 import { openAsNewAdmin, openSettingsSection, toast } from "./admin-site-helpers.ts";
 import { collectCspViolations } from "./csp-violations.ts";
 import { E2E_BASE_URL } from "./e2e-env.ts";
-import { expect, test, waitForHydration } from "./fixtures.ts";
+import { expect, test, waitForHydration, waitForQuiet } from "./fixtures.ts";
 
 // Nothing here is saved: the site-wide changes are in admin-settings.spec.ts, which runs after everything else.
 
@@ -235,7 +235,7 @@ test("the admin site screens break no Content-Security-Policy rule, the preview 
   await expect(home.getByRole("region", { name: "Preview: Text (English)" })).toContainText("Thanks for stopping by.");
   for (const path of ["/admin/invites", "/admin/users", "/admin/audit"]) {
     await page.goto(path);
-    await page.waitForLoadState("networkidle");
+    await waitForQuiet(page);
   }
   expect(violations).toEqual([]);
 });

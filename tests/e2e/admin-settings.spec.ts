@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { expectToastAfter, openAsNewAdmin, openSettingsSection, toast } from "./admin-site-helpers.ts";
+import { expectNoViolations } from "./axe.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // Site-wide changes: this spec runs after all others (project "site-wide" in playwright.config.ts), in order.
@@ -49,6 +50,96 @@ test("an admin edits the site name, a German footer text and the meta descriptio
   await expect(visitor).toHaveTitle(`Links · ${SITE_NAME}`);
   await expect(visitor.getByRole("contentinfo")).toContainText(FOOTER_DE);
   await context.close();
+});
+
+test("a visitor's open page takes a settings change without reloading", async ({
+  page,
+  browser,
+  makeUser,
+  signInAs,
+}) => {
+  const context = await browser.newContext();
+  try {
+    const visitor = await context.newPage();
+    await visitor.goto("/faq");
+    await waitForHydration(visitor);
+    await expect(visitor.locator("html")).toHaveAttribute("data-live", "connected", { timeout: 15_000 });
+    // Marks this document: a reload would lose it.
+    await visitor.evaluate(() => Object.assign(window, { sameDocument: true }));
+
+    await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings");
+    const footer = await openSettingsSection(page, "Footer");
+    const field = footer.getByLabel("Footer description (English)");
+    const before = await field.inputValue();
+    const text = `Live footer ${Date.now()}`;
+    await field.fill(text);
+    await expectToastAfter(page, SAVED_ONE, () => footer.getByRole("button", { name: "Save Footer" }).click());
+
+    await expect(visitor.getByRole("contentinfo")).toContainText(text, { timeout: 5_000 });
+    expect(await visitor.evaluate(() => "sameDocument" in window)).toBe(true);
+
+    await field.fill(before);
+    await expectToastAfter(page, /Saved\./, () => footer.getByRole("button", { name: "Save Footer" }).click());
+    await expect(visitor.getByRole("contentinfo")).not.toContainText(text, { timeout: 5_000 });
+  } finally {
+    await context.close();
+  }
+});
+
+test("a section saved elsewhere while it is edited here is announced; a save then is refused until the admin chooses", async ({
+  page,
+  browser,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  const field = "Footer description (English)";
+  const stored = async () =>
+    (
+      await database.db
+        .selectFrom("site_settings")
+        .select("value")
+        .where("key", "=", "footer_description")
+        .executeTakeFirst()
+    )?.value ?? "";
+  const before = await stored();
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/settings");
+  const footer = await openSettingsSection(page, "Footer");
+  await expect(page.locator("html")).toHaveAttribute("data-live", "connected", { timeout: 15_000 });
+  await footer.getByLabel(field).fill("Mine: a footer typed here.");
+
+  // Another admin saves the same field.
+  const context = await browser.newContext();
+  try {
+    const other = await context.newPage();
+    await openAsNewAdmin(other, { makeUser, signInAs }, "/admin/settings");
+    const theirs = await openSettingsSection(other, "Footer");
+    await theirs.getByLabel(field).fill("Theirs: a footer saved elsewhere.");
+    await expectToastAfter(other, SAVED_ONE, () => theirs.getByRole("button", { name: "Save Footer" }).click());
+  } finally {
+    await context.close();
+  }
+
+  // Announced here without a reload, the text typed here kept.
+  const banner = page.getByRole("region", { name: "Saved elsewhere while you were editing" });
+  await expect(banner).toBeVisible({ timeout: 5_000 });
+  await expect(banner.getByRole("alert")).toContainText("Footer description (Footer)");
+  await expect(footer.getByLabel(field)).toHaveValue("Mine: a footer typed here.");
+  await banner.getByRole("button", { name: "See both" }).click();
+  await expect(banner.getByRole("definition")).toContainText("Theirs: a footer saved elsewhere.");
+  await expectNoViolations(page, "the settings conflict choice");
+
+  // Saving before choosing is refused: theirs stays.
+  await expectToastAfter(page, /Nothing was saved/, () => footer.getByRole("button", { name: "Save Footer" }).click());
+  expect(await stored()).toBe("Theirs: a footer saved elsewhere.");
+
+  // Keep mine, then the save replaces theirs; and back to what the spec started with.
+  await banner.getByRole("button", { name: "Keep mine" }).click();
+  await expect(banner).toBeHidden();
+  await expectToastAfter(page, SAVED_ONE, () => footer.getByRole("button", { name: "Save Footer" }).click());
+  expect(await stored()).toBe("Mine: a footer typed here.");
+  await footer.getByLabel(field).fill(before);
+  await expectToastAfter(page, /Saved\./, () => footer.getByRole("button", { name: "Save Footer" }).click());
 });
 
 test("the owner reorders the menu from the keyboard; every page's header follows, in both languages", async ({

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { expectNoViolations } from "./axe.ts";
-import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration, waitForQuiet } from "./fixtures.ts";
 
 // A post's Share button and the copy buttons of its code blocks. The posts are back-dated to 2000, so they
 // never take another spec's place on the blog's first page.
@@ -92,7 +92,7 @@ test("the copy buttons' code loads only on a post with code, and without JavaScr
   // A class name only the copy buttons' module has.
   const copyCodeLoaded = async () => (await Promise.all(scripts)).some((body) => body.includes("code-block"));
   await openPost(page, post(withoutCode).slug);
-  await page.waitForLoadState("networkidle");
+  await waitForQuiet(page);
   expect(await copyCodeLoaded()).toBe(false);
   await openPost(page, post(withCode).slug);
   await expect(page.getByRole("button", { name: "Copy the code" })).toHaveCount(2);

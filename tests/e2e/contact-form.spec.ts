@@ -6,7 +6,7 @@ import { readNewestOutboxMail } from "#tests/support/smtp-server.ts";
 import { expectNoViolations } from "./axe.ts";
 import { collectCspViolations } from "./csp-violations.ts";
 import { E2E_DATA_DIR } from "./e2e-env.ts";
-import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { expect, setPreferences, test, waitForHydration, waitForQuiet } from "./fixtures.ts";
 
 // Turning the form on puts "Contact" in every page's menu: this spec is one of the site-wide ones
 // (playwright.config.ts), and turns it off again when done.
@@ -44,7 +44,7 @@ async function scriptsOf(page: Page, path: string): Promise<() => Promise<Map<st
   });
   await page.goto(path);
   await waitForHydration(page);
-  await page.waitForLoadState("networkidle");
+  await waitForQuiet(page);
   return async () => new Map(await Promise.all([...bodies].map(async ([url, body]) => [url, await body] as const)));
 }
 

@@ -8,7 +8,7 @@ import { pngPicture } from "#tests/support/media-fixtures.ts";
 import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { addInAdmin, expectInPageOrder, hideInAdmin, recordWebm, uniqueName } from "./content-helpers.ts";
-import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { E2E_BASE_URL, expect, setPreferences, test, waitForHydration, waitForQuiet } from "./fixtures.ts";
 
 // One admin edits what the public pages show; the steps of a test depend on each other's order.
 test.describe.configure({ mode: "serial" });
@@ -227,7 +227,7 @@ test("a YouTube video contacts no other host until play is pressed, then loads t
 
   await page.goto("/videos");
   await waitForHydration(page);
-  await page.waitForLoadState("networkidle");
+  await waitForQuiet(page);
   await expectInPageOrder(page, [title, vimeoTitle]);
   await expect(page.getByText("Pressing play loads the video from YouTube").first()).toBeVisible();
   await expect(page.locator("iframe")).toHaveCount(0);
@@ -484,7 +484,7 @@ test("a YouTube entry takes an uploaded poster, shown on /videos without contact
 
   await page.goto("/videos");
   await waitForHydration(page);
-  await page.waitForLoadState("networkidle");
+  await waitForQuiet(page);
   const poster = card.locator("img");
   await expect(poster).toHaveAttribute("src", /^\/media\/images\//);
   await expect(poster).toHaveAttribute("width", "1280");

@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type CreatedUser, createInvite, createUser } from "#tests/support/factories.ts";
+import { trackRequestsOf, waitForQuiet } from "#tests/support/quiet-network.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
 import { E2E_BASE_URL, E2E_SECRET, type E2EServer, SQLITE_SERVER } from "./e2e-env.ts";
 import { noteExpectedServerErrors } from "./server-errors.ts";
@@ -28,6 +29,7 @@ type Fixtures = {
   expectedServerErrors: RegExp[];
   failOnBrowserErrors: undefined;
   noteServerErrors: undefined;
+  trackRequests: undefined;
   skipWithoutServer: undefined;
 };
 
@@ -87,6 +89,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
+  trackRequests: [
+    async ({ context }, use) => {
+      trackRequestsOf(context);
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   noteServerErrors: [
     async ({ expectedServerErrors }, use) => {
       noteExpectedServerErrors(expectedServerErrors);
@@ -140,7 +149,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
 });
 
-export { expect };
+export { expect, waitForQuiet };
 
 /** Every public page, with the heading (level 1) its settings defaults give it in English and German. */
 export const PUBLIC_PAGES = [

@@ -6,7 +6,7 @@ import { openDatabase } from "#app/db/database.server.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
 import { expectNoViolations } from "./axe.ts";
 import { E2E_DATA_DIR } from "./e2e-env.ts";
-import { E2E_BASE_URL, expect, rawHtml, setPreferences, test, waitForHydration } from "./fixtures.ts";
+import { E2E_BASE_URL, expect, rawHtml, setPreferences, test, waitForHydration, waitForQuiet } from "./fixtures.ts";
 
 // The lightbox's zoom, share and download. The download setting shows on every picture and these pictures join
 // the gallery's count, so this spec runs in the `site-wide` project, after the others and one test at a time.
@@ -76,7 +76,7 @@ test("the zoom's code loads with the lightbox, not with the gallery", async ({ p
   // A string only the zoom's module has.
   const zoomLoaded = async () => (await Promise.all(scripts)).some((body) => body.includes("prefers-reduced-motion"));
   await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await waitForQuiet(page);
   expect(await zoomLoaded()).toBe(false);
   await page.locator(`#thumb-${firstId}`).click();
   await expect(lightbox(page).getByRole("button", { name: "Zoom in" })).toBeVisible();

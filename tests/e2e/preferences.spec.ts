@@ -65,6 +65,13 @@ function expectFade(
   expect(toBack, `full opacity ${toBack.toFixed(0)} ms after the change`).toBeLessThan(600);
 }
 
+// These tests time the fade to the millisecond. The live stream is answered "no content, retry in an hour": a
+// change another test's write announces would load the page's data again in the middle of a fade (a whole CI run
+// saw the language fade end 747 ms after the change instead of ~50). Live updates have their own tests (live.spec.ts).
+test.beforeEach(async ({ page }) => {
+  await page.route("**/api/events", (route) => route.fulfill({ status: 204, headers: { "Retry-After": "3600" } }));
+});
+
 test.describe("theme", () => {
   test("is dark by default, on the server's first render, even for a light system", async ({ page }) => {
     // The site's default theme is dark until the owner lets the visitor's system decide (browser-preferences.spec.ts).

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { publishInEveryMenuSection } from "./content-helpers.ts";
 import { collectCspViolations } from "./csp-violations.ts";
-import { E2E_BASE_URL, expect, PUBLIC_PAGES, test, waitForHydration } from "./fixtures.ts";
+import { E2E_BASE_URL, expect, PUBLIC_PAGES, test, waitForHydration, waitForQuiet } from "./fixtures.ts";
 
 test("no page requests anything from another origin", async ({ page, makeUser, signInAs, database }) => {
   // Every page in both languages and themes, each waited on until the network is idle: a long walk.
@@ -17,7 +17,7 @@ test("no page requests anything from another origin", async ({ page, makeUser, s
   for (const { path, heading } of PUBLIC_PAGES) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
-    await page.waitForLoadState("networkidle");
+    await waitForQuiet(page);
   }
   await page.goto("/home?lang=de");
   await waitForHydration(page);
@@ -41,7 +41,7 @@ test("no page requests anything from another origin", async ({ page, makeUser, s
   await signInAs(page, await makeUser({ admin: true }));
   await page.goto("/admin");
   await expect(page.getByRole("heading", { level: 1, name: "Übersicht" })).toBeVisible();
-  await page.waitForLoadState("networkidle");
+  await waitForQuiet(page);
 
   expect(requested.length).toBeGreaterThan(20);
   expect(requested.filter((url) => !isOwn(url))).toEqual([]);
@@ -90,7 +90,7 @@ test("a Content-Security-Policy keeps scripts and requests to this site, and the
 
   for (const { path } of PUBLIC_PAGES) {
     await page.goto(path);
-    await page.waitForLoadState("networkidle");
+    await waitForQuiet(page);
   }
   // The toast library adds a <style> element of its own: allowed by its hash, so the toast is styled (fixed in place).
   await page.goto("/auth");
@@ -105,7 +105,7 @@ test("a Content-Security-Policy keeps scripts and requests to this site, and the
 
   await signInAs(page, await makeUser({ admin: true }));
   await page.goto("/admin");
-  await page.waitForLoadState("networkidle");
+  await waitForQuiet(page);
   // The app still hydrates under the policy: client-side navigation works, with no new document.
   await waitForHydration(page);
   const documents: string[] = [];

@@ -4,7 +4,7 @@ import * as OTPAuth from "otpauth";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
 import { toast } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
-import { expect, setPreferences, test } from "./fixtures.ts";
+import { expect, setPreferences, test, waitForQuiet } from "./fixtures.ts";
 
 const PERIOD_MS = 30_000;
 
@@ -84,7 +84,7 @@ for (const theme of ["light", "dark"] as const) {
     await expect(page.getByRole("heading", { name: "Your recovery codes" })).toBeVisible();
     // One toast says so, once: not again when the page's data is fetched anew after the answer.
     await expect(toast(page, "Two-factor sign-in is on. Save your recovery codes.")).toBeVisible();
-    await page.waitForLoadState("networkidle");
+    await waitForQuiet(page);
     await page.waitForTimeout(1000);
     expect(await toastsShown()).toEqual(["Two-factor sign-in is on. Save your recovery codes."]);
     const codes = (await page.getByTestId("recovery-codes").getByRole("listitem").allTextContents()).map((c) =>

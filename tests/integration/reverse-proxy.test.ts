@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "#tests/support/factories.ts";
+import { changesIn, openEventStream } from "#tests/support/event-stream.ts";
+import { createUser, insertLinkRow } from "#tests/support/factories.ts";
 import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import {
   freePort,
@@ -175,5 +176,15 @@ describe.skipIf(skipUnlessAvailable(hasNginx, NGINX))("behind nginx with TRUST_P
     const id = response.headers["x-request-id"];
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(await server.waitForLogLine((line) => line.reqId === id && line.path === "/faq")).toBeDefined();
+  });
+
+  it("passes the live stream through unbuffered: a change reaches a stream held through nginx at once", async () => {
+    const stream = await openEventStream(`http://127.0.0.1:${nginx.port}/api/events`);
+    expect(stream.status).toBe(200);
+    await stream.waitFor((message) => message.event === "ready");
+    const id = await insertLinkRow(database.db, { title: "Through the proxy", active: true });
+    // nginx would hold a buffered answer until its buffer filled; the server's X-Accel-Buffering: no prevents it.
+    await stream.waitFor(() => changesIn(stream).some((event) => event.id === id), 3000);
+    stream.close();
   });
 });

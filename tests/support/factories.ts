@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
@@ -42,4 +42,52 @@ export async function createInvite(db: Kysely<Database>, options: { admin?: bool
   if (!code) throw new Error("No invite code was created");
   noteSecret(code);
   return code;
+}
+
+/**
+ * A link row written straight into the database, as another process (the CLI, a second server) writes one: for the
+ * tests of what the server learns from the table alone. Returns its id.
+ */
+export async function insertLinkRow(
+  db: Kysely<Database>,
+  options: { title: string; active: boolean },
+): Promise<string> {
+  const id = randomUUID();
+  const at = new Date();
+  await db
+    .insertInto("links")
+    .values({
+      id,
+      url: "https://example.com/",
+      icon: "globe",
+      title: options.title,
+      title_de: "",
+      active: options.active,
+      sort_order: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
+}
+
+/** A FAQ entry row written straight into the database (see insertLinkRow). Returns its id. */
+export async function insertFaqRow(db: Kysely<Database>, options: { question: string; active: boolean }) {
+  const id = randomUUID();
+  const at = new Date();
+  await db
+    .insertInto("faq_entries")
+    .values({
+      id,
+      question: options.question,
+      question_de: "",
+      answer: "An answer.",
+      answer_de: "",
+      active: options.active,
+      sort_order: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return id;
 }

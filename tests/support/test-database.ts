@@ -112,8 +112,9 @@ export function useTestDatabase(kind: DatabaseKind, fresh: "each" | "all"): Test
     get location() {
       return current().location;
     },
-    changeVersion: () => current().changeVersion(),
-    noteChange: () => current().noteChange(),
+    changeVersion: (areas) => current().changeVersion(areas),
+    noteChange: (areas) => current().noteChange(areas),
+    watchCommits: (listener: () => void) => current().watchCommits(listener),
     close: () => current().close(),
     destroy: () => current().destroy(),
   };

@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowDownToLine, ArrowUp, ArrowUpToLine, GripVertical } from "lucide-react";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type DragEvent as ReactDragEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 
 function moved<T>(list: T[], from: number, to: number): T[] {
@@ -67,6 +67,9 @@ export function SortableList<T extends { id: string }>(props: {
   const [order, setOrder] = useState(props.items);
   /** The id of the item being dragged, and of the item it would be dropped on. */
   const [dragged, setDragged] = useState<string | null>(null);
+  // The same id, set within dragstart itself: the rows' drop checks read it, so that a drop does not depend on
+  // React having rendered the drag's state yet (a quick drag on a busy page).
+  const draggedNow = useRef<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const focusAfterMove = useRef<string | null>(null);
@@ -99,13 +102,20 @@ export function SortableList<T extends { id: string }>(props: {
    * items do not move while dragging: Chromium ends a drag whose dragged element is moved in the page.)
    */
   const finishDrag = (to: number) => {
-    const from = order.findIndex((entry) => entry.id === dragged);
+    const from = order.findIndex((entry) => entry.id === draggedNow.current);
+    draggedNow.current = null;
     setDragged(null);
     setOver(null);
     const item = order[from];
     if (item && from !== to) commit(moved(order, from, to), item);
   };
   const draggedIndex = order.findIndex((entry) => entry.id === dragged);
+  const acceptDrop = (event: ReactDragEvent, id: string) => {
+    if (draggedNow.current === null) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+    if (over !== id) setOver(id);
+  };
 
   return (
     <>
@@ -127,14 +137,12 @@ export function SortableList<T extends { id: string }>(props: {
             <li
               key={item.id}
               data-id={item.id}
-              onDragOver={(event) => {
-                if (dragged === null) return;
-                event.preventDefault();
-                event.dataTransfer.dropEffect = "move";
-                if (over !== item.id) setOver(item.id);
-              }}
+              // Both accept the drop: Chromium takes the operation from the dragenter when the pointer has just
+              // entered an element of the row, so a drop released then would be refused if only dragover did.
+              onDragEnter={(event) => acceptDrop(event, item.id)}
+              onDragOver={(event) => acceptDrop(event, item.id)}
               onDrop={(event) => {
-                if (dragged === null) return;
+                if (draggedNow.current === null) return;
                 event.preventDefault();
                 finishDrag(index);
               }}
@@ -153,12 +161,14 @@ export function SortableList<T extends { id: string }>(props: {
                 role="img"
                 aria-label={t("admin.common.dragHandle", { name })}
                 onDragStart={(event) => {
+                  draggedNow.current = item.id;
                   setDragged(item.id);
                   event.dataTransfer.effectAllowed = "move";
                   event.dataTransfer.setData("text/plain", item.id);
                 }}
                 onDragEnd={() => {
                   // Dropped outside the list, or cancelled with Escape: nothing changes.
+                  draggedNow.current = null;
                   setDragged(null);
                   setOver(null);
                 }}

@@ -7,7 +7,7 @@ import { Kysely, SqliteDialect, sql } from "kysely";
 import * as tar from "tar";
 import type { AppDatabase } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import { BACKUP_TABLES, toNeutralRow } from "./tables.server.ts";
+import { BACKUP_TABLES, toNeutralRow, UNBACKED_TABLES } from "./tables.server.ts";
 
 /** What a backup archive says about itself (`manifest.json`, its first entry). */
 export type BackupManifest = {
@@ -133,7 +133,7 @@ async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
 async function exportTables(db: Kysely<Database>, dir: string): Promise<Record<string, number>> {
   await fsp.mkdir(dir, { recursive: true });
   const present = new Map((await db.introspection.getTables()).map((table) => [table.name, table]));
-  const known = new Set(BACKUP_TABLES.map((table) => table.name));
+  const known = new Set([...BACKUP_TABLES.map((table) => table.name), ...UNBACKED_TABLES]);
   const unknown = [...present.keys()].filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new Error(`The database has tables the backup does not know (${unknown.join(", ")}); nothing was written`);

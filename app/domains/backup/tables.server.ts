@@ -53,6 +53,13 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "contact_messages", key: ["id"], dates: ["created_at", "read_at"] },
 ];
 
+/**
+ * Tables a backup leaves out: change events are a day's notice of writes to open pages (issue 19), not data; a
+ * restore's own writes record the events that tell open pages about it. Who has a post open in the editor is a
+ * minute's state of open browser tabs.
+ */
+export const UNBACKED_TABLES: readonly string[] = ["change_events", "editor_presence"];
+
 export type NeutralValue = string | number | boolean | null;
 export type NeutralRow = Record<string, NeutralValue>;
 

@@ -17,24 +17,35 @@ export type PublishedPostCheck = (db: Kysely<Database>) => Promise<boolean>;
 /** The settings the menu follows (by key: content sits below the settings modules, which import it). */
 type MenuSettings = { contact_enabled: string; menu_show_empty_sections: string };
 
+/** The key of the menu's kept value: pages name it as what they show of these areas (server/page-areas.ts). */
+export const MENU_SECTIONS_KEY = "menu-sections";
+const MENU_SECTION_AREAS = ["links", "faq", "videos", "posts"] as const;
+
 /**
- * Which content pages have at least one published entry. Read once per database change version, like the
- * settings: publishing, hiding or deleting an entry is a write, so the next page (and the page cache) sees it.
+ * Which content pages have at least one published entry. Read once per change of links, FAQ, videos or posts:
+ * publishing, hiding or deleting an entry is a write, so the next page (and the page cache) sees it. It computes
+ * from the database alone, so that the page cache may compute it again to see whether a kept page's menu is
+ * still right (app/db/version-cache.server.ts, `settleKept`).
  */
 function readPublishedSections(
   db: Kysely<Database>,
   hasPublishedPost: PublishedPostCheck,
 ): Promise<Omit<MenuSections, "contact">> {
-  return cachedUntilChanged(db, "menu-sections", async () => {
-    const [links, faq, videos, blog] = await Promise.all([
-      hasPublished(db, "links"),
-      hasPublished(db, "faq_entries"),
-      hasPublished(db, "videos"),
-      // Kept until the next write: the scheduler's write at a post's time is what brings "Blog" in then.
-      hasPublishedPost(db),
-    ]);
-    return { links, faq, videos, blog };
-  });
+  return cachedUntilChanged(
+    db,
+    MENU_SECTIONS_KEY,
+    async () => {
+      const [links, faq, videos, blog] = await Promise.all([
+        hasPublished(db, "links"),
+        hasPublished(db, "faq_entries"),
+        hasPublished(db, "videos"),
+        // Kept until the next write: the scheduler's write at a post's time is what brings "Blog" in then.
+        hasPublishedPost(db),
+      ]);
+      return { links, faq, videos, blog };
+    },
+    MENU_SECTION_AREAS,
+  );
 }
 
 /**

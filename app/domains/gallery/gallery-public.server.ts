@@ -125,32 +125,40 @@ type PublishedOrder = {
   labels: Map<string, { en: string; de: string }>;
 };
 
+/** Published pictures whose sizes are ready: the gallery's rows and the pictures' (media). */
+const ORDER_AREAS = ["gallery", "media"] as const;
+
 /**
- * The order of the published pictures (all, or of one category), read once per database change version:
+ * The order of the published pictures (all, or of one category), read once per change of the gallery or pictures:
  * counting, paging and finding a shared picture's page then cost nothing per request, whatever the size of
  * the gallery.
  */
 function publishedOrder(db: Kysely<Database>, category: string | null): Promise<PublishedOrder> {
-  return cachedUntilChanged(db, `gallery:order:${category === null ? "*" : `=${category}`}`, async () => {
-    const rows = await publishedOrderQuery(db, category).execute();
-    const order: PublishedOrder = {
-      ids: [],
-      sortOrders: [],
-      positions: new Map(),
-      categoryOf: new Map(),
-      labels: new Map(),
-    };
-    for (const row of rows) {
-      order.positions.set(row.id, order.ids.length);
-      order.ids.push(row.id);
-      order.sortOrders.push(row.sort_order);
-      order.categoryOf.set(row.id, row.category);
-      if (row.category !== "" && !order.labels.has(row.category)) {
-        order.labels.set(row.category, { en: row.category, de: row.category_de });
+  return cachedUntilChanged(
+    db,
+    `gallery:order:${category === null ? "*" : `=${category}`}`,
+    async () => {
+      const rows = await publishedOrderQuery(db, category).execute();
+      const order: PublishedOrder = {
+        ids: [],
+        sortOrders: [],
+        positions: new Map(),
+        categoryOf: new Map(),
+        labels: new Map(),
+      };
+      for (const row of rows) {
+        order.positions.set(row.id, order.ids.length);
+        order.ids.push(row.id);
+        order.sortOrders.push(row.sort_order);
+        order.categoryOf.set(row.id, row.category);
+        if (row.category !== "" && !order.labels.has(row.category)) {
+          order.labels.set(row.category, { en: row.category, de: row.category_de });
+        }
       }
-    }
-    return order;
-  });
+      return order;
+    },
+    ORDER_AREAS,
+  );
 }
 
 /**

@@ -95,6 +95,13 @@ describe.each(databaseKinds)("the mail service (%s)", (kind) => {
     const [file] = await outboxFiles(database.location.dataDir);
     if (!file) throw new Error("No outbox file");
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // Outbox screens open elsewhere learn of it (issue 19): an admins-only event naming the file, not the address.
+    const events = await database.db
+      .selectFrom("change_events")
+      .select(["area", "action", "entity_id", "audience"])
+      .where("area", "=", "outbox")
+      .execute();
+    expect(events).toEqual([{ area: "outbox", action: "insert", entity_id: path.basename(file), audience: "admins" }]);
     const parsed = await readEmlFile(file);
     expect(parsed.from).toEqual({ name: "Müllers Fotos", address: "vitrine@site.example" });
     expect(parsed.text).toContain("https://site.example/auth/reset?token=abc123def456");

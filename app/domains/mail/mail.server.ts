@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
+import { recordChangeEvent } from "#app/domains/live/change-events.server.ts";
 import { pruneMailFailures, recordMailFailure } from "./mail-failures.server.ts";
 import { layoutMail } from "./mail-layout.ts";
 import type { MailMessage, MailService } from "./mail-message.ts";
@@ -135,6 +136,11 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
         deps.logger.info(
           { to: message.to, subject: message.subject, kind: message.kind, file, read: "npm run cli -- outbox latest" },
           "Mail filed in the outbox (SMTP_URL is not set)",
+        );
+        // A file is no row: the Outbox screens open elsewhere learn of it from this event (issue 19). The mail
+        // is filed whether or not the event could be recorded.
+        await recordChangeEvent(deps.db, { area: "outbox", action: "insert", id: file, audience: "admins" }, at).catch(
+          (error: unknown) => deps.logger.error({ err: error }, "The filed mail's change event was not recorded"),
         );
       }
     } catch (error) {

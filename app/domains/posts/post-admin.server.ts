@@ -197,13 +197,15 @@ const autosaveRuns = new Map<string, { actorId: string; auditId: number; before:
 /**
  * Saves the editor's form over post `id` (every field; its status stays). A changed slug keeps the old one in
  * post_slugs, so its address answers 301 to the new one. `autosave` marks the editor's own saves (see above).
+ * `basedOn` is the `updatedAt` the editor's text started from: when the post was saved elsewhere since, nothing
+ * is written (checked under the row's lock, so of two editors saving at once the second is always refused).
  */
 export async function updatePost(
   db: Kysely<Database>,
   actor: AuditActor,
   id: string,
   fields: Record<string, unknown>,
-  options: { now?: Date; autosave?: boolean } = {},
+  options: { now?: Date; autosave?: boolean; basedOn?: string } = {},
 ): Promise<PostWriteResult> {
   const parsed = parseFields(fields);
   if (!parsed.ok) return parsed;
@@ -212,6 +214,9 @@ export async function updatePost(
   const outcome = await db.transaction().execute(async (trx) => {
     const row = await lockPost(trx, id);
     if (!row) return { ok: false, reason: "not-found" } as const;
+    if (options.basedOn !== undefined && toIsoString(row.updated_at) !== options.basedOn) {
+      return { ok: false, reason: "conflict" } as const;
+    }
     if (!(await coverExists(trx, input.cover_image_id))) {
       return { ok: false, reason: "invalid", fieldErrors: { cover_image_id: "admin.posts.error.cover" } } as const;
     }

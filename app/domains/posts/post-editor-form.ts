@@ -1,6 +1,8 @@
 // What the post editor sends and what it is answered: read by the editor route (admin.posts.$id.server.ts) and by
 // the editor's components in the browser, so nothing here may import server code.
 
+import type { ImageDisplay } from "#app/domains/media/image-display.ts";
+
 /** The editor's form fields that make up a post (the names postFieldsSchema reads). */
 export const POST_FORM_FIELDS = [
   "title",
@@ -30,6 +32,17 @@ export const NEW_POST = "new";
 export const EDITOR_INTENTS = ["save", "autosave", "publish", "schedule", "unpublish", "delete"] as const;
 export type EditorIntent = (typeof EDITOR_INTENTS)[number];
 
+/**
+ * The post as it was saved elsewhere while this editor had it open: its fields and the `updatedAt` a save must
+ * name to replace it (the editor offers: keep mine, take theirs, see both).
+ */
+export type PostConflict = {
+  values: PostFormValues;
+  updatedAt: string;
+  /** The stored cover as the picker shows it, so that taking theirs shows their picture, not the old one. */
+  cover: ImageDisplay | null;
+};
+
 export type EditorResult =
   | {
       ok: true;
@@ -52,4 +65,13 @@ export type EditorResult =
       id?: string;
       /** The post does not exist (any more): answered 404. */
       notFound?: true;
+      /** Saved elsewhere since this editor's text was loaded: nothing was written (answered 409). */
+      conflict?: PostConflict;
     };
+
+/** How often an open editor says it is still there, and after how long without a word it counts as gone. */
+export const PRESENCE_HEARTBEAT_MS = 20_000;
+export const PRESENCE_TIMEOUT_MS = 45_000;
+
+/** Another open editor of the same post: whose, and whether it is the viewer's own other tab. */
+export type EditorPresence = { name: string; you: boolean };

@@ -107,7 +107,9 @@ export type PublicPost = PublicPostSummary & {
 export type PostWriteResult =
   | { ok: true; id: string; post: AdminPost }
   | { ok: false; reason: "invalid"; fieldErrors: Record<string, string> }
-  | { ok: false; reason: "not-found" };
+  | { ok: false; reason: "not-found" }
+  /** Saved elsewhere since the editor opened it (its `updated_at` is not the one the editor's text is based on). */
+  | { ok: false; reason: "conflict" };
 
 export type PostDeleteResult = { ok: true; id: string } | { ok: false; reason: "not-found" };
 

@@ -137,10 +137,16 @@ function enclosureTypes(atom: string): string {
   );
 }
 
-/** One feed as XML, kept until the database changes (publishing, an edit or a setting is a write). */
+/**
+ * One feed as XML, kept until what it shows changes (publishing, an edit, a cover, an author's name or a setting is
+ * a write).
+ */
 export function renderFeed(db: Kysely<Database>, settings: SiteSettings, options: FeedOptions): Promise<string> {
   if (options.now) return buildFeed(db, settings, options);
-  return cachedUntilChanged(db, `feed:${options.format}:${options.lang}:${options.baseUrl}`, () =>
-    buildFeed(db, settings, options),
+  return cachedUntilChanged(
+    db,
+    `feed:${options.format}:${options.lang}:${options.baseUrl}`,
+    () => buildFeed(db, settings, options),
+    ["posts", "media", "users", "settings"],
   );
 }

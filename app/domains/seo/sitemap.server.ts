@@ -172,7 +172,8 @@ export function buildSitemap(
     const lists = await Promise.all([listSitePages(db, settings), ...sources.map((source) => source(db, { now }))]);
     return renderSitemap(lists.flat(), baseUrl);
   };
-  // A test's clock gets its own rendering, never a kept one.
+  // A test's clock gets its own rendering, never a kept one. It lists every kind of content: no areas named, so
+  // any change drops it.
   return options.now ? compute() : cachedUntilChanged(db, `sitemap:${baseUrl}`, compute);
 }
 

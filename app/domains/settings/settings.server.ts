@@ -37,7 +37,7 @@ async function readSettingRows(db: Kysely<Database>): Promise<SiteSettings> {
 export async function readSettings(db: Kysely<Database>): Promise<SiteSettings> {
   try {
     // A copy, so that a caller changing its settings object cannot change everyone's.
-    return { ...(await cachedUntilChanged(db, "settings", () => readSettingRows(db))) };
+    return { ...(await cachedUntilChanged(db, "settings", () => readSettingRows(db), ["settings"])) };
   } catch (error) {
     if (isDatabaseUnreachable(error)) throw error;
     getLogger().error({ err: error }, "Could not read site settings; using defaults.");

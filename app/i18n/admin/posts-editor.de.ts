@@ -119,4 +119,13 @@ export const adminPostsEditorDe = {
   "admin.posts.error.notSaved": "Nicht gespeichert. Prüfen Sie die markierten Felder.",
   "admin.posts.error.publishAtSkipped":
     "Diese Uhrzeit gibt es in Ihrer Zeitzone nicht (die Uhren werden dann vorgestellt). Wählen Sie eine andere.",
+  "admin.posts.conflict.text":
+    "Jemand hat diesen Beitrag um {time} gespeichert (eine andere Admin-Person oder derselbe Beitrag in einem anderen Tab). Von Ihren Änderungen ging nichts verloren, und nichts wird gespeichert, bis Sie wählen.",
+  "admin.posts.conflict.cover": "Titelbild",
+  "admin.posts.conflict.refused":
+    "Nicht gespeichert: Dieser Beitrag wurde inzwischen woanders gespeichert. Wählen Sie, welcher Text bleibt.",
+  "admin.posts.autosave.conflict": "Nichts wird von selbst gespeichert, bis Sie wählen, welcher Text bleibt.",
+  "admin.posts.presence.others":
+    "Auch im Editor geöffnet: {names}. Deren Speichern wird hier angezeigt; nichts wird ohne Ihre Wahl überschrieben.",
+  "admin.posts.presence.you": "Sie, in einem anderen Tab",
 } satisfies Record<keyof typeof adminPostsEditorEn, string>;

@@ -116,4 +116,12 @@ export const adminPostsEditorEn = {
   "admin.posts.error.notSaved": "Not saved. Check the marked fields.",
   "admin.posts.error.publishAtSkipped":
     "This time does not exist in your time zone (the clocks move forward then). Choose another one.",
+  "admin.posts.conflict.text":
+    "Someone saved this post at {time} (another admin, or this post open in another tab). Nothing of yours was lost and nothing is saved until you choose.",
+  "admin.posts.conflict.cover": "Cover picture",
+  "admin.posts.conflict.refused": "Not saved: this post was saved elsewhere meanwhile. Choose whose text stays.",
+  "admin.posts.autosave.conflict": "Not saved by itself until you choose whose text stays.",
+  "admin.posts.presence.others":
+    "Also open in the editor: {names}. Their saves are announced here; nothing is overwritten without your choice.",
+  "admin.posts.presence.you": "you, in another tab",
 };

@@ -282,4 +282,6 @@ export const adminSiteDe = {
   "admin.audit.newer": "Neuere",
   "admin.audit.older": "Ältere",
   "admin.audit.pageOf": "Seite {page} von {pages}",
+  "admin.settings.conflict.text":
+    "Jemand hat {fields} ({sections}) gespeichert, während Sie es hier geändert haben. Ihr Text bleibt erhalten und wird nicht über den anderen gespeichert, bis Sie wählen.",
 } satisfies Record<keyof typeof adminSiteEn, string>;

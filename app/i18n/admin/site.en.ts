@@ -268,4 +268,6 @@ export const adminSiteEn = {
   "admin.audit.newer": "Newer",
   "admin.audit.older": "Older",
   "admin.audit.pageOf": "Page {page} of {pages}",
+  "admin.settings.conflict.text":
+    "Someone saved {fields} ({sections}) while you were changing it here. Your text is kept, and it is not saved over theirs until you choose.",
 } as const;

@@ -176,6 +176,10 @@ function AutosaveStatus({ state, dirty }: { state: AutosaveState; dirty: boolean
     case "manual":
       text = dirty ? t("admin.posts.autosave.manual") : "";
       break;
+    case "conflict":
+      text = t("admin.posts.autosave.conflict");
+      warn = true;
+      break;
     case "needsTitle":
       text = dirty ? t("admin.posts.autosave.needsTitle") : "";
       break;

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { UnsavedChangesPrompt } from "#app/components/admin/settings/unsaved-changes.tsx";
 import { TextField } from "#app/components/ui/field.tsx";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
-import type { PostFormValues } from "#app/domains/posts/post-editor-form.ts";
+import type { PostConflict, PostFormValues } from "#app/domains/posts/post-editor-form.ts";
 import type { AdminPost } from "#app/domains/posts/post-rows.server.ts";
 import { toZonedLocal } from "#app/domains/posts/schedule-time.ts";
 import { followedSlugs, slugsFollow } from "#app/domains/posts/slug-follow.ts";
@@ -12,9 +12,13 @@ import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { CoverPicker } from "./cover-picker.tsx";
 import { useBrowserTimeZone } from "./local-time.tsx";
 import { PostActions } from "./post-actions.tsx";
+import { PostConflictBanner } from "./post-conflict-banner.tsx";
 import { fieldOf, PostLanguageTabs } from "./post-language-tabs.tsx";
+import { PostPresenceNote } from "./post-presence-note.tsx";
 import { PostRestoreBanner } from "./post-restore-banner.tsx";
+import { usePostConflict } from "./use-post-conflict.ts";
 import { readLocalCopy, usePostDraft } from "./use-post-draft.ts";
+import { usePostPresence } from "./use-post-presence.ts";
 
 export function PostEditor(props: {
   post: AdminPost | null;
@@ -23,6 +27,8 @@ export function PostEditor(props: {
   knownTags: string[];
   previewLinks: { en: string; de: string } | null;
   fieldErrors: Record<string, string>;
+  /** A save refused because the post was saved elsewhere meanwhile (the server's answer). */
+  conflict: PostConflict | null;
 }) {
   const t = useAdminTranslate();
   const { post } = props;
@@ -45,12 +51,50 @@ export function PostEditor(props: {
   const form = useRef<HTMLFormElement>(null);
   const zone = useBrowserTimeZone();
 
+  // What the text is based on: the stored post's `updatedAt` when the editor opened, moved by its own saves and
+  // by the admin's choice in a conflict. Every save names it, so one over a newer post is refused, not applied.
+  const [base, setBase] = useState(post?.updatedAt ?? "");
+  const [conflict, setConflict] = useState<PostConflict | null>(props.conflict);
+  // A save refused by the server for a newer post (the page is not loaded again after a refusal).
+  useEffect(() => {
+    if (props.conflict) setConflict(props.conflict);
+  }, [props.conflict]);
   const status = post?.status ?? "draft";
   const draft = usePostDraft({
     postId: post?.id ?? null,
     autosave: status === "draft",
     values,
     serverValues: props.serverValues,
+    base,
+    paused: conflict !== null,
+    holding: navigation.state !== "idle",
+    onSaved: setBase,
+    onConflict: setConflict,
+  });
+  const heldSubmit = useRef<HTMLButtonElement | null | undefined>(undefined);
+  useEffect(() => {
+    if (heldSubmit.current === undefined || draft.state.kind === "saving") return;
+    const button = heldSubmit.current;
+    heldSubmit.current = undefined;
+    if (draft.state.kind === "conflict") return; // the admin chooses first
+    setSubmitting(true);
+    submit(button ?? form.current, { method: "post" });
+  }, [draft.state.kind, submit]);
+  const others = usePostPresence(draft.postId);
+  const takeStored = (stored: PostConflict) => {
+    setValues(stored.values);
+    setCover(stored.cover);
+    setBase(stored.updatedAt);
+    draft.markConfirmed(stored.values);
+  };
+  usePostConflict({
+    postId: draft.postId,
+    base,
+    values,
+    dirty: draft.dirty,
+    saving: draft.state.kind === "saving" || navigation.state !== "idle",
+    onConflict: setConflict,
+    onStored: takeStored,
   });
 
   useEffect(() => setHydrated(true), []);
@@ -114,8 +158,40 @@ export function PostEditor(props: {
         />
       ) : null}
 
-      <Form ref={form} method="post" onSubmit={() => setSubmitting(true)} className="grid gap-6">
+      <PostPresenceNote others={others} />
+      {conflict ? (
+        <PostConflictBanner
+          conflict={conflict}
+          mine={values}
+          onKeepMine={() => {
+            // The next save (by hand, or the draft's own) replaces theirs.
+            setBase(conflict.updatedAt);
+            setConflict(null);
+          }}
+          onTakeTheirs={() => {
+            takeStored(conflict);
+            setConflict(null);
+          }}
+        />
+      ) : null}
+
+      <Form
+        ref={form}
+        method="post"
+        onSubmit={(event) => {
+          // A button pressed while the draft saves itself waits for that save: sent at once, it would name the
+          // base the draft's save is about to replace, and be refused as a save made elsewhere.
+          if (draft.state.kind === "saving") {
+            event.preventDefault();
+            heldSubmit.current = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+            return;
+          }
+          setSubmitting(true);
+        }}
+        className="grid gap-6"
+      >
         <input type="hidden" name="post_id" value={draft.postId ?? ""} />
+        <input type="hidden" name="base_updated_at" value={base} />
         <input type="hidden" name="time_zone" value={zone ?? ""} />
 
         <PostLanguageTabs

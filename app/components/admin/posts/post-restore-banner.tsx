@@ -1,3 +1,4 @@
+import { NoticePanel } from "#app/components/admin/notice-panel.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { useFormatTime } from "./local-time.tsx";
@@ -15,22 +16,19 @@ export function PostRestoreBanner({
   const t = useAdminTranslate();
   const formatTime = useFormatTime();
   return (
-    <div
-      role="alert"
-      className="mb-6 rounded-md border border-amber-600 bg-amber-50 p-4 text-amber-950 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100"
-    >
-      <p className="font-semibold">{t("admin.posts.restore.title")}</p>
-      <p className="mt-1 text-sm">
-        {t("admin.posts.restore.text", { time: formatTime(new Date(savedAt).toISOString()) })}
-      </p>
-      <div className="mt-3 flex gap-2">
-        <Button size="sm" onClick={onApply}>
-          {t("admin.posts.restore.apply")}
-        </Button>
-        <Button size="sm" variant="secondary" onClick={onDiscard}>
-          {t("admin.posts.restore.discard")}
-        </Button>
-      </div>
-    </div>
+    <NoticePanel
+      title={t("admin.posts.restore.title")}
+      text={t("admin.posts.restore.text", { time: formatTime(new Date(savedAt).toISOString()) })}
+      actions={
+        <>
+          <Button size="sm" onClick={onApply}>
+            {t("admin.posts.restore.apply")}
+          </Button>
+          <Button size="sm" variant="secondary" onClick={onDiscard}>
+            {t("admin.posts.restore.discard")}
+          </Button>
+        </>
+      }
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { EditorResult, PostFormValues } from "#app/domains/posts/post-editor-form.ts";
+import type { EditorResult, PostConflict, PostFormValues } from "#app/domains/posts/post-editor-form.ts";
 
 /** How long the editor waits after the last change before it saves a draft by itself. */
 export const AUTOSAVE_DELAY_MS = 3000;
@@ -43,6 +43,8 @@ export type AutosaveState =
   | { kind: "saved"; at: string }
   | { kind: "offline" }
   | { kind: "refused"; message: string }
+  /** Saved elsewhere meanwhile: nothing is saved by itself until the admin chooses whose text stays. */
+  | { kind: "conflict" }
   /** A post visitors may see: nothing is saved by itself, the browser keeps the copy until the admin saves. */
   | { kind: "manual" }
   | { kind: "needsTitle" };
@@ -61,13 +63,23 @@ export function usePostDraft(options: {
   autosave: boolean;
   values: PostFormValues;
   serverValues: PostFormValues;
+  /** The `updatedAt` the text is based on (sent with each save, so one over a newer post is refused). */
+  base: string;
+  /** A conflict waits for the admin's choice: nothing is saved by itself meanwhile. */
+  paused: boolean;
+  /** One of the editor's buttons is saving: the draft's own save waits (both would name the same base). */
+  holding: boolean;
+  onSaved: (updatedAt: string) => void;
+  onConflict: (conflict: PostConflict) => void;
 }) {
   const [postId, setPostId] = useState(options.postId);
   const [confirmed, setConfirmed] = useState(options.serverValues);
   const [state, setState] = useState<AutosaveState>({ kind: "idle" });
   const [retry, setRetry] = useState(0);
   const inFlight = useRef(false);
-  const { values, autosave } = options;
+  const latest = useRef(options);
+  latest.current = options;
+  const { values, autosave, paused, holding } = options;
   const dirty = !same(values, confirmed);
 
   // The browser's copy: written on every change while the server lacks it, removed once it has it.
@@ -88,6 +100,7 @@ export function usePostDraft(options: {
         const body = new FormData();
         for (const [name, value] of Object.entries(sent)) body.set(name, value);
         body.set("post_id", postId ?? "");
+        body.set("base_updated_at", latest.current.base);
         const response = await fetch("/admin/posts/autosave", {
           method: "POST",
           body,
@@ -95,6 +108,11 @@ export function usePostDraft(options: {
         });
         const result = (await response.json().catch(() => null)) as EditorResult | null;
         if (!result) throw new Error(String(response.status));
+        if (!result.ok && result.conflict) {
+          setState({ kind: "conflict" });
+          latest.current.onConflict(result.conflict);
+          return;
+        }
         if (!result.ok) {
           const detail = Object.values(result.fieldErrors)[0];
           setState({ kind: "refused", message: detail ?? result.message });
@@ -105,6 +123,7 @@ export function usePostDraft(options: {
           setPostId(result.id);
           window.history.replaceState(window.history.state, "", `/admin/posts/${result.id}`);
         }
+        if (result.updatedAt) latest.current.onSaved(result.updatedAt);
         setConfirmed(sent);
         setState({ kind: "saved", at: new Date().toISOString() });
       } catch {
@@ -127,7 +146,11 @@ export function usePostDraft(options: {
   // what was typed while the last save was under way.
   // biome-ignore lint/correctness/useExhaustiveDependencies: retry and confirmed are triggers, not read
   useEffect(() => {
-    if (!dirty) return;
+    if (paused) {
+      setState({ kind: "conflict" });
+      return;
+    }
+    if (!dirty || holding) return;
     if (!autosave) {
       setState({ kind: "manual" });
       return;
@@ -139,7 +162,7 @@ export function usePostDraft(options: {
     setState((current) => (current.kind === "offline" ? current : { kind: "waiting" }));
     const timer = window.setTimeout(() => void save(values), AUTOSAVE_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [values, dirty, autosave, save, retry, confirmed]);
+  }, [values, dirty, autosave, paused, holding, save, retry, confirmed]);
 
   return { postId, dirty, state, markConfirmed: setConfirmed };
 }

@@ -23,6 +23,7 @@ export function GroupForm({
   fields,
   draft,
   loaded,
+  baseline,
   setValue,
   year,
   baseUrl,
@@ -35,6 +36,8 @@ export function GroupForm({
   draft: Draft;
   /** The stored values the page was loaded (or last revalidated) with. */
   loaded: Draft;
+  /** What each field's edit started from, posted beside it (a save over a value changed meanwhile is refused). */
+  baseline: Draft;
   setValue: SetValue;
   year: number;
   baseUrl: string;
@@ -67,7 +70,7 @@ export function GroupForm({
         <input type="hidden" name="intent" value="save" />
         {fields.map((field) => (
           <div key={field.key}>
-            <Baselines field={field} loaded={loaded} />
+            <Baselines field={field} loaded={baseline} />
             <FieldRow
               field={field}
               draft={draft}

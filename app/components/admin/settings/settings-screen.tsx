@@ -2,21 +2,18 @@ import { useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { type SettingKey, settingKeys } from "#app/domains/settings/settings-defaults.ts";
-import { settingGroups, validateSettings } from "#app/domains/settings/settings-form.ts";
+import { settingGroups } from "#app/domains/settings/settings-form.ts";
 import { isActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { useLiveRefresh } from "#app/web/live/use-live-refresh.ts";
 import { GroupForm } from "./group-form.tsx";
+import { keepMine, mergeLoaded, type SettingsForm, takeTheirs } from "./merge-loaded.ts";
 import { SectionNav, sectionHref, sectionOf } from "./section-nav.tsx";
 import type { Draft, SetValue } from "./setting-fields.tsx";
+import { SettingsConflictBanner } from "./settings-conflict-banner.tsx";
 import { UnsavedChangesPrompt } from "./unsaved-changes.tsx";
 
 export type SettingsScreenData = { values: Draft; year: number; baseUrl: string; uploadMax: string };
-
-/** The value a field would be stored as (trimmed, say), or null when it would be refused. */
-function storedForm(key: SettingKey, value: string): string | null {
-  const checked = validateSettings({ [key]: value });
-  return checked.ok ? (checked.values[key] ?? null) : null;
-}
 
 /** The site settings: one section (group) at a time, each saved on its own, over one draft of all values. */
 export function SettingsScreen({ loaderData, actionData }: { loaderData: SettingsScreenData; actionData: unknown }) {
@@ -31,23 +28,23 @@ export function SettingsScreen({ loaderData, actionData }: { loaderData: Setting
   )?.id;
   const active = search.has("section") ? sectionOf(search) : (refusedSection ?? sectionOf(search));
   const group = settingGroups.find(({ id }) => id === active) ?? settingGroups[0];
-  const [draft, setDraft] = useState<Draft>(loaderData.values);
+  const [form, setForm] = useState<SettingsForm>({ draft: loaderData.values, baseline: loaderData.values });
+  const [clashes, setClashes] = useState<SettingKey[]>([]);
   const stored = useRef(loaderData.values);
+  const { draft } = form;
+  const latest = useRef(form);
+  latest.current = form;
 
-  // After a save the loader sends the stored values: take them for every field not edited since, and for every
-  // field whose edit they now hold (trimmed, say); keep what is being edited elsewhere.
+  // A save made elsewhere (another admin, another tab) loads the stored values again, as does a save here.
+  useLiveRefresh(["settings"]);
+  // Fresh stored values: taken for every field not being edited and every field whose edit they now hold; a field
+  // being edited that was saved elsewhere meanwhile is announced, and its edit kept (merge-loaded.ts).
   useEffect(() => {
-    const previous = stored.current;
-    if (previous === loaderData.values) return;
+    if (stored.current === loaderData.values) return;
     stored.current = loaderData.values;
-    setDraft((current) => {
-      const next = { ...current };
-      for (const key of Object.keys(loaderData.values) as SettingKey[]) {
-        const loaded = loaderData.values[key];
-        if (current[key] === previous[key] || storedForm(key, current[key]) === loaded) next[key] = loaded;
-      }
-      return next;
-    });
+    const merged = mergeLoaded(latest.current, loaderData.values);
+    setForm({ draft: merged.draft, baseline: merged.baseline });
+    if (merged.clashes.length > 0) setClashes((known) => [...new Set([...known, ...merged.clashes])]);
   }, [loaderData.values]);
 
   // Links written before the sections had addresses of their own (`#settings-legal`) open that section.
@@ -58,8 +55,9 @@ export function SettingsScreen({ loaderData, actionData }: { loaderData: Setting
     }
   }, [location.hash, search, navigate]);
 
-  const setValue: SetValue = (key, value) => setDraft((current) => ({ ...current, [key]: value }));
-  const dirty = settingKeys.some((key) => draft[key] !== loaderData.values[key]);
+  const setValue: SetValue = (key, value) =>
+    setForm((current) => ({ ...current, draft: { ...current.draft, [key]: value } }));
+  const dirty = settingKeys.some((key) => draft[key] !== form.baseline[key]);
 
   return (
     <div>
@@ -68,6 +66,21 @@ export function SettingsScreen({ loaderData, actionData }: { loaderData: Setting
         <p className="mt-2 text-zinc-600 dark:text-zinc-300">{t("admin.settings.intro")}</p>
       </header>
       <ActionMessage result={actionData} />
+      {clashes.length > 0 ? (
+        <SettingsConflictBanner
+          clashes={clashes}
+          mine={draft}
+          theirs={loaderData.values}
+          onKeepMine={() => {
+            setForm((current) => keepMine(current, loaderData.values, clashes));
+            setClashes([]);
+          }}
+          onTakeTheirs={() => {
+            setForm((current) => takeTheirs(current, loaderData.values, clashes));
+            setClashes([]);
+          }}
+        />
+      ) : null}
       {/* The sections above the form, not beside it: beside the admin menu a third column left the English and
           German fields 170 px each. */}
       <div className="flex flex-col gap-4">
@@ -79,6 +92,7 @@ export function SettingsScreen({ loaderData, actionData }: { loaderData: Setting
             fields={group.fields}
             draft={draft}
             loaded={loaderData.values}
+            baseline={form.baseline}
             setValue={setValue}
             year={loaderData.year}
             baseUrl={loaderData.baseUrl}
@@ -88,7 +102,10 @@ export function SettingsScreen({ loaderData, actionData }: { loaderData: Setting
           />
         ) : null}
       </div>
-      <UnsavedChangesPrompt dirty={dirty} onDiscard={() => setDraft(loaderData.values)} />
+      <UnsavedChangesPrompt
+        dirty={dirty}
+        onDiscard={() => setForm({ draft: loaderData.values, baseline: loaderData.values })}
+      />
     </div>
   );
 }

@@ -1,0 +1,75 @@
+/**
+ * The areas of the site a write can change, and which tables belong to which (issue 19). Kept pages and kept
+ * values (server/page-cache.ts, ./version-cache.server.ts) name the areas they show, so that a write in one area
+ * leaves the rest kept: a new FAQ entry no longer empties the kept gallery pages. The names are those of the
+ * change events (migration 0015) where a table records events; see docs/decisions/011-live-updates.md.
+ */
+
+export const CHANGE_AREAS = [
+  "gallery",
+  "media",
+  "links",
+  "faq",
+  "videos",
+  "posts",
+  "settings",
+  "invites",
+  "users",
+  "audit",
+  "mail",
+  "messages",
+  "sessions",
+] as const;
+
+export type ChangeArea = (typeof CHANGE_AREAS)[number];
+
+/**
+ * Areas that nothing kept may show without naming them: visitors' contact messages are read only in the admin
+ * area, and sessions come and go with every sign-in. "Everything" (a key that declares nothing) leaves them out,
+ * as the page cache always has (a stream of sign-ins or messages must not empty it).
+ */
+export const UNSHOWN_AREAS: ReadonlySet<ChangeArea> = new Set(["messages", "sessions"]);
+
+/** What "depends on everything" means: every area but the unshown ones. */
+export const SHOWN_AREAS: readonly ChangeArea[] = CHANGE_AREAS.filter((area) => !UNSHOWN_AREAS.has(area));
+
+/**
+ * Which areas a write to each table moves. A table not listed here moves every area (so a new table is safe
+ * before it is listed; `change-areas.test.ts` fails until it is). A write's cascades are its table's:
+ * deleting a picture sets videos' posters and posts' covers to null (foreign keys `on delete set null`), so
+ * `images` moves those areas too; a post's slugs and tags are the post. `[]`: never shown anywhere (the same
+ * tables the page cache always ignored).
+ */
+export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
+  gallery_images: ["gallery"],
+  images: ["media", "videos", "posts"],
+  links: ["links"],
+  faq_entries: ["faq"],
+  videos: ["videos"],
+  posts: ["posts"],
+  post_slugs: ["posts"],
+  post_tags: ["posts"],
+  site_settings: ["settings"],
+  invite_codes: ["invites"],
+  // Deleting a user cascades to its account, roles, sessions, second factor and tokens: all "users" or unshown.
+  user: ["users"],
+  user_roles: ["users"],
+  account: ["users"],
+  twoFactor: ["users"],
+  audit_log: ["audit"],
+  mail_failures: ["mail"],
+  contact_messages: ["messages"],
+  session: ["sessions"],
+  verification: [],
+  sign_in_failures: [],
+  account_tokens: [],
+  // Written only by the triggers, beside a write that moves its own area.
+  change_events: [],
+  // Who has a post open in the editor: admins only, announced by its own events.
+  editor_presence: [],
+};
+
+/** The areas a write to `table` moves; undefined (every area) for a table this map does not know. */
+export function areasOfTable(table: string): readonly ChangeArea[] | undefined {
+  return Object.hasOwn(TABLE_AREAS, table) ? TABLE_AREAS[table] : undefined;
+}
