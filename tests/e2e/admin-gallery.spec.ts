@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import type { AppDatabase } from "#app/db/database.server.ts";
 import { testPhoto } from "#tests/support/gallery-factories.ts";
 import { expectToastAfter, openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
@@ -12,6 +13,12 @@ const row = (page: Page, title: string) =>
   list(page)
     .getByRole("listitem")
     .filter({ has: page.getByText(title, { exact: true }) });
+
+/** The pictures' titles in their stored order. */
+const storedOrder = async (database: AppDatabase) =>
+  (await database.db.selectFrom("gallery_images").select("title").orderBy("sort_order").execute()).map(
+    (entry) => entry.title,
+  );
 
 async function upload(page: Page, names: string[]) {
   const files = await Promise.all(
@@ -199,10 +206,7 @@ test("a picture moves to the top or the bottom from the keyboard, and a drag is 
 }) => {
   test.setTimeout(240_000);
   await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
-  const order = async () =>
-    (await database.db.selectFrom("gallery_images").select("title").orderBy("sort_order").execute()).map(
-      (entry) => entry.title,
-    );
+  const order = () => storedOrder(database);
 
   await page.getByRole("button", { name: "Move “Harbour at dawn” to the top" }).focus();
   await expectToastAfter(page, "Order saved.", () => page.keyboard.press("Enter"));
@@ -241,8 +245,8 @@ test("a picture moves to the top or the bottom from the keyboard, and a drag is 
   expect(posts).toHaveLength(1);
   await toast(page, "Order saved.").getByRole("button", { name: "Close toast" }).click();
 
-  // A hurried hand: released the moment the pointer enters a row (Chromium then takes the drop's answer from the
-  // row's dragenter, which must accept it as its dragover does). Three times, as the moment is a matter of timing.
+  // A hurried hand: released the moment the pointer enters a row, before the page has drawn the drag; the row under
+  // the pointer when it is let go takes the picture. Three times, as the moment is a matter of timing.
   for (let attempt = 0; attempt < 3; attempt++) {
     const first = (await order())[0] ?? "";
     const rowBox = await list(page).getByRole("listitem").nth(3).boundingBox();
@@ -258,23 +262,96 @@ test("a picture moves to the top or the bottom from the keyboard, and a drag is 
   }
 });
 
-test("a drag near the window's edge scrolls a long list", async ({ page, makeUser, signInAs }) => {
+test("a drag near the window's edge scrolls a long list; Escape cancels it, and the drop lands where the pointer is let go", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
   await page.setViewportSize({ width: 1280, height: 500 });
   await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
+  const before = await storedOrder(database);
+  const scrollY = () => page.evaluate(() => window.scrollY);
   const handles = list(page).getByRole("img", { name: /^Drag to reorder/ });
   const lastHandle = handles.last();
   await lastHandle.scrollIntoViewIfNeeded();
-  const startY = await page.evaluate(() => window.scrollY);
+  const startY = await scrollY();
   expect(startY).toBeGreaterThan(200);
   await lastHandle.hover();
   await page.mouse.down();
   // Held near the top edge of the window, over the list.
   const listBox = await list(page).boundingBox();
-  await page.mouse.move((listBox?.x ?? 0) + 200, 120, { steps: 5 });
-  await page.mouse.move((listBox?.x ?? 0) + 200, 10, { steps: 5 });
-  await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 5_000 }).toBeLessThan(startY - 150);
+  const x = (listBox?.x ?? 0) + 200;
+  await page.mouse.move(x, 120, { steps: 5 });
+  await page.mouse.move(x, 10, { steps: 5 });
+  await expect.poll(scrollY, { timeout: 5_000 }).toBeLessThan(startY - 150);
   await page.keyboard.press("Escape");
   await page.mouse.up();
+  // Cancelled: no line left, nothing saved.
+  await page.waitForTimeout(500);
+  await expect(list(page).locator("li.opacity-50")).toHaveCount(0);
+  expect(await storedOrder(database)).toEqual(before);
+
+  // The first picture, held at the bottom edge until the page reached its end, then let go over the last row.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await handles.first().hover();
+  await page.mouse.down();
+  await page.mouse.move(x, 490, { steps: 5 });
+  await expect
+    .poll(() => page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1), {
+      timeout: 10_000,
+    })
+    .toBe(true);
+  const lastBox = await list(page).getByRole("listitem").last().boundingBox();
+  if (!lastBox) throw new Error("no box for the last row");
+  await expectToastAfter(page, "Order saved.", async () => {
+    await page.mouse.move(x, lastBox.y + lastBox.height / 2, { steps: 3 });
+    await page.mouse.up();
+  });
+  await expect.poll(async () => (await storedOrder(database)).at(-1)).toBe(before[0]);
+});
+
+test.describe("on a phone", () => {
+  test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
+
+  test("a finger on a picture's handle drags it to another place, and the page does not scroll instead", async ({
+    page,
+    makeUser,
+    signInAs,
+    database,
+  }) => {
+    await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/gallery");
+    const before = await storedOrder(database);
+    const moving = before[0] ?? "";
+    const handle = page.getByRole("img", { name: `Drag to reorder “${moving}”` });
+    // The row between the handle and the target in the middle of the screen: both away from the edges, where a
+    // held drag scrolls the page.
+    await list(page)
+      .getByRole("listitem")
+      .nth(1)
+      .evaluate((element) => element.scrollIntoView({ block: "center" }));
+    const from = await handle.boundingBox();
+    const target = await list(page).getByRole("listitem").nth(2).boundingBox();
+    if (!from || !target) throw new Error("no box for the handle or the target");
+    for (const y of [from.y, target.y + target.height]) expect(y).toBeGreaterThan(80);
+    for (const y of [from.y, target.y + target.height]) expect(y).toBeLessThan(844 - 80);
+    const startY = await page.evaluate(() => window.scrollY);
+    // Touch through the browser's own input pipeline: Playwright's touchscreen only taps.
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: "touchStart" | "touchMove" | "touchEnd", x: number, y: number) =>
+      cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }] });
+    const start = { x: from.x + from.width / 2, y: from.y + from.height / 2 };
+    const end = { x: target.x + target.width / 2, y: target.y + target.height / 2 };
+    await expectToastAfter(page, "Order saved.", async () => {
+      await touch("touchStart", start.x, start.y);
+      for (let step = 1; step <= 8; step++) {
+        await touch("touchMove", start.x + ((end.x - start.x) * step) / 8, start.y + ((end.y - start.y) * step) / 8);
+      }
+      await touch("touchEnd", end.x, end.y);
+      expect(await page.evaluate(() => window.scrollY)).toBe(startY);
+    });
+    await expect.poll(async () => (await storedOrder(database)).indexOf(moving)).toBe(2);
+  });
 });
 
 for (const theme of ["light", "dark"] as const) {

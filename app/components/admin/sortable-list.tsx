@@ -1,5 +1,13 @@
 import { ArrowDown, ArrowDownToLine, ArrowUp, ArrowUpToLine, GripVertical } from "lucide-react";
-import { type DragEvent as ReactDragEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import {
+  type ReactNode,
+  type PointerEvent as ReactPointerEvent,
+  type RefObject,
+  useEffect,
+  useEffectEvent,
+  useRef,
+  useState,
+} from "react";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 
 function moved<T>(list: T[], from: number, to: number): T[] {
@@ -13,36 +21,53 @@ function moved<T>(list: T[], from: number, to: number): T[] {
 const SCROLL_EDGE_PX = 80;
 const SCROLL_MAX_STEP_PX = 24;
 
+type Point = { x: number; y: number };
+
 /**
- * While something is dragged, scrolls the window when the pointer is near its top or bottom edge (faster the
- * closer it is), so that an item can be dragged to any place of a list longer than the screen.
+ * While an item is dragged, scrolls the window when the pointer is near its top or bottom edge (faster the closer
+ * it is), so that an item can be dragged to any place of a list longer than the screen; `onScrolled` runs after
+ * each step, as the row under a pointer held still changes with the page. Escape calls `onCancel`.
  */
-function useScrollWhileDragging(active: boolean) {
+function useWhileDragging(
+  active: boolean,
+  pointer: RefObject<Point | null>,
+  handlers: { onScrolled: () => void; onCancel: () => void },
+) {
+  const onScrolled = useEffectEvent(handlers.onScrolled);
+  const onCancel = useEffectEvent(handlers.onCancel);
   useEffect(() => {
     if (!active) return;
-    let pointerY: number | null = null;
     let frame = 0;
-    const onDragOver = (event: DragEvent) => {
-      pointerY = event.clientY;
-    };
     const step = () => {
-      if (pointerY !== null) {
+      const pointerY = pointer.current?.y;
+      if (pointerY !== undefined) {
         const fromTop = pointerY;
         const fromBottom = window.innerHeight - pointerY;
         const speed = (distance: number) =>
           Math.ceil(((SCROLL_EDGE_PX - distance) / SCROLL_EDGE_PX) * SCROLL_MAX_STEP_PX);
+        const before = window.scrollY;
         if (fromTop < SCROLL_EDGE_PX) window.scrollBy(0, -speed(Math.max(0, fromTop)));
         else if (fromBottom < SCROLL_EDGE_PX) window.scrollBy(0, speed(Math.max(0, fromBottom)));
+        if (window.scrollY !== before) onScrolled();
       }
       frame = requestAnimationFrame(step);
     };
-    document.addEventListener("dragover", onDragOver);
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onCancel();
+    };
+    document.addEventListener("keydown", onKeyDown);
     frame = requestAnimationFrame(step);
     return () => {
-      document.removeEventListener("dragover", onDragOver);
+      document.removeEventListener("keydown", onKeyDown);
       cancelAnimationFrame(frame);
     };
-  }, [active]);
+  }, [active, pointer]);
+}
+
+/** The id of the row of `list` at a point of the window, if there is one. */
+function rowAt(list: HTMLElement | null, point: Point): string | null {
+  const row = document.elementFromPoint(point.x, point.y)?.closest<HTMLElement>("li[data-id]");
+  return row && list?.contains(row) ? (row.dataset.id ?? null) : null;
 }
 
 const moveButtonClass =
@@ -67,15 +92,22 @@ export function SortableList<T extends { id: string }>(props: {
   const [order, setOrder] = useState(props.items);
   /** The id of the item being dragged, and of the item it would be dropped on. */
   const [dragged, setDragged] = useState<string | null>(null);
-  // The same id, set within dragstart itself: the rows' drop checks read it, so that a drop does not depend on
+  // The same id, set within pointerdown itself: the pointer's handlers read it, so that a drop does not depend on
   // React having rendered the drag's state yet (a quick drag on a busy page).
   const draggedNow = useRef<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
+  const pointer = useRef<Point | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
   const [announcement, setAnnouncement] = useState("");
   const focusAfterMove = useRef<string | null>(null);
 
   useEffect(() => setOrder(props.items), [props.items]);
-  useScrollWhileDragging(dragged !== null);
+  useWhileDragging(dragged !== null, pointer, {
+    onScrolled: () => {
+      if (pointer.current) setOver(rowAt(listRef.current, pointer.current));
+    },
+    onCancel: () => endDrag(),
+  });
 
   useEffect(() => {
     if (!focusAfterMove.current) return;
@@ -97,29 +129,54 @@ export function SortableList<T extends { id: string }>(props: {
     commit(moved(order, from, to), item);
   };
 
-  /**
-   * Ends a drag on the item at `to`: the new order is saved once, however many items the drag passed over. (The
-   * items do not move while dragging: Chromium ends a drag whose dragged element is moved in the page.)
-   */
-  const finishDrag = (to: number) => {
-    const from = order.findIndex((entry) => entry.id === draggedNow.current);
+  const endDrag = () => {
     draggedNow.current = null;
+    pointer.current = null;
     setDragged(null);
     setOver(null);
-    const item = order[from];
-    if (item && from !== to) commit(moved(order, from, to), item);
   };
+  /**
+   * The drag follows the pointer (mouse, pen or finger) held on an item's handle, captured by the handle: plain
+   * pointer events, so a finger on a phone drags too, and the drop is decided by where the pointer is let go,
+   * also when the page scrolled under a pointer held still. The items do not move while dragging; the new order
+   * is saved once, on release, however many rows the drag passed over.
+   */
+  const handleProps = (item: T) => ({
+    onPointerDown: (event: ReactPointerEvent<HTMLElement>) => {
+      if (event.button !== 0 || draggedNow.current !== null) return;
+      // No text selection, no scrolling by touch while the handle is held.
+      event.preventDefault();
+      event.currentTarget.setPointerCapture(event.pointerId);
+      draggedNow.current = item.id;
+      pointer.current = { x: event.clientX, y: event.clientY };
+      setDragged(item.id);
+    },
+    onPointerMove: (event: ReactPointerEvent<HTMLElement>) => {
+      if (draggedNow.current === null) return;
+      pointer.current = { x: event.clientX, y: event.clientY };
+      const target = rowAt(listRef.current, pointer.current);
+      if (target !== over) setOver(target);
+    },
+    onPointerUp: (event: ReactPointerEvent<HTMLElement>) => {
+      const id = draggedNow.current;
+      if (id === null) return;
+      const target = rowAt(listRef.current, { x: event.clientX, y: event.clientY });
+      endDrag();
+      const from = order.findIndex((entry) => entry.id === id);
+      const to = order.findIndex((entry) => entry.id === target);
+      const moving = order[from];
+      // Let go outside the list, or where it started: nothing changes.
+      if (moving && to !== -1 && from !== to) commit(moved(order, from, to), moving);
+    },
+    // The browser took the pointer away (a system gesture): nothing changes.
+    onPointerCancel: () => endDrag(),
+  });
   const draggedIndex = order.findIndex((entry) => entry.id === dragged);
-  const acceptDrop = (event: ReactDragEvent, id: string) => {
-    if (draggedNow.current === null) return;
-    event.preventDefault();
-    event.dataTransfer.dropEffect = "move";
-    if (over !== id) setOver(id);
-  };
 
   return (
     <>
       <ul
+        ref={listRef}
         aria-label={props.label}
         className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
       >
@@ -137,15 +194,6 @@ export function SortableList<T extends { id: string }>(props: {
             <li
               key={item.id}
               data-id={item.id}
-              // Both accept the drop: Chromium takes the operation from the dragenter when the pointer has just
-              // entered an element of the row, so a drop released then would be refused if only dragover did.
-              onDragEnter={(event) => acceptDrop(event, item.id)}
-              onDragOver={(event) => acceptDrop(event, item.id)}
-              onDrop={(event) => {
-                if (draggedNow.current === null) return;
-                event.preventDefault();
-                finishDrag(index);
-              }}
               // On a phone the move buttons take a line of their own, so the item's text keeps the width.
               className={`flex flex-wrap items-center gap-x-3 gap-y-2 p-3 sm:flex-nowrap ${dragged === item.id ? "opacity-50" : ""} ${
                 // Where the dragged item would land: a line above or below this item.
@@ -157,22 +205,10 @@ export function SortableList<T extends { id: string }>(props: {
               }`}
             >
               <span
-                draggable
                 role="img"
                 aria-label={t("admin.common.dragHandle", { name })}
-                onDragStart={(event) => {
-                  draggedNow.current = item.id;
-                  setDragged(item.id);
-                  event.dataTransfer.effectAllowed = "move";
-                  event.dataTransfer.setData("text/plain", item.id);
-                }}
-                onDragEnd={() => {
-                  // Dropped outside the list, or cancelled with Escape: nothing changes.
-                  draggedNow.current = null;
-                  setDragged(null);
-                  setOver(null);
-                }}
-                className="cursor-grab text-zinc-500 active:cursor-grabbing dark:text-zinc-400"
+                {...handleProps(item)}
+                className="cursor-grab touch-none text-zinc-500 active:cursor-grabbing dark:text-zinc-400"
               >
                 <GripVertical aria-hidden="true" className="size-5" />
               </span>

@@ -6,11 +6,10 @@ import { type LiveEvent, useLiveChanges, useLiveReset } from "./live-hooks.ts";
 const SETTLE_MS = 250;
 
 /**
- * Whether a pointer is pressed or a native drag is under way on the page (a list being reordered): set by the
- * listeners below, shared by every hook. Two flags, because the browser cancels the pointer when a drag starts.
+ * Whether a pointer is pressed on the page (a list being reordered by dragging, a button half-clicked): set by the
+ * listeners below, shared by every hook.
  */
 let pressed = false;
-let dragging = false;
 if (typeof window !== "undefined") {
   window.addEventListener("pointerdown", () => {
     pressed = true;
@@ -18,14 +17,6 @@ if (typeof window !== "undefined") {
   for (const end of ["pointerup", "pointercancel"] as const) {
     window.addEventListener(end, () => {
       pressed = false;
-    });
-  }
-  window.addEventListener("dragstart", () => {
-    dragging = true;
-  });
-  for (const end of ["dragend", "drop"] as const) {
-    window.addEventListener(end, () => {
-      dragging = false;
     });
   }
 }
@@ -47,7 +38,7 @@ export function useLiveRefresh(areas: string[], accept?: (events: LiveEvent[]) =
   const schedule = () => {
     if (timer.current !== null) return;
     timer.current = setTimeout(function load() {
-      if (pressed || dragging || busyRef.current) {
+      if (pressed || busyRef.current) {
         timer.current = setTimeout(load, SETTLE_MS);
         return;
       }
