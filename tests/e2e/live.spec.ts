@@ -1,18 +1,25 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { openDatabase } from "#app/db/database.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
+import { createUser, insertLinkRow } from "#tests/support/factories.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
+import { freePort, startServer } from "#tests/support/server-process.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
+import { createSessionCookie } from "#tests/support/sessions.ts";
 import { openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { addInAdmin, uniqueName } from "./content-helpers.ts";
-import { E2E_DATA_DIR } from "./e2e-env.ts";
+import { E2E_DATA_DIR, E2E_SECRET } from "./e2e-env.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 // Issue 19 in a browser: the live connection's states, one connection per browser, and what updates live.
 
 /** Waits until the page's live connection is up (the provider marks <html data-live>). */
-async function waitForLive(page: Page, state = "connected") {
-  await expect(page.locator("html")).toHaveAttribute("data-live", state, { timeout: 15_000 });
+async function waitForLive(page: Page, state = "connected", timeout = 15_000) {
+  await expect(page.locator("html")).toHaveAttribute("data-live", state, { timeout });
 }
 
 /** Counts the live streams a page's browser context opens. */
@@ -116,27 +123,87 @@ test("a visitor's open gallery offers new pictures without moving the page, and 
   }
 });
 
-test("a visitor's open blog offers a post published meanwhile, and shows it on request", async ({ page, database }) => {
+test("a visitor's open blog and home page offer a post published meanwhile, and show it on request", async ({
+  page,
+  database,
+}) => {
   const publish = async (title: string) => {
     const post = await createPost(database.db, testAdmin, { title, body: "Written while the page was open." });
     if (!post.ok) throw new Error("the post was refused");
     await setPostStatus(database.db, testAdmin, post.post.id, { status: "published" });
   };
-  // One post already there, so the list is the blog's, not its empty state.
+  // One post already there, so the lists are the blog's, not an empty state.
   await publish(uniqueName("Earlier post"));
-  await page.goto("/blog");
-  await waitForHydration(page);
-  await waitForLive(page);
-  const title = uniqueName("Fresh post");
-  await publish(title);
-  const offer = page.getByRole("button", { name: "A new post — Show" });
-  await expect(offer).toBeVisible({ timeout: 5_000 });
-  // Offered, not forced: the list does not hold it until the visitor asks.
-  await expect(page.getByRole("link", { name: title })).toHaveCount(0);
-  await expect(page.getByRole("status").filter({ has: offer })).toHaveCount(1);
-  await offer.click();
-  await expect(page.getByRole("link", { name: title }).first()).toBeVisible();
-  await expect(offer).toBeHidden();
+  for (const address of ["/blog", "/home"]) {
+    await page.goto(address);
+    await waitForHydration(page);
+    await waitForLive(page);
+    const title = uniqueName("Fresh post");
+    await publish(title);
+    const offer = page.getByRole("button", { name: "A new post — Show" });
+    await expect(offer).toBeVisible({ timeout: 5_000 });
+    // Offered, not forced: the list does not hold it until the visitor asks.
+    await expect(page.getByRole("link", { name: title })).toHaveCount(0);
+    await expect(page.getByRole("status").filter({ has: offer })).toHaveCount(1);
+    await offer.click();
+    await expect(page.getByRole("link", { name: title }).first()).toBeVisible();
+    await expect(offer).toBeHidden();
+  }
+});
+
+test("after a server restart the page connects again by itself and shows what was written while it was down", async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  // A server of the test's own, as the project's server cannot be restarted under the other tests.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-e2e-restart-"));
+  const options = { dataDir, authSecret: E2E_SECRET, port: await freePort() };
+  let server = await startServer(options);
+  const database = openDatabase({ sqliteFile: path.join(dataDir, "vitrine.sqlite") });
+  const context = await browser.newContext({ baseURL: server.origin });
+  try {
+    const admin = await createUser(database.db, { admin: true });
+    const cookie = await createSessionCookie(database.db, admin.id, E2E_SECRET);
+    await context.addCookies([{ ...cookie, url: server.origin, httpOnly: true, sameSite: "Lax" }]);
+    const page = await context.newPage();
+    const resumedFrom: (string | undefined)[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/events") resumedFrom.push(request.headers()["last-event-id"]);
+    });
+    await page.goto("/admin/links");
+    await waitForLive(page);
+    const main = page.getByRole("main");
+
+    // A change the page receives while connected: its event's id is where the stream resumes after the restart.
+    const before = uniqueName("Before the restart");
+    await insertLinkRow(database.db, { title: before, active: true });
+    await expect(main.getByText(before, { exact: true })).toBeVisible({ timeout: 5_000 });
+    const head = await database.db
+      .selectFrom("change_events")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .executeTakeFirstOrThrow();
+
+    await server.stop("SIGTERM");
+    await expect(page.locator("html")).not.toHaveAttribute("data-live", "connected", { timeout: 10_000 });
+    // Written while no server runs (as the CLI does): only the table keeps it.
+    const during = uniqueName("While the server was down");
+    await insertLinkRow(database.db, { title: during, active: true });
+    await expect(main.getByText(during, { exact: true })).toHaveCount(0);
+
+    server = await startServer(options);
+    // The backoff is capped at 30 s; the downtime was a few seconds, so the next attempt comes well within this.
+    await waitForLive(page, "connected", 45_000);
+    await expect(main.getByText(during, { exact: true })).toBeVisible({ timeout: 5_000 });
+    // The stream was resumed from the last event the page had, not opened afresh.
+    expect(resumedFrom.at(-1)).toBe(String(head.seq));
+    // The quiet indicator has nothing to say again.
+    await expect(page.getByTestId("live-status")).toHaveText("");
+  } finally {
+    await context.close();
+    await server.stop("SIGTERM");
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test.describe("while the stream is refused", () => {

@@ -72,6 +72,8 @@ export type ServerOptions = {
   env?: Record<string, string | undefined>;
   /** Node's own flags before `server.js` (the benchmark passes those of `npm start`). */
   nodeFlags?: string[];
+  /** The port to listen on (a restart on the port an open page knows); a free one when omitted. */
+  port?: number;
   /** Wraps the command, e.g. to pin it to a core with taskset. */
   launch?: (command: string, args: string[]) => [string, string[]];
 };
@@ -231,7 +233,7 @@ export class ServerProcess {
 
 /** Starts `node server.js` (the production build) and waits until it answers. */
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const launch = options.launch ?? ((command: string, args: string[]) => [command, args] as [string, string[]]);
   const [command, args] = launch(process.execPath, [...(options.nodeFlags ?? []), "server.js"]);
