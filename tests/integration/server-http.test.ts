@@ -22,6 +22,20 @@ function headTag(html: string, pattern: RegExp): string | undefined {
   return head.match(pattern)?.[0];
 }
 
+/**
+ * The page at `path` once `accept` holds of it (or, after 5 s, as it is then, for the assertions to describe). A
+ * write the test makes straight into the database is another process's commit to the server: on PostgreSQL it
+ * learns of it by the commit's notification, a moment later, and may serve its kept copy until then.
+ */
+async function pageOnceChanged(server: ServerProcess, path: string, accept: (html: string) => boolean) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const html = (await request(server.url(path))).body;
+    if (accept(html) || Date.now() > deadline) return html;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function metaContent(html: string, attribute: "name" | "property", value: string): string | undefined {
   const tag = headTag(html, new RegExp(`<meta[^>]*${attribute}="${value.replace(":", "\\:")}"[^>]*>`));
   return tag?.match(/content="([^"]*)"/)?.[1];
@@ -110,7 +124,9 @@ describe.each(databaseKinds)("the running server (%s)", (kind) => {
         await database.db.updateTable("site_settings").set({ value }).where("key", "=", key).execute();
       }
       try {
-        const html = (await request(server.url("/"))).body;
+        const html = await pageOnceChanged(server, "/", (page) =>
+          page.includes("<title>Jo&#x27;s Photographs</title>"),
+        );
         expect(headTag(html, /<title>[^<]*<\/title>/)).toBe("<title>Jo&#x27;s Photographs</title>");
         expect(metaContent(html, "name", "description")).toBe("Mountains and lakes");
         expect(metaContent(html, "property", "og:description")).toBe("Mountains and lakes");
@@ -132,6 +148,8 @@ describe.each(databaseKinds)("the running server (%s)", (kind) => {
             .where("key", "=", key)
             .execute();
         }
+        // The tests after this one see the defaults again, not a copy kept before the server heard of the reset.
+        await pageOnceChanged(server, "/", (page) => page.includes("<title>Vitrine</title>"));
       }
     });
 
