@@ -13,6 +13,9 @@ import { pipeline } from "node:stream/promises";
  * Prefixes in use: `public/images/<imageId>/…` and `private/originals/<imageId>.<ext>` belong to the image
  * pipeline (image-pipeline.server.ts) and are swept against the `images` table; other areas (e.g. `public/videos/`)
  * are never touched by that sweep (see `sweepUnreferenced` in image-sweeps.server.ts to sweep your own prefix).
+ *
+ * Two drivers, chosen by STORAGE_URL (app/runtime/storage-choice.server.ts): `createLocalStorage` below and
+ * `createS3Storage` (s3-storage.server.ts). tests/support/storage-contract.ts holds what both must do alike.
  */
 export interface FileStorage {
   /** Writes the file; refuses (StorageError "exists") to replace an existing key unless `overwrite` is set. */
