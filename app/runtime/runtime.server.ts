@@ -143,6 +143,13 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
         "MAIL_FROM is not set: mail goes out from this made-up address, which your mail server may refuse; set MAIL_FROM to an address it accepts",
       );
     }
+    if (env.storage.kind === "s3") {
+      // Backups (scheduled, before an upgrade, the CLI's) still read DATA_DIR/storage only (issue 20): the owner
+      // must hear that the bucket's files are not in them before relying on one.
+      getLogger().warn(
+        "Backups do not include the files in the STORAGE_URL bucket yet: back the bucket up with its own tools (versioning, replication)",
+      );
+    }
     getLogger().info(
       describeStorage(env),
       env.storage.kind === "s3" ? "Files are kept in the bucket of STORAGE_URL" : "Files are kept on the local disk",
