@@ -1,13 +1,12 @@
 // Development data: `npm run seed` adds an admin and a regular user (printed with their passwords) and, on a
 // site without content, sample pictures, links, questions and a video.
-import path from "node:path";
 import { openDatabase } from "#app/db/database.server.ts";
 import { migrateToLatest } from "#app/db/migrations.server.ts";
-import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { findUserByEmail } from "#app/domains/users/users.server.ts";
 import { parseEnv } from "#app/lib/env.server.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
+import { createStorage } from "#app/runtime/storage-choice.server.ts";
 import { createInvite, createUser } from "#tests/support/factories.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
 
@@ -34,7 +33,7 @@ try {
     console.log("The gallery has pictures already; no sample content added.");
   } else {
     // Writing needs no signing secret: files are written where the server will serve them from.
-    const storage = createLocalStorage({ root: path.join(env.dataDir, "storage"), secret: "seed" });
+    const storage = createStorage(env, "seed");
     const added = await addSampleContent(database.db, storage);
     console.log(
       `Sample content: ${added.pictures} pictures, ${added.links} links, ${added.questions} questions, ${added.videos} video.`,

@@ -31,6 +31,7 @@ describe("environment", () => {
       live: { maxStreams: 2000, maxStreamsPerClient: 16 },
       backup: { dir: undefined, keep: 14, intervalMs: 24 * 3_600_000 },
       mail: { smtpUrl: undefined, from: "vitrine@localhost", fromIsDefault: true },
+      storage: { kind: "local", root: path.join(path.resolve("./data"), "storage") },
     });
   });
 
@@ -175,5 +176,101 @@ describe("environment", () => {
     const error = envError({ PORT: "3000", BASE_URL: "nope" });
     expect(error.message).toContain("BASE_URL");
     expect(error.message).not.toContain("PORT");
+  });
+
+  describe("STORAGE_URL", () => {
+    const keys = { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI-secret-example" };
+    const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI-secret-example" };
+
+    it("keeps files under DATA_DIR/storage when unset or empty", () => {
+      expect(parseEnv({ DATA_DIR: "/srv/site" }).storage).toEqual({ kind: "local", root: "/srv/site/storage" });
+      expect(parseEnv({ DATA_DIR: "/srv/site", STORAGE_URL: " ", ...keys }).storage.kind).toBe("local");
+    });
+
+    it("reads a bucket, a folder in it, the endpoint, region and path style", () => {
+      expect(parseEnv({ STORAGE_URL: "s3://my-bucket", ...keys }).storage).toEqual({
+        kind: "s3",
+        location: {
+          bucket: "my-bucket",
+          prefix: "",
+          region: "us-east-1",
+          endpoint: undefined,
+          forcePathStyle: false,
+          credentials,
+        },
+      });
+      expect(
+        parseEnv({
+          STORAGE_URL:
+            "s3://media.example.com/sites/vitrine/?endpoint=http://127.0.0.1:9000/&region=eu-central-1&forcePathStyle=true",
+          ...keys,
+        }).storage,
+      ).toEqual({
+        kind: "s3",
+        location: {
+          bucket: "media.example.com",
+          prefix: "sites/vitrine",
+          region: "eu-central-1",
+          endpoint: "http://127.0.0.1:9000",
+          forcePathStyle: true,
+          credentials,
+        },
+      });
+      expect(parseEnv({ STORAGE_URL: "s3://b12?region=auto&forcePathStyle=false", ...keys }).storage).toMatchObject({
+        location: { bucket: "b12", region: "auto", forcePathStyle: false },
+      });
+    });
+
+    it("refuses a bad value with one line naming the variable and what is wrong", () => {
+      const refused: [string, RegExp][] = [
+        ["https://my-bucket.s3.amazonaws.com", /must be an s3:\/\/ URL such as s3:\/\/my-bucket/],
+        ["my-bucket", /must be an s3:\/\/ URL/],
+        ["s3://", /must name the bucket/],
+        ["s3://My_Bucket", /must name the bucket/],
+        ["s3://ab", /must name the bucket/],
+        ["s3://bucket:9000", /must name the bucket/],
+        ["s3://bucket/a/.hidden", /has a folder that is not plain names/],
+        ["s3://bucket/a b", /has a folder that is not plain names/],
+        ["s3://bucket?endpoint=localhost:9000", /has an endpoint that is not an http:\/\/ or https:\/\/ URL/],
+        ["s3://bucket?endpoint=ftp://host", /has an endpoint/],
+        ["s3://bucket?region=EU%20central", /has a region/],
+        ["s3://bucket?forcePathStyle=yes", /has forcePathStyle other than "true" or "false"/],
+        [
+          "s3://bucket?pathStyle=true",
+          /has an unknown parameter "pathStyle" \(known: endpoint, region, forcePathStyle\)/,
+        ],
+      ];
+      for (const [value, message] of refused) {
+        const error = envError({ STORAGE_URL: value, ...keys });
+        expect(error.message, value).toMatch(/^Invalid environment variable STORAGE_URL: /);
+        expect(error.message, value).toMatch(message);
+        expect(error.message, value).not.toContain("\n");
+      }
+    });
+
+    it("never shows a key pair written into the URL", () => {
+      const inUser = envError({ STORAGE_URL: "s3://AKIDEXAMPLE:hunter2secret@my-bucket/site", ...keys });
+      expect(inUser.message).toMatch(/must not hold credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY/);
+      expect(inUser.message).toContain('(got "s3://my-bucket/site")');
+      expect(inUser.message).not.toMatch(/hunter2secret|AKIDEXAMPLE:/);
+      const inQuery = envError({ STORAGE_URL: "s3://my-bucket?secretAccessKey=hunter2secret", ...keys });
+      expect(inQuery.message).toMatch(/unknown parameter "secretAccessKey"/);
+      expect(inQuery.message).not.toContain("hunter2secret");
+    });
+
+    it("needs both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY with a bucket, and shows neither", () => {
+      expect(envError({ STORAGE_URL: "s3://my-bucket" }).message).toBe(
+        "Invalid environment variable AWS_ACCESS_KEY_ID: must be set when STORAGE_URL names a bucket (with AWS_SECRET_ACCESS_KEY)",
+      );
+      const noSecret = envError({ STORAGE_URL: "s3://my-bucket", AWS_ACCESS_KEY_ID: "AKIDEXAMPLE" });
+      expect(noSecret.message).toBe(
+        "Invalid environment variable AWS_SECRET_ACCESS_KEY: must be set when STORAGE_URL names a bucket (with AWS_ACCESS_KEY_ID)",
+      );
+      expect(
+        envError({ STORAGE_URL: "s3://my-bucket", AWS_ACCESS_KEY_ID: " ", AWS_SECRET_ACCESS_KEY: "x" }).message,
+      ).toMatch(/^Invalid environment variable AWS_ACCESS_KEY_ID: must be set/);
+      // Without a bucket the key pair is not needed (and not an error when present).
+      expect(parseEnv({ ...keys }).storage.kind).toBe("local");
+    });
   });
 });

@@ -37,6 +37,72 @@ export function maskSmtpUrl(value: string): string {
   }
 }
 
+/** Where STORAGE_URL puts the files: a bucket (and a folder in it) on AWS S3 or an S3-compatible server. */
+export type S3StorageSettings = {
+  bucket: string;
+  /** A folder inside the bucket, without slashes at either end; "" for the bucket's top. */
+  prefix: string;
+  region: string;
+  endpoint: string | undefined;
+  forcePathStyle: boolean;
+};
+
+const STORAGE_URL_EXAMPLE = "s3://my-bucket/site?region=eu-central-1";
+const STORAGE_URL_PARAMETERS = ["endpoint", "region", "forcePathStyle"];
+// S3's own rules for a bucket name (the strictest of the S3-compatible servers').
+const BUCKET_NAME = /^(?!\d+\.\d+\.\d+\.\d+$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+// The same plain segments as storage keys (app/domains/media/storage.server.ts), so a prefix needs no escaping.
+const PREFIX_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/** STORAGE_URL read: the settings, or why the value is refused (a message without the value). */
+export function parseStorageUrl(value: string): S3StorageSettings | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `must be an s3:// URL such as ${STORAGE_URL_EXAMPLE}, or unset to keep files in DATA_DIR/storage`;
+  }
+  if (url.protocol !== "s3:") {
+    return `must be an s3:// URL such as ${STORAGE_URL_EXAMPLE}, or unset to keep files in DATA_DIR/storage`;
+  }
+  if (url.username || url.password) {
+    return "must not hold credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead";
+  }
+  if (url.port || !BUCKET_NAME.test(url.hostname)) {
+    return `must name the bucket right after s3:// (3 to 63 lowercase letters, digits, dots and hyphens), as in ${STORAGE_URL_EXAMPLE}`;
+  }
+  const prefix = url.pathname.replace(/^\/+|\/+$/g, "");
+  if (prefix !== "" && !prefix.split("/").every((segment) => PREFIX_SEGMENT.test(segment) && segment !== "..")) {
+    return "has a folder that is not plain names (letters, digits, dots, hyphens and underscores, separated by /)";
+  }
+  const unknown = [...url.searchParams.keys()].find((name) => !STORAGE_URL_PARAMETERS.includes(name));
+  if (unknown !== undefined)
+    return `has an unknown parameter "${unknown}" (known: ${STORAGE_URL_PARAMETERS.join(", ")})`;
+  const region = url.searchParams.get("region") ?? "us-east-1";
+  if (!/^[a-z0-9-]{1,40}$/.test(region)) return "has a region that is no region name (such as eu-central-1)";
+  const forcePathStyle = url.searchParams.get("forcePathStyle") ?? "false";
+  if (forcePathStyle !== "true" && forcePathStyle !== "false") return 'has forcePathStyle other than "true" or "false"';
+  const endpoint = url.searchParams.get("endpoint") ?? undefined;
+  if (endpoint !== undefined) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(endpoint);
+    } catch {
+      // Refused below.
+    }
+    if (!parsed || !["http:", "https:"].includes(parsed.protocol) || parsed.username || parsed.password) {
+      return "has an endpoint that is not an http:// or https:// URL without credentials (such as https://s3.example.com)";
+    }
+  }
+  return {
+    bucket: url.hostname,
+    prefix,
+    region,
+    endpoint: endpoint?.replace(/\/+$/, ""),
+    forcePathStyle: forcePathStyle === "true",
+  };
+}
+
 /** A cap on live streams: a whole number from 1 to 100,000. */
 function streamCap(fallback: number) {
   const message = "must be a whole number from 1 to 100000";
@@ -125,6 +191,20 @@ const envSchema = z.object({
   ),
   LIVE_MAX_STREAMS: streamCap(2000),
   LIVE_MAX_STREAMS_PER_CLIENT: streamCap(16),
+  STORAGE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .transform((value, context) => {
+        const settings = parseStorageUrl(value.trim());
+        if (typeof settings !== "string") return settings;
+        context.addIssue({ code: "custom", message: settings });
+        return z.NEVER;
+      })
+      .optional(),
+  ),
+  AWS_ACCESS_KEY_ID: z.preprocess(emptyAsUndefined, z.string().trim().optional()),
+  AWS_SECRET_ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().trim().optional()),
   BACKUP_DIR: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
   BACKUP_KEEP: z.preprocess(
     emptyAsUndefined,
@@ -171,6 +251,16 @@ export type Env = {
   mail: { smtpUrl: string | undefined; from: string; fromIsDefault: boolean };
   /** Live streams (GET /api/events): at most this many open in the process, and per client address. */
   live: { maxStreams: number; maxStreamsPerClient: number };
+  /**
+   * Where uploaded and generated files live: the local disk under DATA_DIR/storage, or a bucket (STORAGE_URL) with
+   * the key pair of AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (never logged).
+   */
+  storage:
+    | { kind: "local"; root: string }
+    | {
+        kind: "s3";
+        location: S3StorageSettings & { credentials: { accessKeyId: string; secretAccessKey: string } };
+      };
   /** How much the server logs (pino's levels; `info` logs one line per request). */
   logLevel: (typeof LOG_LEVELS)[number];
 };
@@ -181,7 +271,12 @@ export class EnvError extends Error {
 
 /** The refused value for the message; secrets and passwords in URLs stay out of the logs. */
 function shown(name: string, raw: string | undefined): string {
-  if (raw === undefined || name === "AUTH_SECRET") return "";
+  if (raw === undefined || name === "AUTH_SECRET" || name.startsWith("AWS_")) return "";
+  if (name === "STORAGE_URL") {
+    // Scheme, bucket and folder only: a refused value may carry a key pair in its user part or its parameters.
+    const match = /^([a-z0-9+.-]+:\/\/)(?:[^@/?#]*@)?([^/?#]*)([^?#]*)/i.exec(raw.trim());
+    return match ? ` (got "${match[1]}${match[2]}${match[3]}")` : "";
+  }
   if (name === "SMTP_URL") {
     const masked = maskSmtpUrl(raw);
     return masked.startsWith("(") ? "" : ` (got "${masked}")`;
@@ -200,12 +295,22 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     );
   }
   const value = result.data;
+  if (value.STORAGE_URL) {
+    for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] as const) {
+      if (!value[name]) {
+        throw new EnvError(
+          `Invalid environment variable ${name}: must be set when STORAGE_URL names a bucket (with ${name === "AWS_ACCESS_KEY_ID" ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID"})`,
+        );
+      }
+    }
+  }
+  const dataDir = path.resolve(value.DATA_DIR);
   const baseUrl = new URL(value.BASE_URL ?? `http://localhost:${value.PORT}`).origin;
   return {
     nodeEnv: value.NODE_ENV,
     port: value.PORT,
     host: value.HOST,
-    dataDir: path.resolve(value.DATA_DIR),
+    dataDir,
     databaseUrl: value.DATABASE_URL,
     baseUrl,
     authSecret: value.AUTH_SECRET,
@@ -213,6 +318,18 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     trustProxy: value.TRUST_PROXY === "false" ? 0 : Number(value.TRUST_PROXY),
     pageCache: value.PAGE_CACHE === "on" && value.NODE_ENV !== "development",
     logLevel: value.LOG_LEVEL,
+    storage: value.STORAGE_URL
+      ? {
+          kind: "s3",
+          location: {
+            ...value.STORAGE_URL,
+            credentials: {
+              accessKeyId: value.AWS_ACCESS_KEY_ID ?? "",
+              secretAccessKey: value.AWS_SECRET_ACCESS_KEY ?? "",
+            },
+          },
+        }
+      : { kind: "local", root: path.join(dataDir, "storage") },
     uploadMaxBytes: value.UPLOAD_MAX_MB * 1024 * 1024,
     videoUploadMaxBytes: value.VIDEO_UPLOAD_MAX_MB * 1024 * 1024,
     mail: {

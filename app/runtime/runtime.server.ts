@@ -11,7 +11,7 @@ import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { type ChangeFeed, createChangeFeed } from "#app/domains/live/change-feed.server.ts";
 import { type AppMailService, createMailService } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
-import { createLocalStorage, type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
+import { type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
@@ -19,6 +19,7 @@ import { type Env, maskSmtpUrl } from "#app/lib/env.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { logBackgroundFailure } from "./background-failure.server.ts";
 import { type BackgroundTasks, createBackgroundTasks } from "./background-tasks.server.ts";
+import { checkStorage, createStorage, describeStorage } from "./storage-choice.server.ts";
 
 /** What the composition root builds from the environment; the background tasks are built from it in turn. */
 export type RuntimeServices = {
@@ -28,7 +29,7 @@ export type RuntimeServices = {
   authLimiter: FailedAttemptLimiter;
   /** Password reset requests per e-mail address (see recovery-limit.server.ts). */
   resetRequestLimiter: FailedAttemptLimiter;
-  /** Uploaded and generated files, under DATA_DIR/storage. */
+  /** Uploaded and generated files: under DATA_DIR/storage, or in the bucket of STORAGE_URL. */
   storage: FileStorage;
   /** Outgoing mail (SMTP_URL, or the outbox under DATA_DIR/outbox). */
   mail: AppMailService;
@@ -81,7 +82,7 @@ function resolveAuthSecret(env: Env): string {
 export function createRuntime(env: Env, database: AppDatabase): Runtime {
   const secret = resolveAuthSecret(env);
   const auth = createAuth({ db: database.db, kind: database.kind, secret, baseUrl: env.baseUrl });
-  const storage = createLocalStorage({ root: path.join(env.dataDir, "storage"), secret: mediaSigningSecret(secret) });
+  const storage = createStorage(env, mediaSigningSecret(secret));
   const services: RuntimeServices = {
     env,
     database,
@@ -118,6 +119,8 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       adminSetupCode: await ensureAdminSetupCode(holder.__vitrineRuntime.database.db),
     };
   }
+  // A bucket that does not answer stops the start before the database is opened or upgraded.
+  await checkStorage(env);
   protectDataDir(env.dataDir);
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
   if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
@@ -140,6 +143,17 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
         "MAIL_FROM is not set: mail goes out from this made-up address, which your mail server may refuse; set MAIL_FROM to an address it accepts",
       );
     }
+    if (env.storage.kind === "s3") {
+      // Backups (scheduled, before an upgrade, the CLI's) still read DATA_DIR/storage only (issue 20): the owner
+      // must hear that the bucket's files are not in them before relying on one.
+      getLogger().warn(
+        "Backups do not include the files in the STORAGE_URL bucket yet: back the bucket up with its own tools (versioning, replication)",
+      );
+    }
+    getLogger().info(
+      describeStorage(env),
+      env.storage.kind === "s3" ? "Files are kept in the bucket of STORAGE_URL" : "Files are kept on the local disk",
+    );
     runtime.tasks.start();
     holder.__vitrineRuntime = runtime;
     return { runtime, adminSetupCode };
@@ -156,7 +170,7 @@ export function getRuntime(): Runtime {
 }
 
 /**
- * The storage the server runs with (made here under DATA_DIR/storage). It lives in the runtime, not in the
+ * The storage the server runs with (made here: DATA_DIR/storage, or STORAGE_URL's bucket). It lives in the runtime, not in the
  * storage module, so that storage does not import the runtime that creates it.
  */
 export function getStorage(): FileStorage {

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { contentTypeOf, keyFromPath } from "#app/domains/media/media-keys.server.ts";
+import {
+  contentTypeOf,
+  keyFromPath,
+  PRIVATE_MEDIA_CACHE_CONTROL,
+  PUBLIC_MEDIA_CACHE_CONTROL,
+} from "#app/domains/media/media-keys.server.ts";
 import {
   type FileStorage,
   PRIVATE_MEDIA_PATH,
@@ -119,9 +124,9 @@ export function mediaHandler(storageOf: () => FileStorage) {
         if (!storage.verifySignature(key, url.searchParams.get("expires"), url.searchParams.get("sig"))) {
           return send(res, 403, "This link is invalid or has expired.");
         }
-        return serveFile(storage, key, req, res, "private, no-store");
+        return serveFile(storage, key, req, res, PRIVATE_MEDIA_CACHE_CONTROL);
       }
-      return serveFile(storage, key, req, res, "public, max-age=31536000, immutable");
+      return serveFile(storage, key, req, res, PUBLIC_MEDIA_CACHE_CONTROL);
     };
     run().catch((error) => {
       if (error instanceof StorageError) return send(res, 404, "Not found");

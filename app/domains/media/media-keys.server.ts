@@ -20,6 +20,23 @@ export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[extension] ?? "application/octet-stream";
 }
 
+/**
+ * What `/media/…` sends: public names carry a content hash (see storage.server.ts), so they are cacheable for a
+ * year and never change. A storage that keeps headers with each file (S3) stores the same, so that a file served
+ * from there one day behaves as it does through the site.
+ */
+export const PUBLIC_MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/** What `/media-private/…` sends: a signed link's file is for whoever holds the link, never a shared cache. */
+export const PRIVATE_MEDIA_CACHE_CONTROL = "private, no-store";
+/** For a key of neither area (none exists today): an hour, so that a mistake does not stay cached for a year. */
+export const DEFAULT_MEDIA_CACHE_CONTROL = "public, max-age=3600";
+
+export function cacheControlOf(key: string): string {
+  if (key.startsWith("public/")) return PUBLIC_MEDIA_CACHE_CONTROL;
+  if (key.startsWith("private/")) return PRIVATE_MEDIA_CACHE_CONTROL;
+  return DEFAULT_MEDIA_CACHE_CONTROL;
+}
+
 export function keyFromPath(pathname: string, prefix: string, area: "public" | "private"): string | null {
   let rest: string;
   try {

@@ -13,6 +13,9 @@ import { pipeline } from "node:stream/promises";
  * Prefixes in use: `public/images/<imageId>/…` and `private/originals/<imageId>.<ext>` belong to the image
  * pipeline (image-pipeline.server.ts) and are swept against the `images` table; other areas (e.g. `public/videos/`)
  * are never touched by that sweep (see `sweepUnreferenced` in image-sweeps.server.ts to sweep your own prefix).
+ *
+ * Two drivers, chosen by STORAGE_URL (app/runtime/storage-choice.server.ts): `createLocalStorage` below and
+ * `createS3Storage` (s3-storage.server.ts). tests/support/storage-contract.ts holds what both must do alike.
  */
 export interface FileStorage {
   /** Writes the file; refuses (StorageError "exists") to replace an existing key unless `overwrite` is set. */
@@ -79,6 +82,76 @@ export function publicUrl(key: string): string {
   return `${PUBLIC_MEDIA_PATH}${key.slice("public/".length)}`;
 }
 
+/** Throws unless a `list` prefix starts with an area and cannot climb out of it (the same rule for every driver). */
+export function assertValidPrefix(prefix: string): void {
+  const [area] = prefix.split("/");
+  if (!AREAS.has(area ?? "") || prefix.includes("..")) {
+    throw new StorageError("invalid_key", `Invalid storage prefix "${prefix}"`);
+  }
+}
+
+export function existsError(key: string): StorageError {
+  return new StorageError("exists", `A file already exists at "${key}"`);
+}
+
+export function notFoundError(key: string): StorageError {
+  return new StorageError("not_found", `No file at "${key}"`);
+}
+
+/** `list`'s limit and offset as every driver reads them: 100 from the first unless told, at most 10,000. */
+export function pageBounds(options: ListOptions = {}): { limit: number; offset: number } {
+  return {
+    limit: Math.min(Math.max(options.limit ?? 100, 0), 10_000),
+    offset: Math.max(options.offset ?? 0, 0),
+  };
+}
+
+/**
+ * One page of `list`'s answer from every file under the prefix: sorted (ties by key, so that pages never overlap),
+ * then cut by `pageBounds`. Shared so that every driver sorts and pages alike.
+ */
+export function pageOfFiles(found: StoredFile[], options: ListOptions = {}): StoredFile[] {
+  const { limit, offset } = pageBounds(options);
+  const column = options.sortBy?.column ?? "name";
+  const direction = options.sortBy?.order === "desc" ? -1 : 1;
+  const byKey = (a: StoredFile, b: StoredFile) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const sorted = [...found].sort((a, b) => {
+    const difference =
+      column === "size"
+        ? a.size - b.size
+        : column === "modifiedAt"
+          ? a.modifiedAt.getTime() - b.modifiedAt.getTime()
+          : byKey(a, b);
+    return (difference || byKey(a, b)) * direction;
+  });
+  return sorted.slice(offset, offset + limit);
+}
+
+/**
+ * The site's own signed addresses for private files (`/media-private/…?expires=…&sig=…`, answered by the site
+ * whichever driver holds the bytes), so that a link made with one driver is the same link with another.
+ */
+export function createUrlSigner(secret: string): Pick<FileStorage, "signedUrl" | "verifySignature"> {
+  const sign = (key: string, expires: string) =>
+    createHmac("sha256", secret).update(`${key}\n${expires}`).digest("base64url");
+  return {
+    signedUrl(key, expiresInSeconds) {
+      assertValidKey(key);
+      if (!key.startsWith("private/")) throw new StorageError("invalid_key", `"${key}" is not a private key`);
+      const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(expiresInSeconds)));
+      const rest = key.slice("private/".length);
+      return `${PRIVATE_MEDIA_PATH}${rest}?expires=${expires}&sig=${sign(key, expires)}`;
+    },
+    verifySignature(key, expires, signature, now = Date.now()) {
+      if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return false;
+      if (Number(expires) * 1000 < now) return false;
+      const expected = Buffer.from(sign(key, expires));
+      const given = Buffer.from(signature);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+  };
+}
+
 function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === "ENOENT";
 }
@@ -130,7 +203,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
     }
   };
 
-  const exists = (key: string) => new StorageError("exists", `A file already exists at "${key}"`);
+  const exists = existsError;
 
   /** Puts a finished temp file under its final name: atomically, and without replacing unless asked. */
   const publish = async (temp: string, key: string, overwrite: boolean) => {
@@ -150,9 +223,6 @@ export function createLocalStorage(options: { root: string; secret: string }): F
       await fsp.rm(temp, { force: true });
     }
   };
-
-  const sign = (key: string, expires: string) =>
-    createHmac("sha256", options.secret).update(`${key}\n${expires}`).digest("base64url");
 
   const storage: FileStorage = {
     async save(key, data, saveOptions = {}) {
@@ -179,7 +249,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
     async readStream(key, range) {
       const file = fileOf(key);
       const handle = await fsp.open(file, "r").catch((error) => {
-        if (isNotFound(error)) throw new StorageError("not_found", `No file at "${key}"`);
+        if (isNotFound(error)) throw notFoundError(key);
         throw error;
       });
       return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
@@ -188,14 +258,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
     stat: statOf,
 
     async list(prefix, listOptions = {}) {
-      const limit = Math.min(Math.max(listOptions.limit ?? 100, 0), 10_000);
-      const offset = Math.max(listOptions.offset ?? 0, 0);
-      const column = listOptions.sortBy?.column ?? "name";
-      const order = listOptions.sortBy?.order ?? "asc";
-      const [area] = prefix.split("/");
-      if (!AREAS.has(area ?? "") || prefix.includes("..")) {
-        throw new StorageError("invalid_key", `Invalid storage prefix "${prefix}"`);
-      }
+      assertValidPrefix(prefix);
       // Walk the deepest directory the prefix names completely, then filter on the rest.
       const directoryPart = prefix.slice(0, prefix.lastIndexOf("/") + 1);
       const start = path.join(root, ...directoryPart.split("/").filter(Boolean));
@@ -218,26 +281,12 @@ export function createLocalStorage(options: { root: string; secret: string }): F
         }
       };
       await walk(start, directoryPart);
-      const direction = order === "desc" ? -1 : 1;
-      found.sort((a, b) => {
-        const difference =
-          column === "size"
-            ? a.size - b.size
-            : column === "modifiedAt"
-              ? a.modifiedAt.getTime() - b.modifiedAt.getTime()
-              : a.key < b.key
-                ? -1
-                : a.key > b.key
-                  ? 1
-                  : 0;
-        return difference * direction;
-      });
-      return found.slice(offset, offset + limit);
+      return pageOfFiles(found, listOptions);
     },
 
     async move(from, to, moveOptions = {}) {
       const source = fileOf(from);
-      if (!(await statOf(from))) throw new StorageError("not_found", `No file at "${from}"`);
+      if (!(await statOf(from))) throw notFoundError(from);
       const overwrite = moveOptions.overwrite === true;
       if (!overwrite && (await statOf(to))) throw exists(to);
       const target = fileOf(to);
@@ -256,7 +305,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
 
     async copy(from, to, copyOptions = {}) {
       const source = fileOf(from);
-      if (!(await statOf(from))) throw new StorageError("not_found", `No file at "${from}"`);
+      if (!(await statOf(from))) throw notFoundError(from);
       const overwrite = copyOptions.overwrite === true;
       if (!overwrite && (await statOf(to))) throw exists(to);
       const temp = await tempFile();
@@ -275,21 +324,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
       for (const file of files) await fsp.rm(file, { force: true });
     },
 
-    signedUrl(key, expiresInSeconds) {
-      assertValidKey(key);
-      if (!key.startsWith("private/")) throw new StorageError("invalid_key", `"${key}" is not a private key`);
-      const expires = String(Math.floor(Date.now() / 1000) + Math.max(1, Math.floor(expiresInSeconds)));
-      const rest = key.slice("private/".length);
-      return `${PRIVATE_MEDIA_PATH}${rest}?expires=${expires}&sig=${sign(key, expires)}`;
-    },
-
-    verifySignature(key, expires, signature, now = Date.now()) {
-      if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return false;
-      if (Number(expires) * 1000 < now) return false;
-      const expected = Buffer.from(sign(key, expires));
-      const given = Buffer.from(signature);
-      return expected.length === given.length && timingSafeEqual(expected, given);
-    },
+    ...createUrlSigner(options.secret),
   };
   return storage;
 }

@@ -1,0 +1,30 @@
+import { bucketProblem, createS3Storage } from "#app/domains/media/s3-storage.server.ts";
+import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
+import { type Env, EnvError } from "#app/lib/env.server.ts";
+
+/**
+ * The storage the configuration names: the bucket of STORAGE_URL, or (unset) the local disk under DATA_DIR/storage.
+ * `signingSecret` signs private links (`mediaSigningSecret`); writing needs none.
+ */
+export function createStorage(env: Pick<Env, "storage">, signingSecret: string): FileStorage {
+  if (env.storage.kind === "s3") return createS3Storage({ ...env.storage.location, secret: signingSecret });
+  return createLocalStorage({ root: env.storage.root, secret: signingSecret });
+}
+
+/**
+ * At start, before anything else is opened: a bucket that does not answer stops the start with one line naming
+ * what failed (an EnvError, which server.js and the CLI print alone, without a stack), rather than every upload
+ * failing later. The local disk is checked where it is written (`/readyz`, the uploads).
+ */
+export async function checkStorage(env: Pick<Env, "storage">, timeoutMs?: number): Promise<void> {
+  if (env.storage.kind !== "s3") return;
+  const problem = await bucketProblem(env.storage.location, timeoutMs);
+  if (problem) throw new EnvError(`Storage unavailable (STORAGE_URL): ${problem}`);
+}
+
+/** What the start log says about the storage: where, never the key pair. */
+export function describeStorage(env: Pick<Env, "storage">): Record<string, string> {
+  if (env.storage.kind === "local") return { storage: "local", root: env.storage.root };
+  const { bucket, prefix, region, endpoint } = env.storage.location;
+  return { storage: "s3", bucket, prefix, region, endpoint: endpoint ?? "AWS" };
+}
