@@ -20,12 +20,18 @@ export async function expectNoViolations(page: Page, label: string) {
       () => false,
     ));
   await page.waitForFunction(() => {
-    // A toast just mounted has not begun its fade yet (no transition to see): wait for its own full opacity.
+    // A toast just mounted has not begun its fade yet (no transition to see): wait for its own full opacity. One
+    // that is leaving fades out before it is unmounted, and axe measured its title half transparent (1.23 on a
+    // dark error toast): wait until it is gone. Behind the front toast, a stacked one's parts are either hidden
+    // (opacity 0, which axe passes over) or, once expanded, fully shown.
+    const settled = (element: Element) => ["0", "1"].includes(getComputedStyle(element).opacity);
     const toastsShown = [...document.querySelectorAll<HTMLElement>("[data-sonner-toast]")].every(
       (toast) =>
-        toast.dataset.removed === "true" ||
-        toast.dataset.visible === "false" ||
-        (toast.dataset.mounted === "true" && getComputedStyle(toast).opacity === "1"),
+        toast.dataset.removed !== "true" &&
+        (toast.dataset.visible === "false" ||
+          (toast.dataset.mounted === "true" &&
+            getComputedStyle(toast).opacity === "1" &&
+            [...toast.children].every(settled))),
     );
     const animationsOver = document
       .getAnimations()
