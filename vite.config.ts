@@ -24,16 +24,26 @@ export default defineConfig({
                 },
                 // What the root layout needs on every page (header, footer, shared helpers), in one file rather
                 // than a dozen of a few hundred bytes each, each a request of its own. Not the form-validation
-                // helpers: they bring zod, which only admin screens load.
+                // helpers: they bring zod, which only admin screens load; nor the helpers only the admin and account
+                // screens use (their data hooks, action results, upload limits), which no visitor's page needs.
+                {
+                  name: "site",
+                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.|account-data\.|admin-data\.|action-result\.|upload-limit\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles)\.tsx)/,
+                },
+                // The two picture parts that the gallery, the home page and a post share: one file, not two of a few
+                // hundred bytes each (each its own request, each compressed alone). Not the gallery's rows: a post
+                // does not show them.
+                {
+                  name: "pictures",
+                  test: /app[\\/]components[\\/](responsive-image|gallery[\\/]watermark-badge)\.tsx$/,
+                },
                 // The live updates (issue 19), loaded once a page is idle: one file, so that the import that loads
-                // it (root.tsx) names one file in the first load.
+                // it (root.tsx) names one file in the first load. After "site": a group takes the modules its own
+                // import, so listed first it took the helpers it shares with every page (the root data, the
+                // translations), site.js imported them from here, and every first load carried this file.
                 {
                   name: "live",
                   test: /app[\\/](web[\\/]live[\\/][\w-]+\.tsx?|components[\\/]live-public\.tsx)/,
-                },
-                {
-                  name: "site",
-                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles)\.tsx)/,
                 },
               ],
             },
