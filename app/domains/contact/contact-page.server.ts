@@ -67,7 +67,11 @@ export async function submitContactForm(input: {
   const values: ContactValues = { name: raw.name, email: raw.email, message: raw.message };
   const sent = (email: string) => ({ ok: true, email }) satisfies ContactResult;
 
-  const screening = await runtime.contactGuard.screen({ token: raw.token, nonce: raw.nonce, honeypot: raw[HONEYPOT_FIELD] });
+  const screening = await runtime.contactGuard.screen({
+    token: raw.token,
+    nonce: raw.nonce,
+    honeypot: raw[HONEYPOT_FIELD],
+  });
   if (screening.verdict === "drop") {
     // Told nothing it could learn from; the log says why, without anything the bot sent.
     getLogger().info({ reason: screening.reason }, "A contact form submission was dropped as spam");
