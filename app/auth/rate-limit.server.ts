@@ -132,10 +132,40 @@ function timeOf(value: string | Date): number {
   return (value instanceof Date ? value : new Date(value)).getTime();
 }
 
-/** Deletes the rows of windows that have ended (they count nothing any more); returns how many. */
-export async function sweepAttemptCounts(db: Kysely<Database>, now = new Date()): Promise<number> {
-  const result = await db.deleteFrom("attempt_counts").where("reset_at", "<=", now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** Rows deleted per statement by the sweep: SQLite's write lock (every process's sign-ins wait for it) stays short. */
+export const ATTEMPT_SWEEP_BATCH = 5_000;
+
+/**
+ * Deletes the rows of windows that have ended (they count nothing any more), a batch at a time; returns how many.
+ * An attacker with many addresses leaves one row per address and limit, for at most its window and a sweep's
+ * interval (docs/decisions/004-account-protection.md, addendum).
+ */
+export async function sweepAttemptCounts(
+  db: Kysely<Database>,
+  now = new Date(),
+  batch = ATTEMPT_SWEEP_BATCH,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom("attempt_counts")
+      .where((eb) =>
+        eb(
+          eb.refTuple("scope", "key"),
+          "in",
+          eb
+            .selectFrom("attempt_counts")
+            .select(["scope", "key"])
+            .where("reset_at", "<=", now)
+            .limit(batch)
+            .$asTuple("scope", "key"),
+        ),
+      )
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < batch) return total;
+  }
 }
 
 /** How often ended windows are swept: the table holds at most about a window and this of attempts' keys. */
