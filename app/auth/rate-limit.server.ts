@@ -56,7 +56,8 @@ export class FailedAttemptLimiter {
       const wait = await this.retryAfterMs(key);
       if (wait > 0) return wait;
     }
-    // Three windows ended under it within moments: only a clock gone mad does that. Refuse for a moment.
+    // Refused three times, and each time freed (forgiven, or its window ended) before the wait was read: under
+    // such churn for one key, a short wait is the honest answer.
     return 1000;
   }
 
