@@ -120,7 +120,6 @@ export class FailedAttemptLimiter {
   }
 }
 
-/** A stored time as milliseconds: ISO text on SQLite, a Date on PostgreSQL. */
 /**
  * Failed sign-ins and sign-ups (and the account pages' password checks) per client address: AUTH_MAX_FAILED_ATTEMPTS
  * per 15 minutes. Made once by the runtime.
@@ -129,6 +128,7 @@ export function createAuthLimiter(db: Kysely<Database>, maxFailures: number): Fa
   return new FailedAttemptLimiter(db, "auth", maxFailures);
 }
 
+/** A stored time as milliseconds: ISO text on SQLite, a Date on PostgreSQL. */
 function timeOf(value: string | Date): number {
   return (value instanceof Date ? value : new Date(value)).getTime();
 }
