@@ -69,7 +69,7 @@ describe.each(databaseKinds)("the table → area map (%s)", (kind) => {
     for (const areas of Object.values(TABLE_AREAS)) {
       for (const area of areas) expect(CHANGE_AREAS).toContain(area);
     }
-    for (const table of ["verification", "sign_in_failures", "account_tokens", "change_events"]) {
+    for (const table of ["verification", "sign_in_failures", "account_tokens", "change_events", "attempt_counts"]) {
       expect(TABLE_AREAS[table]).toEqual([]);
     }
   });

@@ -67,6 +67,9 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   change_events: [],
   // Who has a post open in the editor: admins only, announced by its own events.
   editor_presence: [],
+  // Counted limits (failed sign-ins per address, reset requests, the contact form's): nothing shows them, and a
+  // guesser's every try writes here, which must not drop the page cache.
+  attempt_counts: [],
 };
 
 /** The areas a write to `table` moves; undefined (every area) for a table this map does not know. */

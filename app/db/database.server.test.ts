@@ -6,6 +6,7 @@ import SQLite from "better-sqlite3";
 import { type Generated, Kysely, SqliteDialect, sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
 import { beginAccountAttempt, clearAccountFailures } from "#app/auth/account-throttle.server.ts";
+import { FailedAttemptLimiter, sweepAttemptCounts } from "#app/auth/rate-limit.server.ts";
 import { changeVersionWaits } from "#tests/support/change-version-waits.ts";
 import { ROOT } from "#tests/support/server-process.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
@@ -111,10 +112,20 @@ describe.each(databaseKinds)("the change version (%s)", (kind) => {
   it("stays with failed sign-ins counted and cleared (a password guesser must not empty the page cache)", async () => {
     await listening();
     const start = database.changeVersion();
+    const events = async () => (await database.db.selectFrom("change_events").select("seq").execute()).length;
+    const eventsBefore = await events();
     await beginAccountAttempt(database.db, "someone@example.com");
     await beginAccountAttempt(database.db, "someone@example.com");
     await clearAccountFailures(database.db, "someone@example.com");
+    // The per-address limit too (attempt_counts): counted, refused, forgiven, swept.
+    const perAddress = new FailedAttemptLimiter(database.db, "auth", 1);
+    await perAddress.begin("203.0.113.9");
+    await perAddress.begin("203.0.113.9");
+    await perAddress.forgive("203.0.113.9");
+    await sweepAttemptCounts(database.db);
     expect(database.changeVersion()).toBe(start);
+    // And no change event is recorded for it (its table has no trigger).
+    expect(await events()).toBe(eventsBefore);
   });
 
   it("moves when another connection commits (another process: the CLI, a second server)", async () => {

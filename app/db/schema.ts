@@ -302,6 +302,21 @@ export interface ChangeEventsTable {
   created_at: DbDate;
 }
 
+/**
+ * One counted limit's count for one key in its current window (migration 0017, app/auth/rate-limit.server.ts):
+ * failed sign-ins per client address, reset requests per e-mail address, the contact form's limits and spent tokens.
+ */
+export interface AttemptCountsTable {
+  /** Which limit: "auth", "reset-email", "contact-client", … */
+  scope: string;
+  /** What it counts: a client address, an e-mail address, a token's challenge. */
+  key: string;
+  /** Attempts counted in the window; 0 (all forgiven) counts as no row. */
+  failures: number;
+  /** When the window ends: from then on the key starts afresh. */
+  reset_at: DbDate;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -326,4 +341,5 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   change_events: ChangeEventsTable;
   editor_presence: EditorPresenceTable;
+  attempt_counts: AttemptCountsTable;
 }

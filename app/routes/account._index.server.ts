@@ -95,7 +95,7 @@ export async function accountOverviewAction({ request, url, context }: Args) {
   }
 
   const client = context.get(clientAddressContext);
-  const wait = runtime.authLimiter.begin(client);
+  const wait = await runtime.authLimiter.begin(client);
   if (wait > 0) {
     const toast = tooManyAttempts(translatorFor(lang), wait);
     return refused(form.intent, `${toast.title}: ${toast.description}`, undefined, {
@@ -107,13 +107,13 @@ export async function accountOverviewAction({ request, url, context }: Args) {
   if (form.intent === "password") return changePassword(runtime, request, user.id, actor, form, t, client);
 
   if (!form.password) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     const message = t("account.delete.error.passwordRequired");
     return refused(form.intent, message, { password: message });
   }
   const deletion = await deleteOwnAccount(db, actor, form.password);
   if (!deletion.ok) {
-    if (deletion.reason !== "wrongPassword") runtime.authLimiter.forgive(client);
+    if (deletion.reason !== "wrongPassword") await runtime.authLimiter.forgive(client);
     const message =
       deletion.reason === "wrongPassword"
         ? t("account.delete.error.wrong")
@@ -122,7 +122,7 @@ export async function accountOverviewAction({ request, url, context }: Args) {
           : t("account.common.formError");
     return refused(form.intent, message, deletion.reason === "wrongPassword" ? { password: message } : undefined);
   }
-  runtime.authLimiter.forgive(client);
+  await runtime.authLimiter.forgive(client);
   // The session row went with the account; this clears the cookie too (better-auth's sign-out, as /auth/sign-out).
   const headers = new Headers();
   try {
@@ -144,7 +144,7 @@ async function changePassword(
   client: string,
 ) {
   if (!form.currentPassword) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     const message = t("account.password.error.currentRequired");
     return refused("password", message, { currentPassword: message });
   }
@@ -154,11 +154,11 @@ async function changePassword(
       const message = t("account.password.error.wrong");
       return refused("password", message, { currentPassword: message });
     }
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     const message = t(PASSWORD_PROBLEMS[result.reason] ?? "account.common.formError");
     return refused("password", message, { newPassword: message });
   }
-  runtime.authLimiter.forgive(client);
+  await runtime.authLimiter.forgive(client);
   // Every session of the account has ended with the change, this one too: a new one keeps the person signed in.
   // It comes first, so that nothing after the change can leave the person signed out with an error page.
   const fresh = await runtime.auth.api.startFreshSession({

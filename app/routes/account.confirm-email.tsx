@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   if (!parsed.success) return refuse("account.email.error.form");
   const client = context.get(clientAddressContext);
-  const wait = runtime.authLimiter.begin(client);
+  const wait = await runtime.authLimiter.begin(client);
   if (wait > 0) {
     const limited = tooManyAttempts(translatorFor(lang), wait);
     return data({ ok: false, title: limited.title, message: limited.description } satisfies ConfirmAnswer, {
@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   // A wrong password or token stays counted; the rest is forgiven.
   if (result.ok || result.reason === "passwordRequired" || result.reason === "emailTaken") {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
   }
   if (!result.ok) {
     if (result.reason === "invalidToken") return refuse("account.confirmEmail.invalidText", { invalid: true });

@@ -59,7 +59,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
   // A password is checked: wrong ones count towards the client's limit like those of the sign-in form.
   const client = context.get(clientAddressContext);
-  const wait = runtime.authLimiter.begin(client);
+  const wait = await runtime.authLimiter.begin(client);
   if (wait > 0) {
     const limited = tooManyAttempts(translatorFor(lang), wait);
     return data({ ok: false, title: limited.title, message: limited.description } satisfies EmailAnswer, {
@@ -79,7 +79,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   );
   // Only a wrong password (or a taken address, which could be probing) stays counted.
   if (result.ok || (result.reason !== "wrongPassword" && result.reason !== "emailTaken")) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
   }
   if (!result.ok) {
     const problem = PROBLEMS[result.reason];

@@ -111,7 +111,7 @@ export async function twoFactorAction({ request, url, context }: Args) {
   if (!form.password) return refuse("account.twoFactor.passwordRequired");
   if (form.intent === "start" && status.enabled) return refuse("account.twoFactor.alreadyOn", 409);
   if (form.intent !== "start" && !status.enabled) return refuse("account.twoFactor.notOn", 409);
-  const retryAfterMs = runtime.authLimiter.begin(client);
+  const retryAfterMs = await runtime.authLimiter.begin(client);
   if (retryAfterMs > 0) {
     return data<TwoFactorAnswer>(
       {
@@ -138,11 +138,11 @@ export async function twoFactorAction({ request, url, context }: Args) {
     if (problem === "INVALID_PASSWORD" || problem === "PASSWORD_TOO_LONG") {
       return refuse("account.twoFactor.wrongPassword");
     }
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     getLogger().error({ status: response.status, code: problem }, "Two-factor change was refused unexpectedly");
     return refuse("account.twoFactor.failed");
   }
-  runtime.authLimiter.forgive(client);
+  await runtime.authLimiter.forgive(client);
   const headers = cookiesOf(response);
   if (form.intent === "start") {
     // The plugin also made backup codes here; they are replaced (and only then shown) once the first code confirms.

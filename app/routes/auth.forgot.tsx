@@ -56,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isValidEmail(email)) return refuse(t("auth.error.emailInvalid"), email, 400);
 
   // Every request counts towards both limits: each may send a mail.
-  const wait = runtime.authLimiter.begin(client) || runtime.resetRequestLimiter.begin(email);
+  const wait = (await runtime.authLimiter.begin(client)) || (await runtime.resetRequestLimiter.begin(email));
   if (wait > 0) {
     return data({ ok: false, email, toast: tooManyAttempts(t, wait) } satisfies ForgotResult, {
       status: 429,

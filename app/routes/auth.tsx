@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ intent: "sign-in" as const, ok: false, email: "", toast }, { status: 400 });
   }
   const form = parsed.data;
-  const retryAfterMs = runtime.authLimiter.begin(client);
+  const retryAfterMs = await runtime.authLimiter.begin(client);
   if (retryAfterMs > 0) {
     return data(
       {

@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submitted = intent === "totp" ? normalizeTotpCode(code) : recoveryCodeInput(code);
   if (submitted === null) return fail(intent, intent === "totp" ? s.badCode : s.badRecoveryCode);
 
-  const retryAfterMs = runtime.authLimiter.begin(client);
+  const retryAfterMs = await runtime.authLimiter.begin(client);
   if (retryAfterMs > 0) {
     return data<StepResult>(
       { intent, toast: tooManyAttempts(t, retryAfterMs) },
@@ -74,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const pending = await runtime.auth.api.pendingSignIn({ headers: request.headers });
   if (!pending) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     return data<StepResult>(
       { intent, expired: true, toast: { kind: "error", title: s.expired, description: s.expiredText } },
       { status: 400 },
@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = runtime.database.db;
   const accountWait = await beginAccountAttempt(db, pending.email);
   if (accountWait > 0) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     return data<StepResult>(
       { intent, toast: accountWaiting(t, accountWait) },
       { status: 429, headers: { "Retry-After": String(Math.ceil(accountWait / 1000)) } },
@@ -100,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           asResponse: true,
         });
   if (response.ok) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     await clearAccountFailures(db, pending.email);
     await recordSignIn(db, pending.userId, lang);
     const headers = new Headers();

@@ -1,3 +1,4 @@
+import { startAttemptCountSweep } from "#app/auth/rate-limit.server.ts";
 import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
 import { startEventTrim } from "#app/domains/live/change-events.server.ts";
 import { startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
@@ -46,6 +47,16 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
         startEventTrim({
           db,
           onError: (error) => logBackgroundFailure(logger, "Could not trim the change events", error),
+        }),
+    },
+    {
+      // Counted limits whose window has ended (failed sign-ins per address, reset requests, the contact form's)
+      // go: now and every ten minutes, so that many addresses' single tries do not pile up.
+      name: "attempt count sweep",
+      start: () =>
+        startAttemptCountSweep({
+          db,
+          onError: (error) => logBackgroundFailure(logger, "Could not sweep the ended attempt counts", error),
         }),
     },
     {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type Auth, createAuth } from "#app/auth/auth.server.ts";
-import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
+import { createAuthLimiter, type FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
 import { createResetRequestLimiter } from "#app/auth/recovery-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
@@ -26,6 +26,7 @@ export type RuntimeServices = {
   env: Env;
   database: AppDatabase;
   auth: Auth;
+  /** Failed sign-ins and sign-ups per client address (in the database: see rate-limit.server.ts). */
   authLimiter: FailedAttemptLimiter;
   /** Password reset requests per e-mail address (see recovery-limit.server.ts). */
   resetRequestLimiter: FailedAttemptLimiter;
@@ -37,7 +38,7 @@ export type RuntimeServices = {
   previewSecret: string;
   /** The key of the contact form's tokens (app/domains/contact/contact-guard.server.ts). */
   contactSecret: string;
-  /** The contact form's spam checks and limits (in memory). */
+  /** The contact form's spam checks, and its limits and spent tokens (in the database). */
   contactGuard: ContactGuard;
   /** The process's one reader of change events (started with the background tasks); live streams read from it. */
   changeFeed: ChangeFeed;
@@ -87,12 +88,12 @@ export function createRuntime(env: Env, database: AppDatabase): Runtime {
     env,
     database,
     auth,
-    authLimiter: new FailedAttemptLimiter(env.authMaxFailedAttempts),
-    resetRequestLimiter: createResetRequestLimiter(),
+    authLimiter: createAuthLimiter(database.db, env.authMaxFailedAttempts),
+    resetRequestLimiter: createResetRequestLimiter(database.db),
     storage,
     previewSecret: previewSecretOf(secret),
     contactSecret: contactSecretOf(secret),
-    contactGuard: createContactGuard({ secret: contactSecretOf(secret) }),
+    contactGuard: createContactGuard({ db: database.db, secret: contactSecretOf(secret) }),
     changeFeed: createChangeFeed({
       db: database.db,
       watchCommits: database.watchCommits,

@@ -59,7 +59,7 @@ export async function signUp(
   const email = normalizeEmail(form.email);
   try {
     const account = await signUpWithInvite(runtime.database.db, form);
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     return {
       intent: "sign-up",
       ok: true,
@@ -68,7 +68,7 @@ export async function signUp(
     };
   } catch (error) {
     if (!(error instanceof SignUpError)) throw error;
-    if (!countedSignUpReasons.has(error.reason)) runtime.authLimiter.forgive(client);
+    if (!countedSignUpReasons.has(error.reason)) await runtime.authLimiter.forgive(client);
     const toast: AuthToast =
       error.reason === "inviteRequired"
         ? { kind: "error", title: t("auth.inviteRequired"), description: t("auth.inviteRequiredText") }
@@ -105,12 +105,12 @@ export async function signIn(
     toast: { kind: "error", title: t("auth.signInFailed"), description: t(key) },
   });
   if (!email || !form.password) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     return fail(email ? "auth.error.passwordRequired" : "auth.error.emailRequired");
   }
   // The shared rule before anything reaches better-auth and the database: no address, no lookup.
   if (!isValidEmail(email)) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     return fail("auth.error.emailInvalid");
   }
 
@@ -122,7 +122,7 @@ export async function signIn(
   const accountWait = await beginAccountAttempt(db, email);
   if (accountWait > 0) {
     // Not checked, so not this address's failure either.
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     return { intent: "sign-in", ok: false, email, toast: accountWaiting(t, accountWait), retryAfterMs: accountWait };
   }
 
@@ -132,7 +132,7 @@ export async function signIn(
     asResponse: true,
   });
   if (response.ok) {
-    runtime.authLimiter.forgive(client);
+    await runtime.authLimiter.forgive(client);
     const headers = new Headers();
     for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
     // With two-factor sign-in on, better-auth's plugin has created no session: it answers with a pending-sign-in

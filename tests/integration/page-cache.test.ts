@@ -258,6 +258,28 @@ describe.each(databaseKinds)("anonymous pages kept by the page cache (%s)", (kin
     }
   });
 
+  it("keeps its pages while someone guesses passwords: failed sign-ins are counted where no page looks", async () => {
+    await keptResponse("/faq");
+    // Wrong passwords for ten accounts, then more than the address may send (refused with 429): counted per
+    // address and per account in the database (attempt_counts, sign_in_failures), where no page looks, so the
+    // page stays kept for the very next visitor.
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const email = `guess-${attempt}@example.com`;
+      const answer = await postForm(
+        server,
+        "/auth",
+        { intent: "sign-in", email, password: "wrong" },
+        {
+          localAddress: "127.0.3.7",
+        },
+      );
+      statuses.push(answer.status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
+    expect((await visit("/faq")).headers["x-vitrine-cache"]).toBe("hit");
+  });
+
   it("keeps route data (.data) like pages, and drops it with them", async () => {
     const kept = await keptResponse("/links.data");
     expect(kept.headers["content-type"]).toMatch(/text\/x-script/);

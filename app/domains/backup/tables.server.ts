@@ -56,9 +56,10 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
 /**
  * Tables a backup leaves out: change events are a day's notice of writes to open pages (issue 19), not data; a
  * restore's own writes record the events that tell open pages about it. Who has a post open in the editor is a
- * minute's state of open browser tabs.
+ * minute's state of open browser tabs. The counted limits (attempt_counts) are windows of an hour at most, keyed by
+ * visitors' addresses, which a backup should not carry; a restored site starts them afresh, as a restart once did.
  */
-export const UNBACKED_TABLES: readonly string[] = ["change_events", "editor_presence"];
+export const UNBACKED_TABLES: readonly string[] = ["change_events", "editor_presence", "attempt_counts"];
 
 export type NeutralValue = string | number | boolean | null;
 export type NeutralRow = Record<string, NeutralValue>;

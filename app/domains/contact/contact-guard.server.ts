@@ -1,5 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Kysely } from "kysely";
 import { FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
+import type { Database } from "#app/db/schema.ts";
 import { leadingZeroBits, POW_BITS, POW_NONCE_PATTERN, powInput } from "./contact-fields.ts";
 
 /**
@@ -11,6 +13,9 @@ import { leadingZeroBits, POW_BITS, POW_NONCE_PATTERN, powInput } from "./contac
  * - a proof of work on the token's challenge, found by the browser (app/components/contact/proof-of-work.ts);
  * - each token sends one message (a replay is dropped);
  * - limits per client address and per sender address, and tighter ones for forms sent without the proof of work.
+ *
+ * The limits and the spent tokens are counted in the database (attempt_counts): with several server processes a
+ * bot gets no more messages through, nor a token replayed on another process.
  *
  * Without JavaScript there is no proof of work. Such a form is still accepted (a person without JavaScript must be
  * able to write), but counts against tighter limits: per client address, and for the whole site, so that a bot
@@ -72,69 +77,76 @@ export type Screening =
   | { verdict: "expired" }
   | { verdict: "pass"; challenge: string; issuedAt: number; noScript: boolean };
 
+export type Admission =
+  /** Counted, and the token is spent: the message may be kept and mailed. */
+  | { verdict: "admitted" }
+  /** The same form sent again while its first sending was under way: dropped like any replay. */
+  | { verdict: "reused" }
+  /** A limit is reached: the wait in ms. Nothing was counted, and the token may still send its message. */
+  | { verdict: "wait"; ms: number };
+
 export type ContactGuard = {
-  screen(input: { token: string; nonce: string; honeypot: string }): Screening;
-  /** Counts a message that passed the screening; the wait in ms when a limit is reached (nothing counted then). */
-  admit(input: { client: string; email: string; noScript: boolean }): number;
-  /** Remembers that a token has sent its message. */
-  spend(challenge: string, issuedAt: number): void;
+  screen(input: { token: string; nonce: string; honeypot: string }): Promise<Screening>;
+  /** Spends the screened form's token and counts its message against every limit that applies to it. */
+  admit(input: {
+    client: string;
+    email: string;
+    noScript: boolean;
+    challenge: string;
+    issuedAt: number;
+  }): Promise<Admission>;
 };
 
-/** The most spent tokens remembered; past that the oldest are forgotten (their forms have long expired). */
-const MAX_SPENT = 50_000;
-
-/** Made once by the runtime (in memory, like the sign-in limiter: a restart forgetting the counts is acceptable). */
-export function createContactGuard(options: { secret: string; now?: () => number }): ContactGuard {
+/**
+ * Made once by the runtime. The counts and the spent tokens are in the database (app/auth/rate-limit.server.ts),
+ * like the sign-in limiter's: every server process counts the same messages, and a restart forgives none.
+ */
+export function createContactGuard(options: {
+  db: Kysely<Database>;
+  secret: string;
+  now?: () => number;
+}): ContactGuard {
   const now = options.now ?? Date.now;
-  const perClient = new FailedAttemptLimiter(MESSAGES_PER_CLIENT, CONTACT_WINDOW_MS, now);
-  const perSender = new FailedAttemptLimiter(MESSAGES_PER_SENDER, CONTACT_WINDOW_MS, now);
-  const noScriptPerClient = new FailedAttemptLimiter(NO_SCRIPT_PER_CLIENT, CONTACT_WINDOW_MS, now);
-  const noScriptPerSite = new FailedAttemptLimiter(NO_SCRIPT_PER_SITE, CONTACT_WINDOW_MS, now);
-  // challenge → when its token expires (insertion order is age order).
-  const spent = new Map<string, number>();
-
-  const prune = () => {
-    const at = now();
-    for (const [challenge, expires] of spent) if (expires <= at) spent.delete(challenge);
-    for (const challenge of spent.keys()) {
-      if (spent.size <= MAX_SPENT * 0.9) break;
-      spent.delete(challenge);
-    }
-  };
+  const limiter = (scope: string, max: number) =>
+    new FailedAttemptLimiter(options.db, scope, max, CONTACT_WINDOW_MS, now);
+  const perClient = limiter("contact-client", MESSAGES_PER_CLIENT);
+  const perSender = limiter("contact-sender", MESSAGES_PER_SENDER);
+  const noScriptPerClient = limiter("contact-noscript-client", NO_SCRIPT_PER_CLIENT);
+  const noScriptPerSite = limiter("contact-noscript-site", NO_SCRIPT_PER_SITE);
+  // A token's challenge, counted once until the token expires: a second sending of it is a replay.
+  const spent = limiter("contact-token", 1);
 
   return {
-    screen({ token, nonce, honeypot }) {
+    async screen({ token, nonce, honeypot }) {
       if (honeypot !== "") return { verdict: "drop", reason: "honeypot" };
       const read = readContactToken(options.secret, token);
       if (!read) return { verdict: "drop", reason: "badToken" };
       const age = now() - read.issuedAt;
       if (age < MIN_FORM_AGE_MS) return { verdict: "drop", reason: "tooFast" };
-      if (spent.has(read.challenge)) return { verdict: "drop", reason: "reused" };
+      if ((await spent.retryAfterMs(read.challenge)) > 0) return { verdict: "drop", reason: "reused" };
       if (age > MAX_FORM_AGE_MS) return { verdict: "expired" };
       const noScript = nonce === "";
       if (!noScript && !isProofOfWork(read.challenge, nonce)) return { verdict: "drop", reason: "badProof" };
       return { verdict: "pass", challenge: read.challenge, issuedAt: read.issuedAt, noScript };
     },
-    admit({ client, email, noScript }) {
-      const waits = [
-        perClient.retryAfterMs(client),
-        perSender.retryAfterMs(email),
-        noScript ? noScriptPerClient.retryAfterMs(client) : 0,
-        noScript ? noScriptPerSite.retryAfterMs("site") : 0,
+    async admit({ client, email, noScript, challenge, issuedAt }) {
+      // The token first, in one statement: of the same form sent twice at once (to one process or two), one
+      // spends it and the other is a replay, whatever the screening saw before either was counted.
+      if ((await spent.begin(challenge, issuedAt + MAX_FORM_AGE_MS)) > 0) return { verdict: "reused" };
+      const limits: (readonly [FailedAttemptLimiter, string])[] = [
+        [perClient, client],
+        [perSender, email],
       ];
+      if (noScript) limits.push([noScriptPerClient, client], [noScriptPerSite, "site"]);
+      // Each limit counts atomically; when any refuses, the ones that counted take it back, so that a refused
+      // message counts nowhere and its token is not spent (the visitor sends the same form again later).
+      const waits: number[] = [];
+      for (const [limit, key] of limits) waits.push(await limit.begin(key));
       const wait = Math.max(...waits);
-      if (wait > 0) return wait;
-      perClient.recordFailure(client);
-      perSender.recordFailure(email);
-      if (noScript) {
-        noScriptPerClient.recordFailure(client);
-        noScriptPerSite.recordFailure("site");
-      }
-      return 0;
-    },
-    spend(challenge, issuedAt) {
-      spent.set(challenge, issuedAt + MAX_FORM_AGE_MS);
-      if (spent.size > MAX_SPENT) prune();
+      if (wait === 0) return { verdict: "admitted" };
+      for (const [index, [limit, key]] of limits.entries()) if (waits[index] === 0) await limit.forgive(key);
+      await spent.forgive(challenge);
+      return { verdict: "wait", ms: wait };
     },
   };
 }

@@ -67,7 +67,11 @@ export async function submitContactForm(input: {
   const values: ContactValues = { name: raw.name, email: raw.email, message: raw.message };
   const sent = (email: string) => ({ ok: true, email }) satisfies ContactResult;
 
-  const screening = runtime.contactGuard.screen({ token: raw.token, nonce: raw.nonce, honeypot: raw[HONEYPOT_FIELD] });
+  const screening = await runtime.contactGuard.screen({
+    token: raw.token,
+    nonce: raw.nonce,
+    honeypot: raw[HONEYPOT_FIELD],
+  });
   if (screening.verdict === "drop") {
     // Told nothing it could learn from; the log says why, without anything the bot sent.
     getLogger().info({ reason: screening.reason }, "A contact form submission was dropped as spam");
@@ -96,8 +100,22 @@ export async function submitContactForm(input: {
   }
 
   const fields = parsed.data;
-  const wait = runtime.contactGuard.admit({ client: input.client, email: fields.email, noScript: screening.noScript });
-  if (wait > 0) {
+  // The token is spent and the limits counted together, in the database: the same form sent twice at once (to one
+  // server process or two) keeps one message.
+  const admission = await runtime.contactGuard.admit({
+    client: input.client,
+    email: fields.email,
+    noScript: screening.noScript,
+    challenge: screening.challenge,
+    issuedAt: screening.issuedAt,
+  });
+  if (admission.verdict === "reused") {
+    // A replay that raced its first sending: dropped like one the screening caught.
+    getLogger().info({ reason: "reused" }, "A contact form submission was dropped as spam");
+    return sent(fields.email);
+  }
+  if (admission.verdict === "wait") {
+    const wait = admission.ms;
     const minutes = Math.max(1, Math.ceil(wait / 60_000));
     const result: ContactResult = {
       ok: false,
@@ -108,8 +126,6 @@ export async function submitContactForm(input: {
     };
     return data(result, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
   }
-  // Spent before anything is awaited: the same form sent twice at once keeps one message.
-  runtime.contactGuard.spend(screening.challenge, screening.issuedAt);
   await receiveContactMessage(
     { db: runtime.database.db, mail: runtime.mail, baseUrl: runtime.env.baseUrl, settings: input.settings },
     { ...fields, language: lang },
