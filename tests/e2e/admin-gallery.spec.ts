@@ -231,10 +231,23 @@ test("a picture moves to the top or the bottom from the keyboard, and a drag is 
   const from = before.indexOf("Valley");
   const to = Math.min(from + 3, before.length - 1);
   const target = list(page).getByRole("listitem").nth(to);
-  await page.getByRole("img", { name: "Drag to reorder “Valley”" }).hover();
+  const handle = page.getByRole("img", { name: "Drag to reorder “Valley”" });
+  // A person lets go over a row they can see. Where the earlier steps left the page scrolled, the row three below
+  // Valley's could lie past the window's bottom edge (CI let go at y 723 of a 720 px window, over nothing): Valley's
+  // row goes near the top first, so that the target is on screen and away from the edge where a drag scrolls.
+  await handle.evaluate((element) => {
+    const row = element.closest("li");
+    if (row) window.scrollBy(0, row.getBoundingClientRect().top - 100);
+  });
+  await handle.hover();
   await page.mouse.down();
   const box = await target.boundingBox();
   if (!box) throw new Error("no box for the drop target");
+  const windowHeight = page.viewportSize()?.height ?? 0;
+  expect(
+    box.y + box.height / 2,
+    "the drop target's middle, inside the window and above its scrolling edge",
+  ).toBeLessThan(windowHeight - 80);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 12 });
   await page.mouse.up();
   await expect(toast(page, "Order saved.")).toHaveCount(1);
@@ -249,10 +262,11 @@ test("a picture moves to the top or the bottom from the keyboard, and a drag is 
   // the pointer when it is let go takes the picture. Three times, as the moment is a matter of timing.
   for (let attempt = 0; attempt < 3; attempt++) {
     const first = (await order())[0] ?? "";
-    const rowBox = await list(page).getByRole("listitem").nth(3).boundingBox();
-    if (!rowBox) throw new Error("no box for the drop target");
     await expectToastAfter(page, "Order saved.", async () => {
       await page.getByRole("img", { name: `Drag to reorder “${first}”` }).hover();
+      // Read after the hover, which may have scrolled the page to bring the handle into view.
+      const rowBox = await list(page).getByRole("listitem").nth(3).boundingBox();
+      if (!rowBox) throw new Error("no box for the drop target");
       await page.mouse.down();
       await page.mouse.move(rowBox.x + rowBox.width / 2, rowBox.y + 5, { steps: 4 });
       await page.mouse.move(rowBox.x + rowBox.width / 2, rowBox.y + rowBox.height / 2, { steps: 4 });
