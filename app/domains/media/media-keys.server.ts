@@ -28,13 +28,9 @@ export function contentTypeOf(key: string): string {
 export const PUBLIC_MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";
 /** What `/media-private/…` sends: a signed link's file is for whoever holds the link, never a shared cache. */
 export const PRIVATE_MEDIA_CACHE_CONTROL = "private, no-store";
-/** For a key of neither area (none exists today): an hour, so that a mistake does not stay cached for a year. */
-export const DEFAULT_MEDIA_CACHE_CONTROL = "public, max-age=3600";
-
+/** A valid key is `public/…` or `private/…` (assertValidKey); anything not public is kept out of shared caches. */
 export function cacheControlOf(key: string): string {
-  if (key.startsWith("public/")) return PUBLIC_MEDIA_CACHE_CONTROL;
-  if (key.startsWith("private/")) return PRIVATE_MEDIA_CACHE_CONTROL;
-  return DEFAULT_MEDIA_CACHE_CONTROL;
+  return key.startsWith("public/") ? PUBLIC_MEDIA_CACHE_CONTROL : PRIVATE_MEDIA_CACHE_CONTROL;
 }
 
 export function keyFromPath(pathname: string, prefix: string, area: "public" | "private"): string | null {

@@ -11,6 +11,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import type { S3StorageSettings } from "#app/lib/env.server.ts";
 import { cacheControlOf, contentTypeOf } from "./media-keys.server.ts";
 import {
   assertValidKey,
@@ -26,18 +27,8 @@ import {
   type StoredFile,
 } from "./storage.server.ts";
 
-/** Where the files go: a bucket (and a folder in it) on AWS S3 or any S3-compatible server. */
-export type S3Location = {
-  bucket: string;
-  /** A folder inside the bucket, without slashes at either end; "" for the bucket's top. */
-  prefix: string;
-  region: string;
-  /** Another server than AWS (e.g. `http://127.0.0.1:9000`); unset for AWS itself. */
-  endpoint: string | undefined;
-  /** `https://host/bucket/key` instead of `https://bucket.host/key` (most self-hosted servers want it). */
-  forcePathStyle: boolean;
-  credentials: { accessKeyId: string; secretAccessKey: string };
-};
+/** Where the files go (STORAGE_URL as parsed, app/lib/env.server.ts), with the key pair to reach them. */
+export type S3Location = S3StorageSettings & { credentials: { accessKeyId: string; secretAccessKey: string } };
 
 /** The S3 driver: a FileStorage, and the client to close when the process stops. */
 export type S3FileStorage = FileStorage & { close(): void };

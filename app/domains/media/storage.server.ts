@@ -203,8 +203,6 @@ export function createLocalStorage(options: { root: string; secret: string }): F
     }
   };
 
-  const exists = existsError;
-
   /** Puts a finished temp file under its final name: atomically, and without replacing unless asked. */
   const publish = async (temp: string, key: string, overwrite: boolean) => {
     const target = fileOf(key);
@@ -217,7 +215,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
       // A hard link fails when the name is taken, so two writers can never replace each other's file.
       await fsp.link(temp, target);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw exists(key);
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw existsError(key);
       throw error;
     } finally {
       await fsp.rm(temp, { force: true });
@@ -230,7 +228,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
       const overwrite = saveOptions.overwrite === true;
       if (!overwrite && (await statOf(key))) {
         if (data instanceof Readable) data.destroy();
-        throw exists(key);
+        throw existsError(key);
       }
       const temp = await tempFile();
       try {
@@ -288,7 +286,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
       const source = fileOf(from);
       if (!(await statOf(from))) throw notFoundError(from);
       const overwrite = moveOptions.overwrite === true;
-      if (!overwrite && (await statOf(to))) throw exists(to);
+      if (!overwrite && (await statOf(to))) throw existsError(to);
       const target = fileOf(to);
       await makeDirectory(path.dirname(target));
       if (overwrite) await fsp.rename(source, target);
@@ -296,7 +294,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
         try {
           await fsp.link(source, target);
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === "EEXIST") throw exists(to);
+          if ((error as NodeJS.ErrnoException).code === "EEXIST") throw existsError(to);
           throw error;
         }
         await fsp.rm(source, { force: true });
@@ -307,7 +305,7 @@ export function createLocalStorage(options: { root: string; secret: string }): F
       const source = fileOf(from);
       if (!(await statOf(from))) throw notFoundError(from);
       const overwrite = copyOptions.overwrite === true;
-      if (!overwrite && (await statOf(to))) throw exists(to);
+      if (!overwrite && (await statOf(to))) throw existsError(to);
       const temp = await tempFile();
       try {
         await fsp.copyFile(source, temp);
