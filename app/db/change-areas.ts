@@ -70,6 +70,8 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   // Counted limits (failed sign-ins per address, reset requests, the contact form's): nothing shows them, and a
   // guesser's every try writes here, which must not drop the page cache.
   attempt_counts: [],
+  // Background work: every process claims from it every second; the admin's panel of failed jobs reads it on load.
+  jobs: [],
 };
 
 /** The areas a write to `table` moves; undefined (every area) for a table this map does not know. */

@@ -317,6 +317,32 @@ export interface AttemptCountsTable {
   reset_at: DbDate;
 }
 
+/** One piece of background work (migration 0018, app/domains/jobs/). */
+export interface JobsTable {
+  id: string;
+  /** What to do: "image.finish", "watermark.redraw", "posts.publish", … (a handler's name). */
+  kind: string;
+  /** Which worker loop runs it: "media" (sharp, one at a time) or "default". */
+  lane: string;
+  /** The handler's input, as JSON. */
+  payload: string;
+  /** At most one queued job per key, and none claimed while one of the key runs. */
+  dedupe_key: string | null;
+  /** queued | running | done | failed (failed for good: shown to the admin). */
+  state: string;
+  /** Not claimed before this time (a retry's backoff, a recurring job's next turn). */
+  run_at: DbDate;
+  attempts: Generated<number>;
+  max_attempts: number;
+  /** The process that holds it while running, until `locked_until` (its lease, renewed while it works). */
+  locked_by: string | null;
+  locked_until: DbDate | null;
+  last_error: string | null;
+  created_at: DbDate;
+  updated_at: DbDate;
+  finished_at: DbDate | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -342,4 +368,5 @@ export interface Database {
   change_events: ChangeEventsTable;
   editor_presence: EditorPresenceTable;
   attempt_counts: AttemptCountsTable;
+  jobs: JobsTable;
 }

@@ -1,0 +1,341 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely, Selectable } from "kysely";
+import type { DatabaseKind } from "#app/db/database.server.ts";
+import type { Database, JobsTable } from "#app/db/schema.ts";
+import { toIsoString } from "#app/db/values.ts";
+
+/**
+ * The jobs table's rules (migration 0018): enqueue, claim under a lease, finish, retry with backoff, fail for
+ * good. Written by hand over Kysely: the kept queue libraries for Node serve PostgreSQL only (pg-boss, graphile
+ * worker) or need Redis (BullMQ), and Vitrine's default is SQLite; the whole of it is these few statements.
+ */
+
+/** "media" runs sharp's work one job at a time; "default" everything else, so a sweep never waits on a redraw. */
+export type JobLane = "media" | "default";
+export type JobRow = Selectable<JobsTable>;
+
+export type NewJob = {
+  kind: string;
+  payload?: unknown;
+  lane?: JobLane;
+  /** At most one queued job per key; a second enqueue while one waits adds nothing. */
+  dedupeKey?: string;
+  runAt?: Date;
+  /** Tries before it fails for good (default 5). */
+  maxAttempts?: number;
+};
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+/** Done jobs are kept this long (what ran, for an admin's question), failed ones until dismissed or 30 days. */
+const DONE_KEEP_MS = 24 * 60 * 60 * 1000;
+const FAILED_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+/** The longest error text kept: enough for the message, not a whole stack. */
+const ERROR_CHARS = 500;
+
+/** Queues a job; answers its id, or null when a queued job of the same key already waits. */
+export async function enqueueJob(db: Kysely<Database>, job: NewJob, now: Date = new Date()): Promise<string | null> {
+  const id = randomUUID();
+  const result = await db
+    .insertInto("jobs")
+    .values(newRow(id, job, now))
+    // The id is new, so the only conflict is the unique index of queued jobs' keys (a partial index, which
+    // SQLite cannot name as a conflict target with a bound value: no target serves both databases).
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? id : null;
+}
+
+/**
+ * Makes sure the recurring job `name` exists: one row under a fixed id, whatever number of processes start at once
+ * (the primary key decides). Its first turn is at `firstRunAt`; later turns are set by the worker after each run.
+ */
+export async function ensureRecurringJob(
+  db: Kysely<Database>,
+  name: string,
+  job: Omit<NewJob, "dedupeKey" | "runAt"> & { firstRunAt: Date },
+  now: Date = new Date(),
+): Promise<void> {
+  await db
+    .insertInto("jobs")
+    .values(newRow(recurringJobId(name), { ...job, runAt: job.firstRunAt }, now))
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+}
+
+export function recurringJobId(name: string): string {
+  return `every:${name}`;
+}
+
+function newRow(id: string, job: NewJob & { runAt?: Date }, now: Date) {
+  return {
+    id,
+    kind: job.kind,
+    lane: job.lane ?? "default",
+    payload: JSON.stringify(job.payload ?? {}),
+    dedupe_key: job.dedupeKey ?? null,
+    state: "queued",
+    run_at: job.runAt ?? now,
+    attempts: 0,
+    max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export type ClaimOptions = {
+  lane: JobLane;
+  /** The kinds this process has handlers for: a process without BACKUP_DIR never takes the scheduled backup. */
+  kinds: readonly string[];
+  /** Who claims (process id and host): only its holder may finish a job. */
+  worker: string;
+  leaseMs: number;
+  now?: Date;
+};
+
+/**
+ * Takes the next due job of a lane: a queued one whose time has come, or a running one whose holder's lease ran
+ * out (its process died). One statement: on PostgreSQL the candidate row is locked `FOR UPDATE SKIP LOCKED`, so
+ * processes claiming at once each get a different job and none waits; on SQLite the statement holds the write
+ * lock, so one process claims at a time. A job whose key has another job running is left until that one ends.
+ */
+export async function claimJob(
+  db: Kysely<Database>,
+  kind: DatabaseKind,
+  options: ClaimOptions,
+): Promise<JobRow | null> {
+  if (options.kinds.length === 0) return null;
+  const now = options.now ?? new Date();
+  let candidate = db
+    .selectFrom("jobs as j")
+    .select("j.id")
+    .where("j.lane", "=", options.lane)
+    .where("j.kind", "in", options.kinds)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("j.state", "=", "queued"), eb("j.run_at", "<=", now)]),
+        eb.and([eb("j.state", "=", "running"), eb("j.locked_until", "<=", now)]),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        eb("j.dedupe_key", "is", null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("jobs as r")
+              .select("r.id")
+              .whereRef("r.dedupe_key", "=", "j.dedupe_key")
+              .whereRef("r.id", "!=", "j.id")
+              .where("r.state", "=", "running")
+              .where("r.locked_until", ">", now),
+          ),
+        ),
+      ]),
+    )
+    .orderBy("j.run_at")
+    .limit(1);
+  if (kind === "postgres") candidate = candidate.forUpdate().skipLocked();
+  const row = await db
+    .updateTable("jobs")
+    .set((eb) => ({
+      state: "running",
+      locked_by: options.worker,
+      locked_until: new Date(now.getTime() + options.leaseMs),
+      attempts: eb("attempts", "+", 1),
+      updated_at: now,
+    }))
+    .where("id", "=", candidate)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Extends a running job's lease; false when this worker no longer holds it (another took it over). */
+export async function renewLease(
+  db: Kysely<Database>,
+  id: string,
+  worker: string,
+  leaseMs: number,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({ locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
+    .where("id", "=", id)
+    .where("state", "=", "running")
+    .where("locked_by", "=", worker)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Ends a run: a one-off job is done; a recurring one (`nextRunAt`) goes back to the queue for its next turn, with
+ * its tries counted afresh. False when the lease was lost meanwhile (the other holder's outcome stands).
+ */
+export async function completeJob(
+  db: Kysely<Database>,
+  job: Pick<JobRow, "id">,
+  worker: string,
+  options: { now?: Date; nextRunAt?: Date | null } = {},
+): Promise<boolean> {
+  const now = options.now ?? new Date();
+  const next = options.nextRunAt ?? null;
+  const result = await db
+    .updateTable("jobs")
+    .set(
+      next
+        ? {
+            state: "queued",
+            run_at: next,
+            attempts: 0,
+            locked_by: null,
+            locked_until: null,
+            last_error: null,
+            updated_at: now,
+          }
+        : { state: "done", locked_by: null, locked_until: null, finished_at: now, updated_at: now },
+    )
+    .where("id", "=", job.id)
+    .where("state", "=", "running")
+    .where("locked_by", "=", worker)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0) > 0;
+}
+
+/** The wait before try `attempt + 1`: 5 s, 20 s, 80 s… at most an hour, with some jitter so retries spread. */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(60 * 60 * 1000, 5_000 * 4 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+/**
+ * Records a failed try: back to the queue after a backoff while tries remain, else failed for good (shown to the
+ * admin). A recurring job never fails for good: it keeps its next turn (`nextRunAt`) and its error.
+ */
+export async function failJob(
+  db: Kysely<Database>,
+  job: Pick<JobRow, "id" | "attempts" | "max_attempts">,
+  worker: string,
+  error: unknown,
+  options: { now?: Date; nextRunAt?: Date | null } = {},
+): Promise<"retry" | "failed" | "lost"> {
+  const now = options.now ?? new Date();
+  const message = errorText(error);
+  const forGood = !options.nextRunAt && job.attempts >= job.max_attempts;
+  const runAt = options.nextRunAt ?? new Date(now.getTime() + retryDelayMs(job.attempts));
+  const result = await db
+    .updateTable("jobs")
+    .set(
+      forGood
+        ? {
+            state: "failed",
+            last_error: message,
+            locked_by: null,
+            locked_until: null,
+            finished_at: now,
+            updated_at: now,
+          }
+        : { state: "queued", run_at: runAt, last_error: message, locked_by: null, locked_until: null, updated_at: now },
+    )
+    .where("id", "=", job.id)
+    .where("state", "=", "running")
+    .where("locked_by", "=", worker)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows ?? 0) === 0) return "lost";
+  return forGood ? "failed" : "retry";
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, ERROR_CHARS);
+}
+
+export type FailedJob = { id: string; kind: string; attempts: number; error: string; failedAt: string };
+
+const RECURRING = "every:%";
+
+/**
+ * The jobs that failed for good, newest first, and the recurring ones that failed their last `max_attempts` turns in
+ * a row (a scheduled backup that cannot write): the admin's dashboard lists them with "Try again".
+ */
+export async function listFailedJobs(db: Kysely<Database>, limit = 20): Promise<FailedJob[]> {
+  const rows = await db
+    .selectFrom("jobs")
+    .select(["id", "kind", "attempts", "last_error", "finished_at", "updated_at"])
+    .where((eb) =>
+      eb.or([
+        eb("state", "=", "failed"),
+        eb.and([
+          eb("id", "like", RECURRING),
+          eb("last_error", "is not", null),
+          eb("attempts", ">=", eb.ref("max_attempts")),
+        ]),
+      ]),
+    )
+    .orderBy("updated_at", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    attempts: row.attempts,
+    error: row.last_error ?? "",
+    failedAt: toIsoString(row.finished_at ?? row.updated_at),
+  }));
+}
+
+/** Puts a failed job back in the queue with fresh tries (a recurring one: its next turn now); false when none. */
+export async function retryFailedJob(db: Kysely<Database>, id: string, now: Date = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({ state: "queued", attempts: 0, run_at: now, finished_at: null, updated_at: now })
+    .where("id", "=", id)
+    .where((eb) =>
+      eb.or([eb("state", "=", "failed"), eb.and([eb("id", "like", RECURRING), eb("state", "=", "queued")])]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0) > 0;
+}
+
+/** Forgets a failed job (the admin dismissed it); a recurring one keeps its turns and forgets its failures. */
+export async function dismissFailedJob(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = id.startsWith("every:")
+    ? await db
+        .updateTable("jobs")
+        .set({ attempts: 0, last_error: null })
+        .where("id", "=", id)
+        .where("last_error", "is not", null)
+        .executeTakeFirst()
+    : await db.deleteFrom("jobs").where("id", "=", id).where("state", "=", "failed").executeTakeFirst();
+  const changed = "numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows;
+  return Number(changed ?? 0) > 0;
+}
+
+/** Removes done jobs after a day and failed ones after 30 days; answers how many went. */
+export async function pruneFinishedJobs(db: Kysely<Database>, now: Date = new Date()): Promise<number> {
+  const result = await db
+    .deleteFrom("jobs")
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("state", "=", "done"), eb("finished_at", "<=", new Date(now.getTime() - DONE_KEEP_MS))]),
+        eb.and([eb("state", "=", "failed"), eb("finished_at", "<=", new Date(now.getTime() - FAILED_KEEP_MS))]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}
+
+/** The earliest time a queued job of these kinds is due, so an idle worker sleeps until then (or its poll). */
+export async function nextDueAt(db: Kysely<Database>, lane: JobLane, kinds: readonly string[]): Promise<Date | null> {
+  if (kinds.length === 0) return null;
+  const row = await db
+    .selectFrom("jobs")
+    .select("run_at")
+    .where("lane", "=", lane)
+    .where("kind", "in", kinds)
+    .where("state", "=", "queued")
+    .orderBy("run_at")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? new Date(toIsoString(row.run_at)) : null;
+}

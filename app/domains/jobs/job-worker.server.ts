@@ -1,0 +1,195 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import type { Kysely } from "kysely";
+import type { DatabaseKind } from "#app/db/database.server.ts";
+import type { Database } from "#app/db/schema.ts";
+import {
+  claimJob,
+  completeJob,
+  ensureRecurringJob,
+  failJob,
+  type JobLane,
+  type JobRow,
+  nextDueAt,
+  recurringJobId,
+  renewLease,
+} from "./job-queue.server.ts";
+import { onJobsQueued } from "./job-signal.server.ts";
+
+/** What a handler gets besides its payload: the signal aborts when the process stops (a long job may end early). */
+export type JobContext = { signal: AbortSignal; now: () => Date; attempt: number };
+
+export type JobHandler = {
+  lane: JobLane;
+  run(payload: unknown, context: JobContext): Promise<void>;
+  /**
+   * A recurring job: one row for all processes (see `ensureRecurringJob`), due first at `firstRunAt`, then again
+   * at `nextRunAt` after each run (after a failure too: a recurring job never fails for good).
+   */
+  every?: { firstRunAt(now: Date): Date | Promise<Date>; nextRunAt(now: Date): Date | Promise<Date> };
+};
+
+export type WorkerLogger = {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+};
+
+export type JobWorkerOptions = {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  handlers: Readonly<Record<string, JobHandler>>;
+  logger: WorkerLogger;
+  /** How long a claim holds without renewal; a process that dies frees its job after this. */
+  leaseMs?: number;
+  /** The longest an idle lane sleeps before it looks again (jobs queued by other processes). */
+  pollMs?: number;
+  now?: () => Date;
+};
+
+export type JobWorker = {
+  /** This process's name in `locked_by`. */
+  readonly id: string;
+  start(): Promise<void>;
+  /** Stops claiming, aborts what runs and waits for it; a job cut short goes back to the queue at once. */
+  stop(): Promise<void>;
+};
+
+export const DEFAULT_LEASE_MS = 30_000;
+export const DEFAULT_POLL_MS = 1_000;
+
+/** A worker's name: host, pid and some randomness, so a restarted process on the same pid is another worker. */
+export function newWorkerId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+}
+
+/**
+ * Runs the jobs of this process's handlers: one loop per lane, each taking one job at a time. A loop that found
+ * nothing sleeps until the next due job or `pollMs`, whichever is sooner, and wakes at once when this process
+ * queues a job. While a job runs its lease is renewed every third of the lease, so a long redraw is never taken
+ * over; a process that dies stops renewing, and the job goes to another after the lease.
+ */
+export function createJobWorker(options: JobWorkerOptions): JobWorker {
+  const id = newWorkerId();
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const now = options.now ?? (() => new Date());
+  const { db, logger, handlers } = options;
+  const lanes: JobLane[] = ["media", "default"];
+  const kindsOf = (lane: JobLane) => Object.keys(handlers).filter((kind) => handlers[kind]?.lane === lane);
+  let stopping: AbortController | null = null;
+  const loops: Promise<void>[] = [];
+  const wakers = new Set<() => void>();
+  let unsubscribe: (() => void) | null = null;
+
+  const runOne = async (job: JobRow, signal: AbortSignal): Promise<void> => {
+    const handler = handlers[job.kind];
+    if (!handler) return;
+    const renew = setInterval(
+      () => {
+        void renewLease(db, job.id, id, leaseMs, now())
+          .then((held) => {
+            if (!held) logger.warn({ job: job.id, kind: job.kind }, "A job's lease was lost while it ran");
+          })
+          .catch(() => {});
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    renew.unref?.();
+    const nextRunAt = async () => (handler.every ? handler.every.nextRunAt(now()) : null);
+    try {
+      await handler.run(JSON.parse(job.payload) as unknown, { signal, now, attempt: job.attempts });
+      clearInterval(renew);
+      await completeJob(db, job, id, { now: now(), nextRunAt: await nextRunAt() });
+    } catch (error) {
+      clearInterval(renew);
+      if (signal.aborted) {
+        // Cut short by the stop: back to the queue for any process, this try not counted.
+        await db
+          .updateTable("jobs")
+          .set({
+            state: "queued",
+            run_at: now(),
+            attempts: Math.max(0, job.attempts - 1),
+            locked_by: null,
+            locked_until: null,
+          })
+          .where("id", "=", job.id)
+          .where("locked_by", "=", id)
+          .execute()
+          .catch(() => {});
+        return;
+      }
+      const outcome = await failJob(db, job, id, error, { now: now(), nextRunAt: await nextRunAt() });
+      const details = { err: error, job: job.id, kind: job.kind, attempt: job.attempts };
+      if (outcome === "failed")
+        logger.error(details, "A background job failed for good; the admin's dashboard shows it");
+      else logger.warn(details, "A background job failed; it will be tried again");
+    }
+  };
+
+  const sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wakers.delete(done);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      wakers.add(done);
+      signal.addEventListener("abort", done);
+    });
+
+  const loop = async (lane: JobLane, signal: AbortSignal) => {
+    const kinds = kindsOf(lane);
+    if (kinds.length === 0) return;
+    while (!signal.aborted) {
+      let delay = pollMs;
+      try {
+        const job = await claimJob(db, options.kind, { lane, kinds, worker: id, leaseMs, now: now() });
+        if (job) {
+          await runOne(job, signal);
+          continue;
+        }
+        const due = await nextDueAt(db, lane, kinds);
+        if (due) delay = Math.min(pollMs, Math.max(0, due.getTime() - now().getTime()));
+      } catch (error) {
+        // The database may be away for a moment (a restart): look again at the next poll.
+        if (!signal.aborted) logger.error({ err: error, lane }, "Could not claim background jobs");
+      }
+      await sleep(delay, signal);
+    }
+  };
+
+  return {
+    id,
+    async start() {
+      if (stopping) return;
+      stopping = new AbortController();
+      const signal = stopping.signal;
+      for (const [kind, handler] of Object.entries(handlers)) {
+        if (!handler.every) continue;
+        await ensureRecurringJob(
+          db,
+          kind,
+          { kind, lane: handler.lane, firstRunAt: await handler.every.firstRunAt(now()) },
+          now(),
+        );
+      }
+      unsubscribe = onJobsQueued(() => {
+        for (const wake of [...wakers]) wake();
+      });
+      for (const lane of lanes) loops.push(loop(lane, signal));
+    },
+    async stop() {
+      if (!stopping) return;
+      stopping.abort();
+      unsubscribe?.();
+      await Promise.all(loops.splice(0));
+      stopping = null;
+    },
+  };
+}
+
+export { recurringJobId };
