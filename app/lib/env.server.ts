@@ -215,6 +215,14 @@ const envSchema = z.object({
       .max(1000, "must be a whole number from 1 to 1000")
       .default(14),
   ),
+  JOB_LEASE_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ message: "must be a number of seconds from 2 to 3600" })
+      .min(2, "must be a number of seconds from 2 to 3600")
+      .max(3600, "must be a number of seconds from 2 to 3600")
+      .default(30),
+  ),
   BACKUP_INTERVAL_HOURS: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -242,6 +250,11 @@ export type Env = {
   trustProxy: number;
   /** Whether anonymous visitors' pages are kept rendered (off in development, where code changes under it). */
   pageCache: boolean;
+  /**
+   * Background jobs: how long a process holds a job it stopped renewing (it died) before another takes it over
+   * (JOB_LEASE_SECONDS, 30 by default; a running job renews every third of it).
+   */
+  jobs: { leaseMs: number };
   /** Scheduled backups: where they go (unset: none are taken), how many are kept, how often. */
   backup: { dir: string | undefined; keep: number; intervalMs: number };
   /**
@@ -338,6 +351,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       fromIsDefault: value.MAIL_FROM === undefined,
     },
     live: { maxStreams: value.LIVE_MAX_STREAMS, maxStreamsPerClient: value.LIVE_MAX_STREAMS_PER_CLIENT },
+    jobs: { leaseMs: Math.round(value.JOB_LEASE_SECONDS * 1000) },
     backup: {
       dir: value.BACKUP_DIR === undefined ? undefined : path.resolve(value.BACKUP_DIR),
       keep: value.BACKUP_KEEP,

@@ -4,7 +4,7 @@ import { MENU_SECTION_IDS } from "#app/domains/content/menu-sections.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { currentYear } from "#app/domains/settings/brand.ts";
 import { settingsWithEffect } from "#app/domains/settings/setting-registry.ts";
-import { saveSettings, startWatermarkRefresh, touchesWatermark } from "#app/domains/settings/settings-admin.server.ts";
+import { saveSettings } from "#app/domains/settings/settings-admin.server.ts";
 import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
 import { RETIRED_SETTING_KEYS, type SettingKey } from "#app/domains/settings/settings-defaults.ts";
 import {
@@ -134,7 +134,6 @@ export function settingsAction(args: Args) {
       const fieldErrors = Object.fromEntries(conflicts.map((key) => [key, t("admin.settings.error.changedField")]));
       throw new AdminRefusal(409, t("admin.settings.error.conflict"), { fieldErrors });
     }
-    if (touchesWatermark(changed)) startWatermarkRefresh(db, settings, storage);
     // An uploaded logo, favicon or share image replaced by hand (or cleared): its files go.
     for (const key of settingsWithEffect("site-image-cleanup")) {
       if (changed.includes(key)) await removeReplacedSiteImage(previous[key], settings[key], settings, storage);

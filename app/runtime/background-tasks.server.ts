@@ -1,17 +1,13 @@
-import { startAttemptCountSweep } from "#app/auth/rate-limit.server.ts";
-import { startBackupSchedule } from "#app/domains/backup/schedule.server.ts";
-import { startEventTrim } from "#app/domains/live/change-events.server.ts";
+import { processWorkerId, releaseProcessJobs } from "#app/domains/jobs/job-local-run.server.ts";
+import { createJobWorker } from "#app/domains/jobs/job-worker.server.ts";
 import { startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
+import { queueWatermarkRedraw } from "#app/domains/media/image-watermarks.server.ts";
 import { warmPostRenderer } from "#app/domains/posts/post-body.server.ts";
-import { startPostScheduler } from "#app/domains/posts/post-scheduler.server.ts";
-import { readSettings } from "#app/domains/settings/settings.server.ts";
-import { startWatermarkRefresh } from "#app/domains/settings/settings-admin.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
-import { logBackgroundFailure } from "./background-failure.server.ts";
+import { createJobHandlers } from "./job-handlers.server.ts";
 import type { RuntimeServices } from "./runtime.server.ts";
-import { sweepStorage } from "./storage-sweeps.server.ts";
 
 /** Every piece of work the server does besides answering requests: started together, stopped together. */
 export type BackgroundTasks = { start(): void; stop(): Promise<void> };
@@ -20,7 +16,7 @@ export type BackgroundTasks = { start(): void; stop(): Promise<void> };
  * A task: started once, and either stopped (a timer: `start` returns its stop) or run to its end in the background
  * (a sweep: `start` returns its promise, which the stop waits for, so that nothing writes once the database closes).
  */
-type Task = { name: string; start(): (() => void) | Promise<unknown> | undefined };
+type Task = { name: string; start(): (() => void | Promise<void>) | Promise<unknown> | undefined };
 
 /**
  * The one list of background work, in the order it starts; `stop` stops it in the reverse order. A task that throws
@@ -29,6 +25,14 @@ type Task = { name: string; start(): (() => void) | Promise<unknown> | undefined
 export function createBackgroundTasks(services: RuntimeServices, logger: Logger): BackgroundTasks {
   const { database, env } = services;
   const db = database.db;
+  const worker = createJobWorker({
+    id: processWorkerId(),
+    db,
+    kind: database.kind,
+    handlers: createJobHandlers(services, logger),
+    logger,
+    leaseMs: env.jobs.leaseMs,
+  });
   const tasks: Task[] = [
     {
       // The one reader of change events in this process; every live stream is fed from it (issue 19).
@@ -41,33 +45,9 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
       },
     },
     {
-      // Events older than a day, and all but the newest 10,000, go: now and every ten minutes.
-      name: "change event trim",
-      start: () =>
-        startEventTrim({
-          db,
-          onError: (error) => logBackgroundFailure(logger, "Could not trim the change events", error),
-        }),
-    },
-    {
-      // Counted limits whose window has ended (failed sign-ins per address, reset requests, the contact form's)
-      // go: now and every ten minutes, so that many addresses' single tries do not pile up.
-      name: "attempt count sweep",
-      start: () =>
-        startAttemptCountSweep({
-          db,
-          onError: (error) => logBackgroundFailure(logger, "Could not sweep the ended attempt counts", error),
-        }),
-    },
-    {
       // Outbox files and failure records older than 30 days go: now and once a day.
       name: "mail housekeeping",
       start: () => startMailHousekeeping({ outboxDir: outboxDirIn(env.dataDir), db, logger }),
-    },
-    {
-      // Scheduled posts become published at their time, which drops the page cache.
-      name: "post scheduler",
-      start: () => startPostScheduler({ db, logger }),
     },
     {
       name: "code highlighter warm-up",
@@ -77,34 +57,39 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
         ),
     },
     {
-      // Leftovers of interrupted uploads go while the site already answers.
-      name: "storage sweep",
-      start: () => sweepStorage(db, env, services.storage),
+      // The jobs every process on the database shares (job-handlers.server.ts): an upload's sizes, watermark
+      // redraws, scheduled posts and backups, sweeps. At the stop, what this process still holds (its own
+      // uploads' sizes too) goes back to the queue for the next process instead of waiting out its lease.
+      name: "job worker",
+      start: () => {
+        worker
+          .start()
+          .catch((error: unknown) => logger.error({ err: error }, "The background job worker could not start"));
+        return async () => {
+          await worker.stop();
+          await releaseProcessJobs(db).catch((error: unknown) =>
+            logger.warn({ err: error }, "Could not hand this process's jobs back to the queue"),
+          );
+        };
+      },
     },
     {
-      // Pictures whose sizes were not all made when the server stopped are finished now (visitors see them then).
+      // Pictures uploaded before jobs existed whose sizes were not all made get a job.
       name: "pending pictures",
-      start: () => finishPendingImages(db, { storage: services.storage }),
+      start: () => finishPendingImages(db),
     },
     {
-      // Pictures whose drawn watermark is not the one the settings ask for (a refresh cut short by a stop, or a
-      // text that follows the site name after an upgrade emptied it) are redrawn; the rest are left alone.
+      // Pictures whose drawn watermark is not the one the settings ask for (a text that follows the site name after
+      // an upgrade emptied it): a redraw is queued, which leaves the rest alone.
       name: "watermark check",
       start: () =>
-        readSettings(db)
-          .then((settings) => startWatermarkRefresh(db, settings, services.storage))
-          .catch((error: unknown) => logger.error({ err: error }, "Could not check the gallery's watermarks")),
-    },
-    {
-      name: "backup schedule",
-      start: () =>
-        env.backup.dir
-          ? startBackupSchedule({ database, dataDir: env.dataDir }, { ...env.backup, dir: env.backup.dir }, logger)
-          : undefined,
+        queueWatermarkRedraw(db).catch((error: unknown) =>
+          logger.error({ err: error }, "Could not check the gallery's watermarks"),
+        ),
     },
   ];
   let started = false;
-  let stops: (() => void)[] = [];
+  let stops: (() => void | Promise<void>)[] = [];
   let running: Promise<unknown>[] = [];
   return {
     start() {
@@ -122,7 +107,7 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
       }
     },
     async stop() {
-      for (const stop of stops.reverse()) stop();
+      for (const stop of stops.reverse()) await stop();
       stops = [];
       await Promise.all(running);
       running = [];

@@ -8,6 +8,7 @@ import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { type ContactGuard, contactSecretOf, createContactGuard } from "#app/domains/contact/contact-guard.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
+import { configureLocalJobs } from "#app/domains/jobs/job-local-run.server.ts";
 import { type ChangeFeed, createChangeFeed } from "#app/domains/live/change-feed.server.ts";
 import { type AppMailService, createMailService } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
@@ -82,6 +83,7 @@ function resolveAuthSecret(env: Env): string {
  */
 export function createRuntime(env: Env, database: AppDatabase): Runtime {
   const secret = resolveAuthSecret(env);
+  configureLocalJobs({ leaseMs: env.jobs.leaseMs });
   const auth = createAuth({ db: database.db, kind: database.kind, secret, baseUrl: env.baseUrl });
   const storage = createStorage(env, mediaSigningSecret(secret));
   const services: RuntimeServices = {

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from "kysely";
 import { nextSortOrder } from "#app/db/ordering.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
-import { finishImageInBackground } from "#app/domains/media/image-finishing.server.ts";
+import { recordImageFinishing, runImageFinishing } from "#app/domains/media/image-finishing.server.ts";
 import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";
 import { insertImageRow } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
@@ -78,8 +78,9 @@ export async function createGalleryEntry(
     type: options.type,
   });
   const id = randomUUID();
+  let finishing: string | null;
   try {
-    await db.transaction().execute(async (trx) => {
+    finishing = await db.transaction().execute(async (trx) => {
       const now = new Date();
       const imageId = await insertImageRow(trx, prepared);
       const title = titleFromFileName(removeControlCharacters(options.originalName));
@@ -104,12 +105,15 @@ export async function createGalleryEntry(
         })
         .execute();
       await recordAudit(trx, actor, { action: "gallery.create", target: id, newValue: options.originalName });
+      // The remaining sizes are a job written with the picture, held by this process: made here at once, and by
+      // another process should this one stop first.
+      return prepared.ready ? null : await recordImageFinishing(trx, prepared.id);
     });
   } catch (error) {
     await prepared.discard();
     throw error;
   }
   // With the watermark the settings ask for when it runs, not `options.watermark`, which may be stale by then.
-  if (!prepared.ready) finishImageInBackground(db, prepared.id, { storage: options.storage });
+  if (finishing) runImageFinishing(db, prepared.id, finishing, { storage: options.storage });
   return id;
 }

@@ -36,6 +36,8 @@ export type WorkerLogger = {
 };
 
 export type JobWorkerOptions = {
+  /** Its name in `locked_by` (the runtime's worker takes the process's, see job-local-run); a new one by default. */
+  id?: string;
   db: Kysely<Database>;
   kind: DatabaseKind;
   handlers: Readonly<Record<string, JobHandler>>;
@@ -70,7 +72,7 @@ export function newWorkerId(): string {
  * over; a process that dies stops renewing, and the job goes to another after the lease.
  */
 export function createJobWorker(options: JobWorkerOptions): JobWorker {
-  const id = newWorkerId();
+  const id = options.id ?? newWorkerId();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const now = options.now ?? (() => new Date());

@@ -3,11 +3,19 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { enqueueJob } from "#app/domains/jobs/job-queue.server.ts";
+import { createJobWorker } from "#app/domains/jobs/job-worker.server.ts";
 import { testPhoto } from "#tests/support/gallery-factories.ts";
 import { holdImageQueue } from "#tests/support/image-queue.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import type { ImageVariant } from "./image-encode.server.ts";
-import { finishImageInBackground, finishPendingImages, whenImageQueueIdle } from "./image-finishing.server.ts";
+import {
+  finishImageInBackground,
+  finishPendingImages,
+  IMAGE_FINISH_JOB,
+  imageFinishHandler,
+  whenImageQueueIdle,
+} from "./image-finishing.server.ts";
 import { prepareImage } from "./image-pipeline.server.ts";
 import { insertImageRow, parseVariants } from "./image-rows.server.ts";
 import { sweepOrphanFiles } from "./image-sweeps.server.ts";
@@ -62,6 +70,48 @@ describe.each(databaseKinds)("finishing an image's sizes in the background (%s)"
     return id;
   }
 
+  async function runWorkerUntilReady(id: string) {
+    const worker = createJobWorker({
+      db: database.db,
+      kind,
+      handlers: { [IMAGE_FINISH_JOB]: imageFinishHandler(database.db, storage) },
+      logger: { info() {}, warn() {}, error() {} },
+      pollMs: 50,
+    });
+    await worker.start();
+    try {
+      await expect.poll(async () => Boolean((await rowOf(id)).ready), { timeout: 20_000 }).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  it("takes over the sizes of an upload whose process died, once its lease has run out", async () => {
+    const id = await interruptedUpload({ inGallery: true });
+    // What the dead process left: the job it held, its lease over.
+    const jobId = await enqueueJob(database.db, {
+      kind: IMAGE_FINISH_JOB,
+      lane: "media",
+      payload: { imageId: id },
+      dedupeKey: `${IMAGE_FINISH_JOB}:${id}`,
+    });
+    await database.db
+      .updateTable("jobs")
+      .set({ state: "running", locked_by: "dead:1", locked_until: new Date(Date.now() - 1), attempts: 1 })
+      .where("id", "=", jobId as string)
+      .execute();
+    // Under way (by the books): the start-up look queues nothing more.
+    expect(await finishPendingImages(database.db)).toBe(0);
+    await runWorkerUntilReady(id);
+    const job = await database.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("id", "=", jobId as string)
+      .executeTakeFirstOrThrow();
+    expect({ state: job.state, attempts: job.attempts }).toEqual({ state: "done", attempts: 2 });
+    expect(widthsOf(parseVariants((await rowOf(id)).variants))).toEqual([320, 640, 960, 1280, 1600]);
+  });
+
   it("finishes at start-up what a restart interrupted, from the private original", async () => {
     const id = await interruptedUpload();
     const before = await rowOf(id);
@@ -74,8 +124,10 @@ describe.each(databaseKinds)("finishing an image's sizes in the background (%s)"
     const later = { olderThanMs: 60 * 60 * 1000, storage, now: Date.now() + 2 * 60 * 60 * 1000 };
     expect((await sweepOrphanFiles(database.db, later)).removed).toEqual([]);
 
-    expect(await finishPendingImages(database.db, { storage })).toBe(1);
-    await whenImageQueueIdle();
+    // Queued as a job, made by whichever process's worker takes it (here: one).
+    expect(await finishPendingImages(database.db)).toBe(1);
+    expect(await finishPendingImages(database.db)).toBe(0);
+    await runWorkerUntilReady(id);
     const after = await rowOf(id);
     expect(Boolean(after.ready)).toBe(true);
     const variants = parseVariants(after.variants);
@@ -90,7 +142,7 @@ describe.each(databaseKinds)("finishing an image's sizes in the background (%s)"
       expect([stored.width, stored.height], variant.key).toEqual([variant.width, variant.height]);
     }
     // Nothing is left to do at the next start; the interrupted run's file is an orphan now, swept as such.
-    expect(await finishPendingImages(database.db, { storage })).toBe(0);
+    expect(await finishPendingImages(database.db)).toBe(0);
     expect((await sweepOrphanFiles(database.db, later)).removed).toEqual([partial]);
   });
 

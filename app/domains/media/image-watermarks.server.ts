@@ -1,5 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { enqueueJob } from "#app/domains/jobs/job-queue.server.ts";
+import { signalJobsQueued } from "#app/domains/jobs/job-signal.server.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
@@ -16,6 +18,24 @@ export type WatermarkSettings = Pick<SiteSettings, "watermark_enabled" | "waterm
 export function watermarkText(settings: WatermarkSettings): string {
   if (settings.watermark_enabled !== "true") return "";
   return settings.watermark_text.trim() || brandDefault("watermark_text", settings.site_name ?? "");
+}
+
+/** The job that redraws the watermarks after a change: one waits at a time, and none runs beside another. */
+export const WATERMARK_REDRAW_JOB = "watermark.redraw";
+
+/**
+ * Queues a redraw (after a save of the watermark settings, or at start-up): whichever process's worker takes it
+ * redraws each image once, with the settings as they are when it runs. A redraw already waiting serves this change
+ * too; one running while this is asked is followed by another.
+ */
+export async function queueWatermarkRedraw(db: Kysely<Database>): Promise<void> {
+  await recordWatermarkRedraw(db);
+  signalJobsQueued();
+}
+
+/** `queueWatermarkRedraw` in the caller's transaction (the settings' save); the caller signals after its commit. */
+export async function recordWatermarkRedraw(db: Kysely<Database>): Promise<void> {
+  await enqueueJob(db, { kind: WATERMARK_REDRAW_JOB, lane: "media", dedupeKey: WATERMARK_REDRAW_JOB });
 }
 
 /**

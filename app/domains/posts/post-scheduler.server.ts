@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
+import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
+import { createJobWorker, type JobHandler } from "#app/domains/jobs/job-worker.server.ts";
 
 type SchedulerLogger = {
   info: (details: object, message: string) => void;
@@ -15,44 +17,62 @@ export const SCHEDULER_POLL_MS = 5_000;
 /** Timers may fire a moment early by the database's clock: wait this much past the due time. */
 const LATE_MARGIN_MS = 5;
 
+/** The recurring job that publishes scheduled posts; one row for every process on the database. */
+export const POST_PUBLISH_JOB = "posts.publish";
+
 /**
  * Flips scheduled posts to published at their time, in the running server, without a restart or a visitor's
  * request. Visibility does not depend on it (a due scheduled post is visible anyway), but the page cache is
- * dropped only by a database write: this write makes every kept page (the blog list, the home page, the menu)
- * show the post at its time. It sleeps until the next due post, but never longer than `pollMs`, so a post
- * scheduled meanwhile (here or by another process sharing the database) is found in time. Answers a stop function.
+ * dropped only by a database write: this write makes every kept page (the blog list, the home page, the menu) on
+ * every process show the post at its time. A recurring job (issue 20): one process takes each turn, so a post is
+ * published once however many run; the next turn is the next post's time, but never later than `pollMs`, so a
+ * post scheduled meanwhile (here or by another process) is found in time.
  */
+export function postPublishHandler(deps: {
+  db: Kysely<Database>;
+  logger: SchedulerLogger;
+  pollMs?: number;
+}): JobHandler {
+  const pollMs = deps.pollMs ?? SCHEDULER_POLL_MS;
+  return {
+    lane: "default",
+    run: async (_payload, { now }) => {
+      const published = await publishDuePosts(deps.db, now());
+      if (published > 0) deps.logger.info({ published }, "Scheduled posts published");
+    },
+    every: {
+      firstRunAt: (now) => now,
+      nextRunAt: async (now) => {
+        const next = await nextScheduledAt(deps.db);
+        const wait = next ? Math.max(0, next.getTime() - now.getTime()) + LATE_MARGIN_MS : pollMs;
+        return new Date(now.getTime() + Math.min(pollMs, wait));
+      },
+    },
+  };
+}
+
+/** A job worker that runs only the scheduler (what the tests drive); the server's worker runs it with the rest. */
 export function startPostScheduler(deps: {
   db: Kysely<Database>;
+  kind: DatabaseKind;
   logger: SchedulerLogger;
   now?: () => Date;
   pollMs?: number;
-}): () => void {
-  const now = deps.now ?? (() => new Date());
-  const pollMs = deps.pollMs ?? SCHEDULER_POLL_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-
-  const tick = async () => {
-    let delay = pollMs;
-    try {
-      const published = await publishDuePosts(deps.db, now());
-      if (published > 0) deps.logger.info({ published }, "Scheduled posts published");
-      const next = await nextScheduledAt(deps.db);
-      if (next) delay = Math.min(pollMs, Math.max(0, next.getTime() - now().getTime()) + LATE_MARGIN_MS);
-    } catch (error) {
-      // The database may be away for a moment (a restart): try again at the next poll.
-      deps.logger.error({ err: error }, "Publishing scheduled posts failed");
-    }
-    if (stopped) return;
-    timer = setTimeout(tick, delay);
-    timer.unref?.();
-  };
-
-  void tick();
-  return () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
+}): () => Promise<void> {
+  const worker = createJobWorker({
+    db: deps.db,
+    kind: deps.kind,
+    handlers: { [POST_PUBLISH_JOB]: postPublishHandler(deps) },
+    logger: { ...deps.logger, warn: deps.logger.error },
+    now: deps.now,
+    pollMs: deps.pollMs ?? SCHEDULER_POLL_MS,
+  });
+  const started = worker
+    .start()
+    .catch((error: unknown) => deps.logger.error({ err: error }, "The post scheduler could not start"));
+  return async () => {
+    await started;
+    await worker.stop();
   };
 }
 

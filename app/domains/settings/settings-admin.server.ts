@@ -1,9 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
-import { refreshWatermarks } from "#app/domains/media/image-watermarks.server.ts";
-import type { FileStorage } from "#app/domains/media/storage.server.ts";
-import { getLogger } from "#app/lib/logger.server.ts";
+import { signalJobsQueued } from "#app/domains/jobs/job-signal.server.ts";
+import { recordWatermarkRedraw } from "#app/domains/media/image-watermarks.server.ts";
 import { settingSpecs } from "./setting-registry.ts";
 import { readSettings } from "./settings.server.ts";
 import { type SettingKey, type SiteSettings, settingDefaults } from "./settings-defaults.ts";
@@ -22,7 +21,7 @@ export type SaveSettingsResult = {
 
 /**
  * Writes the given (already validated) settings in one transaction; each changed key gets an audit
- * entry with its old and new value. Unchanged keys are not recorded (a missing row is written with its default).
+ * entry with its old and new value, and a change of the watermark queues its redraw (a job) in the same transaction. Unchanged keys are not recorded (a missing row is written with its default).
  *
  * `baseline` holds the values a form was loaded with: a key to be written must still have that value in
  * the database (a missing row counts as its default), else nothing is written and the key is reported as a
@@ -72,8 +71,11 @@ export async function saveSettings(
       changedKeys.push(key);
       if (old !== undefined) previous[key] = old;
     }
+    // The redraw is queued with the change: should the process stop right after the save, another redraws.
+    if (touchesWatermark(changedKeys)) await recordWatermarkRedraw(trx);
     return changedKeys;
   });
+  if (touchesWatermark(changed)) signalJobsQueued();
   return { changed, conflicts, previous, settings: await readSettings(db) };
 }
 
@@ -83,16 +85,4 @@ export async function saveSettings(
  */
 export function touchesWatermark(keys: readonly SettingKey[]): boolean {
   return keys.some((key) => settingSpecs[key].effects.includes("watermark-redraw"));
-}
-
-/**
- * Redraws the gallery's watermarks after a watermark setting changed. Started, not awaited: the admin
- * gets the answer at once; a failure is logged, and the next change of the settings tries again.
- */
-export function startWatermarkRefresh(db: Kysely<Database>, settings: SiteSettings, storage: FileStorage): void {
-  void refreshWatermarks(db, settings, { storage })
-    .then(({ failed }) => {
-      if (failed > 0) getLogger().error(`Watermark refresh: ${failed} images could not be redrawn`);
-    })
-    .catch((error: unknown) => getLogger().error({ err: error }, "Watermark refresh failed"));
 }

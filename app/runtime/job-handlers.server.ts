@@ -1,0 +1,72 @@
+import { sweepAttemptCounts } from "#app/auth/rate-limit.server.ts";
+import { listBackups, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
+import { pruneFinishedJobs } from "#app/domains/jobs/job-queue.server.ts";
+import type { JobHandler } from "#app/domains/jobs/job-worker.server.ts";
+import { trimChangeEvents } from "#app/domains/live/change-events.server.ts";
+import {
+  IMAGE_FINISH_JOB,
+  imageFinishHandler,
+  watermarkRedrawHandler,
+} from "#app/domains/media/image-finishing.server.ts";
+import { WATERMARK_REDRAW_JOB } from "#app/domains/media/image-watermarks.server.ts";
+import { POST_PUBLISH_JOB, postPublishHandler } from "#app/domains/posts/post-scheduler.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import type { RuntimeServices } from "./runtime.server.ts";
+import { sweepStorage } from "./storage-sweeps.server.ts";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A recurring job's turns: the first at once, then every `intervalMs` after the end of the last. */
+const every = (intervalMs: number): JobHandler["every"] => ({
+  firstRunAt: (now) => now,
+  nextRunAt: (now) => new Date(now.getTime() + intervalMs),
+});
+
+/**
+ * The one list of job kinds this process runs (issue 20): what any process on the database may take and run once
+ * for all. Per-process work (the change feed, the highlighter's warm-up) stays in background-tasks.server.ts. A
+ * kind missing here is never claimed by this process: without BACKUP_DIR, another process takes the backups.
+ */
+export function createJobHandlers(services: RuntimeServices, logger: Logger): Record<string, JobHandler> {
+  const { database, env, storage } = services;
+  const db = database.db;
+  const handlers: Record<string, JobHandler> = {
+    [IMAGE_FINISH_JOB]: imageFinishHandler(db, storage),
+    [WATERMARK_REDRAW_JOB]: watermarkRedrawHandler(db, storage),
+    // Scheduled posts become published at their time, which drops every process's page cache.
+    [POST_PUBLISH_JOB]: postPublishHandler({ db, logger }),
+    // Files no row names (an upload cut short, a crash), and this process's stale temp files.
+    "sweep.storage": { lane: "default", run: () => sweepStorage(db, env, storage), every: every(6 * HOUR) },
+    // Counted limits whose window has ended, so that many addresses' single tries do not pile up.
+    "sweep.attempts": {
+      lane: "default",
+      run: async () => void (await sweepAttemptCounts(db)),
+      every: every(10 * MINUTE),
+    },
+    // Change events older than a day, and all but the newest 10,000.
+    "sweep.events": { lane: "default", run: async () => void (await trimChangeEvents(db)), every: every(10 * MINUTE) },
+    // Done jobs after a day, failed ones after 30 days.
+    "sweep.jobs": { lane: "default", run: async () => void (await pruneFinishedJobs(db)), every: every(HOUR) },
+  };
+  const backup = env.backup;
+  if (backup.dir) {
+    const dir = backup.dir;
+    handlers["backup.scheduled"] = {
+      lane: "default",
+      run: async () => {
+        const result = await runScheduledBackup({ database, dataDir: env.dataDir }, { dir, keep: backup.keep });
+        logger.info({ file: result.file, bytes: result.size }, "Backup written");
+      },
+      every: {
+        // The first as soon as the newest archive there is that old (at once for a folder without any).
+        firstRunAt: async (now) => {
+          const newest = (await listBackups(dir)).find((file) => file.kind === "backup");
+          return newest ? new Date(newest.createdAt.getTime() + backup.intervalMs) : now;
+        },
+        nextRunAt: (now) => new Date(now.getTime() + backup.intervalMs),
+      },
+    };
+  }
+  return handlers;
+}
