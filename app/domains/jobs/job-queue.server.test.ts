@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { processWorkerId, releaseProcessJobs } from "./job-local-run.server.ts";
 import {
   claimJob,
   completeJob,
@@ -161,6 +162,8 @@ describe.each(databaseKinds)("job workers sharing one database (%s)", (kind) => 
     return own;
   };
   const silent = { info() {}, warn() {}, error() {} };
+  const stateOf = (id: string) =>
+    database.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
   it("runs every job exactly once across three workers", async () => {
     const runs = new Map<number, number>();
@@ -212,6 +215,29 @@ describe.each(databaseKinds)("job workers sharing one database (%s)", (kind) => 
       attempts: 0,
       locked_by: null,
     });
+  });
+
+  it("stops without waiting out a long job that does not listen, and gives the process's jobs back", async () => {
+    let release = () => {};
+    const stubborn: JobHandler = { lane: "media", run: () => new Promise<void>((resolve) => (release = resolve)) };
+    const id = (await enqueueJob(database.db, { kind: "stubborn", lane: "media" })) as string;
+    const worker = createJobWorker({
+      id: processWorkerId(),
+      db: database.db,
+      kind,
+      handlers: { stubborn },
+      logger: silent,
+      pollMs: 20,
+      stopWaitMs: 200,
+    });
+    await worker.start();
+    await expect.poll(async () => (await stateOf(id)).state).toBe("running");
+    const started = Date.now();
+    await worker.stop();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await releaseProcessJobs(database.db)).toBe(1);
+    expect(await stateOf(id)).toMatchObject({ state: "queued", attempts: 0, locked_by: null });
+    release();
   });
 
   it("runs a recurring job again at the time its handler names", async () => {

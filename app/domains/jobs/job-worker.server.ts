@@ -47,13 +47,19 @@ export type JobWorkerOptions = {
   /** The longest an idle lane sleeps before it looks again (jobs queued by other processes). */
   pollMs?: number;
   now?: () => Date;
+  /** How long `stop` waits for the jobs under way (5 s by default). */
+  stopWaitMs?: number;
 };
 
 export type JobWorker = {
   /** This process's name in `locked_by`. */
   readonly id: string;
   start(): Promise<void>;
-  /** Stops claiming, aborts what runs and waits for it; a job cut short goes back to the queue at once. */
+  /**
+   * Stops claiming, aborts what runs and waits for it (at most `stopWaitMs`: a redraw of thousands of pictures does
+   * not hold up a restart; its process's jobs are given back by `releaseProcessJobs`). A job cut short goes back to
+   * the queue at once.
+   */
   stop(): Promise<void>;
 };
 
@@ -188,7 +194,14 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       if (!stopping) return;
       stopping.abort();
       unsubscribe?.();
-      await Promise.all(loops.splice(0));
+      let waited: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all(loops.splice(0)),
+        new Promise((resolve) => {
+          waited = setTimeout(resolve, options.stopWaitMs ?? 5_000);
+        }),
+      ]);
+      clearTimeout(waited);
       stopping = null;
     },
   };
