@@ -120,7 +120,7 @@ export async function measureInstances(context: InstanceContext): Promise<Instan
   const { setup, settings, record, problems } = context;
   const { cluster, single } = setup;
   const urls: Record<Side, string> = {
-    "one instance": (cluster.instances[0] ?? { url: () => "" }).url(PAGE),
+    "one instance": cluster.instances[0]?.url(PAGE) ?? "",
     "one behind nginx": `${single.origin}${PAGE}`,
     "two behind nginx": cluster.url(PAGE),
   };
