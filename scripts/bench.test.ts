@@ -84,3 +84,33 @@ describe("npm run bench -- --smoke --live", () => {
     expect(result.stdout).toMatch(/<picture> elements on \/: app 24, bare app 24/);
   }, 180_000);
 });
+
+// The several-instances section on its own (two servers on PostgreSQL and s3rver, two nginx): it must start, see
+// both instances answer behind the balancer, and print its rows with numbers.
+describe("npm run bench -- --smoke --instances-only", () => {
+  it("runs one instance against two behind nginx and prints the section's rows with numbers", async () => {
+    const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+    const result = await run(
+      process.execPath,
+      [tsx, "scripts/bench.ts", "--smoke", "--instances-only"],
+      cleanEnv({ TEST_DATABASE_URL: process.env.TEST_DATABASE_URL }),
+      170_000,
+    );
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const rows = result.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| Figure"))
+      .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    expect(rows.map((cells) => cells[1])).toEqual([
+      expect.stringMatching(/^Uncached `\/` \(PAGE_CACHE=off\) on PostgreSQL and S3, 50 connections: req\/s of two/),
+      expect.stringMatching(/^Same load, p99 latency: one instance, one behind nginx, two behind nginx$/),
+    ]);
+    for (const [, figure, measured, , verdict] of rows) {
+      if (verdict?.startsWith("skipped (") && /missing/.test(verdict)) continue;
+      expect(verdict, figure).toBe("reported");
+      expect(measured, figure).toMatch(/one instance [\d.]+.*one behind nginx [\d.]+.*two behind nginx [\d.]+/);
+    }
+    // The section's own checks (every way in answers the full page; both instances answer behind nginx) held.
+    expect(result.stdout).not.toMatch(/^\s+Instances: /m);
+  }, 180_000);
+});

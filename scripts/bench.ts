@@ -4,7 +4,9 @@
 // It builds nothing: it needs `npm run build` and `npm run bench:build`. Not part of `npm test` (minutes long;
 // scripts/bench.test.ts only checks that a --smoke run works). Options: see USAGE below. `--live` adds the live
 // streams section (scripts/bench/live-streams.ts), `--live-only` runs that section alone; `--areas` adds the
-// per-area dropping section (scripts/bench/area-dropping.ts), `--areas-only` runs that section alone.
+// per-area dropping section (scripts/bench/area-dropping.ts), `--areas-only` runs that section alone;
+// `--instances` adds one instance against two behind nginx on PostgreSQL and S3 (scripts/bench/instances.ts),
+// `--instances-only` runs that section alone.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -23,6 +25,14 @@ import {
   measureAreaDropping,
   startAreaServers,
 } from "./bench/area-dropping.ts";
+import {
+  type InstanceResult,
+  type InstanceSettings,
+  type InstanceSetup,
+  instanceRows,
+  measureInstances,
+  startInstanceSetup,
+} from "./bench/instances.ts";
 import {
   type LiveResult,
   type LiveServer,
@@ -56,7 +66,8 @@ import { buildIsCurrent } from "./build-if-stale.js";
 
 const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 10010] [--json FILE] [--lighthouse]
                         [--live | --live-only] [--streams 1000] [--saves 30]
-                        [--areas | --areas-only] [--write-every 100] [--smoke] [--keep]
+                        [--areas | --areas-only] [--write-every 100]
+                        [--instances | --instances-only] [--smoke] [--keep]
   --rounds N     interleaved rounds per comparison (default 3)
   --seconds S    length of each wrk run (default 10)
   --pictures N   pictures of the large data folder (default 10010: its last page holds as many as the small one's)
@@ -71,6 +82,10 @@ const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 1
                  rate, dropping kept pages per area ÷ dropping everything (about ROUNDS × 2 × SECONDS more)
   --areas-only   only the per-area dropping section (needs neither nginx nor the bare app's build)
   --write-every  milliseconds from one FAQ write to the next in that section (default 100)
+  --instances    add the several-instances section: uncached / at 50 connections on PostgreSQL and S3 (s3rver),
+                 one instance directly, one behind nginx, two behind nginx (about ROUNDS × 3 × SECONDS more, and
+                 a minute to seed); PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL, else a cluster of its own
+  --instances-only  only the several-instances section (needs nginx, not the bare app's build)
   --smoke        a quick check that everything runs: 1 round, 1-second runs, 60 pictures, a small upload
                  (and with --live: 50 streams, 3 saves)
   --keep         keep the temp folder (data folders, nginx config) for a look afterwards`;
@@ -88,6 +103,8 @@ const { values: options } = parseArgs({
     saves: { type: "string" },
     areas: { type: "boolean", default: false },
     "areas-only": { type: "boolean", default: false },
+    instances: { type: "boolean", default: false },
+    "instances-only": { type: "boolean", default: false },
     "write-every": { type: "string" },
     smoke: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
@@ -123,7 +140,7 @@ const REAL_PICTURES = smoke ? 10 : SMALL;
 const UPLOADS = smoke ? 1 : 3;
 const UPLOAD_SIZE = smoke ? { width: 1200, height: 800 } : { width: 4240, height: 2832 };
 // The site section is everything but the live streams and areas: the table of the issue "Fast for every visitor".
-const SITE = !options["live-only"] && !options["areas-only"];
+const SITE = !options["live-only"] && !options["areas-only"] && !options["instances-only"];
 const AREAS: AreaSettings | null =
   options.areas || options["areas-only"]
     ? {
@@ -131,6 +148,11 @@ const AREAS: AreaSettings | null =
         seconds: SECONDS,
         writeEveryMs: positiveInteger(options["write-every"], 100, "write-every"),
       }
+    : null;
+// The instances section seeds a full first page of the gallery (24) through the pipeline; the smoke run a few.
+const INSTANCES: Omit<InstanceSettings, "authSecret"> | null =
+  options.instances || options["instances-only"]
+    ? { rounds: ROUNDS, seconds: SECONDS, pictures: smoke ? 4 : 24 }
     : null;
 const LIVE: LiveSettings | null =
   options.live || options["live-only"]
@@ -156,7 +178,7 @@ type Run = { label: string; round: number; url: string; connections: number; res
 
 const missingTools = ensureTools([
   { command: "wrk", aptPackage: "wrk" },
-  ...(SITE ? [{ command: "nginx", aptPackage: "nginx-light" }] : []),
+  ...(SITE || INSTANCES ? [{ command: "nginx", aptPackage: "nginx-light" }] : []),
 ]);
 const hasWrk = !missingTools.includes("wrk");
 const hasNginx = !missingTools.includes("nginx");
@@ -165,6 +187,7 @@ const runs: Run[] = [];
 const series = new Map<string, number[]>();
 const problems: string[] = [];
 const servers: ServerProcess[] = [];
+const instanceSetups: InstanceSetup[] = [];
 const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-"));
 const nginxDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-nginx-"));
 
@@ -194,6 +217,7 @@ async function load(
 
 async function cleanUp() {
   await Promise.all(servers.map((server) => server.stop().catch(() => null)));
+  await Promise.all(instanceSetups.splice(0).map((setup) => setup.stop()));
   if (options.keep) {
     console.log(`Kept ${tempRoot} and ${nginxDir}`);
   } else {
@@ -290,24 +314,31 @@ function lighthouse(url: string): { score: number; lcpMs: number } | string {
 async function main() {
   const startedAt = Date.now();
   const authSecret = `bench-${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex")}`;
-  const only = [LIVE ? "live streams" : "", AREAS ? "per-area dropping" : ""].filter(Boolean).join(" and ");
+  const only = [LIVE ? "live streams" : "", AREAS ? "per-area dropping" : "", INSTANCES ? "several instances" : ""]
+    .filter(Boolean)
+    .join(" and ");
   const section = SITE
     ? `${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} and ${LARGE} pictures`
     : `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} pictures`;
   const liveNote =
     (LIVE ? `; live streams: ${LIVE.streams} streams, ${LIVE.saves} saves` : "") +
-    (AREAS ? `; per-area dropping: a FAQ write every ${AREAS.writeEveryMs} ms` : "");
+    (AREAS ? `; per-area dropping: a FAQ write every ${AREAS.writeEveryMs} ms` : "") +
+    (INSTANCES ? `; several instances: ${INSTANCES.pictures} pictures on PostgreSQL and S3` : "");
   console.log(
     `Vitrine bench: ${section}${liveNote}; ` +
       `${os.cpus().length} cores, ${pinningNote()}${smoke ? "; SMOKE run (figures not meaningful)" : ""}`,
   );
   if (missingTools.length > 0) console.log(`Missing and not installable: ${missingTools.join(", ")}`);
 
-  // The data: one folder seeded for real, a second grown from it by copying rows; each server gets a copy.
-  console.log(`Seeding ${REAL_PICTURES} pictures through the image pipeline…`);
+  // The data: one folder seeded for real, a second grown from it by copying rows; each server gets a copy. The
+  // several-instances section alone seeds its own database and bucket instead.
   const seedSmall = path.join(tempRoot, "seed-small");
-  const { adminCookie } = await seedDataFolder(seedSmall, { realPictures: REAL_PICTURES, authSecret });
-  if (REAL_PICTURES < SMALL) copyPictureRows(sqliteFileIn(seedSmall), SMALL);
+  let adminCookie = "";
+  if (SITE || LIVE || AREAS) {
+    console.log(`Seeding ${REAL_PICTURES} pictures through the image pipeline…`);
+    ({ adminCookie } = await seedDataFolder(seedSmall, { realPictures: REAL_PICTURES, authSecret }));
+    if (REAL_PICTURES < SMALL) copyPictureRows(sqliteFileIn(seedSmall), SMALL);
+  }
   const copyOf = (seed: string, name: string) => {
     const dir = path.join(tempRoot, name);
     fs.cpSync(seed, dir, { recursive: true });
@@ -347,16 +378,41 @@ async function main() {
   const measureAreas = (areaServers: AreaServers, settings: AreaSettings) =>
     measureAreaDropping({ servers: areaServers, settings, adminCookie, hasWrk, record, load, problems });
 
+  // The several-instances section: its own processes, database and bucket, stopped once it is measured.
+  let instancesWhy = "run with --instances";
+  const runInstances = async (): Promise<InstanceResult | null> => {
+    if (!INSTANCES) return null;
+    if (!hasNginx) {
+      instancesWhy = "nginx missing";
+      return null;
+    }
+    console.log("Instances: starting two instances on PostgreSQL and S3, seeding their gallery…");
+    const setup = await startInstanceSetup({ ...INSTANCES, authSecret });
+    if (!setup) {
+      instancesWhy = "no PostgreSQL: set TEST_DATABASE_URL, or install its server binaries";
+      return null;
+    }
+    instanceSetups.push(setup);
+    try {
+      return await measureInstances({ setup, settings: { ...INSTANCES, authSecret }, hasWrk, record, load, problems });
+    } finally {
+      instanceSetups.splice(instanceSetups.indexOf(setup), 1);
+      await setup.stop();
+    }
+  };
+
   if (!SITE) {
     console.log("Starting the server(s)…");
     const liveResult = LIVE ? await measureLive(await startLive(LIVE), LIVE) : null;
     const areaResult = AREAS ? await measureAreas(await startAreas(), AREAS) : null;
+    const instanceResult = await runInstances();
     await cleanUp();
     const rows = [
       ...(LIVE ? liveRows(liveResult, values, hasWrk) : []),
       ...(AREAS ? areaRows(areaResult, values, hasWrk) : []),
+      ...(INSTANCES ? instanceRows(instanceResult, values, hasWrk, instancesWhy) : []),
     ];
-    report(rows, startedAt, [], { live: liveResult, areas: areaResult });
+    report(rows, startedAt, [], { live: liveResult, areas: areaResult, instances: instanceResult });
     return;
   }
 
@@ -473,6 +529,7 @@ async function main() {
   if (live && LIVE) liveResult = await measureLive(live, LIVE);
   let areaResult: AreaResult | null = null;
   if (areaServers && AREAS) areaResult = await measureAreas(areaServers, AREAS);
+  const instanceResult = await runInstances();
 
   // Last, as it changes the gallery: uploads to the cached server, each timed to its answer and to the moment
   // a visitor sees the picture (the gallery page a shared link to it opens, which lists it once it is ready).
@@ -660,6 +717,7 @@ async function main() {
     );
   rows.push(...liveRows(liveResult, values, hasWrk));
   rows.push(...areaRows(areaResult, values, hasWrk));
+  rows.push(...instanceRows(instanceResult, values, hasWrk, instancesWhy));
 
   report(
     rows,
@@ -668,7 +726,7 @@ async function main() {
       `<picture> elements on /: app ${pictures.app}, bare app ${pictures.bare}`,
       `HTML bytes: / ${Buffer.byteLength(home["/"])}, /home ${Buffer.byteLength(home["/home"])}`,
     ],
-    { pictures, live: liveResult, areas: areaResult },
+    { pictures, live: liveResult, areas: areaResult, instances: instanceResult },
   );
 }
 
@@ -701,9 +759,15 @@ function report(rows: Row[], startedAt: number, notes: string[], extra: Record<s
             small: SMALL,
             large: SITE ? LARGE : null,
             smoke,
-            sections: [...(SITE ? ["site"] : []), ...(LIVE ? ["live"] : []), ...(AREAS ? ["areas"] : [])],
+            sections: [
+              ...(SITE ? ["site"] : []),
+              ...(LIVE ? ["live"] : []),
+              ...(AREAS ? ["areas"] : []),
+              ...(INSTANCES ? ["instances"] : []),
+            ],
             live: LIVE,
             areas: AREAS,
+            instances: INSTANCES,
             pinning: pinningNote(),
             cores: os.cpus().length,
           },

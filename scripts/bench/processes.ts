@@ -92,7 +92,7 @@ async function waitForHttp(url: string, timeoutMs: number, exited: () => boolean
 }
 
 /** The Node flags `npm start` runs the server with (package.json's start script), so the bench measures the same. */
-function startFlags(): string[] {
+export function startFlags(): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
     scripts: { start: string };
   };

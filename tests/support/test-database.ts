@@ -37,7 +37,7 @@ function withDatabase(url: string, name: string): string {
  */
 export async function createTestDatabase(
   kind: DatabaseKind,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; serverUrl?: string } = {},
 ): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-test-"));
   let database: AppDatabase;
@@ -45,7 +45,8 @@ export async function createTestDatabase(
   let dropDatabase = async () => {};
 
   if (kind === "postgres") {
-    const serverUrl = process.env.TEST_DATABASE_URL;
+    // Another server (the bench's) when named; TEST_DATABASE_URL's otherwise.
+    const serverUrl = options.serverUrl ?? process.env.TEST_DATABASE_URL;
     if (!serverUrl) throw new Error("TEST_DATABASE_URL is not set");
     const name = `vitrine_test_${randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: serverUrl });
