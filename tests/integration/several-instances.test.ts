@@ -383,14 +383,4 @@ describe.skipIf(
     expect([...statuses.keys()].every((status) => status >= 200 && status < 400)).toBe(true);
     expect(result.requests.total).toBeGreaterThan(500);
   }, 120_000);
-
-  describe("durable jobs across instances", () => {
-    // TO BE WRITTEN with the jobs table (claimed with FOR UPDATE SKIP LOCKED), on this same cluster; each todo
-    // below is replaced by its test. `cluster.kill(slot)` is the kill -9, `cluster.start(slot)` brings it back.
-    it.todo("redraws each picture exactly once after a watermark change (count the jobs and the writes)");
-    it.todo("publishes a post scheduled for a time exactly once, by one instance, at its time");
-    it.todo(
-      "finishes an upload's sizes on another instance after kill -9 of the one making them: none lost or done twice",
-    );
-  });
 });
