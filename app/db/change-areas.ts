@@ -70,6 +70,8 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   // Counted limits (failed sign-ins per address, reset requests, the contact form's): nothing shows them, and a
   // guesser's every try writes here, which must not drop the page cache.
   attempt_counts: [],
+  // The auth secret's fingerprint, read at start only.
+  secret_fingerprints: [],
 };
 
 /** The areas a write to `table` moves; undefined (every area) for a table this map does not know. */

@@ -317,6 +317,15 @@ export interface AttemptCountsTable {
   reset_at: DbDate;
 }
 
+/** The fingerprint of a secret the site signs with (migration 0019; app/auth/auth-secret.server.ts). */
+export interface SecretFingerprintsTable {
+  /** Which secret: "auth" (AUTH_SECRET, or DATA_DIR/auth-secret). */
+  name: string;
+  /** An HMAC of a fixed label under the secret, base64url: tells secrets apart without holding one. */
+  fingerprint: string;
+  recorded_at: DbDate;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -342,4 +351,5 @@ export interface Database {
   change_events: ChangeEventsTable;
   editor_presence: EditorPresenceTable;
   attempt_counts: AttemptCountsTable;
+  secret_fingerprints: SecretFingerprintsTable;
 }
