@@ -1,7 +1,9 @@
 // Command line for the site's owner: `npm run cli -- <command>`, with the same environment as the server.
 import path from "node:path";
+import { acceptAuthSecret, resolveAuthSecret } from "#app/auth/auth-secret.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/auth/password-policy.ts";
 import { openDatabase } from "#app/db/database.server.ts";
+import { withStartLock } from "#app/db/start-lock.server.ts";
 import { CLI_ACTOR } from "#app/domains/audit/audit.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { RestoreError, restoreBackup } from "#app/domains/backup/restore.server.ts";
@@ -36,7 +38,9 @@ const USAGE = `Usage:
                                               is filed there), decoded: a link in it is whole on one line
   npm run cli -- outbox list                  the outbox's mails, newest first, with their IDs
   npm run cli -- outbox show <ID>             print one mail of the outbox (the ID from outbox list or
-                                              Admin → Outbox)`;
+                                              Admin → Outbox)
+  npm run cli -- secret accept                make the database take this AUTH_SECRET (or DATA_DIR/auth-secret)
+                                              from now on, after changing it on purpose: every session ends`;
 
 const passwordProblemText: Record<string, string> = {
   notFound: "No account with that e-mail address.",
@@ -161,9 +165,23 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
-    const preMigrationBackup = await migrateWithBackup(database, env.dataDir);
+    // In turns with servers starting on the same PostgreSQL database (app/db/start-lock.server.ts).
+    const preMigrationBackup = await withStartLock(database, () => migrateWithBackup(database, env.dataDir));
     if (preMigrationBackup) process.stderr.write(`Backup before upgrading the database: ${preMigrationBackup}\n`);
     await insertMissingDefaults(database.db);
+    if (group === "secret" && command === "accept") {
+      if (rest.length > 0) throw new UsageError("secret accept takes no arguments");
+      const secret = resolveAuthSecret(env);
+      const result = await acceptAuthSecret(database.db, secret.value);
+      const source = secret.file ?? "AUTH_SECRET";
+      const outcome = {
+        same: `The database already takes the secret of ${source}: nothing changed.`,
+        recorded: `The database now takes the secret of ${source}: start every instance with it.`,
+        changed: `The database now takes the secret of ${source}: start every instance with it. Sessions signed with the old secret no longer work, nor two-factor sign-in set up under it (users reset-2fa <email>).`,
+      };
+      process.stderr.write(`${outcome[result]}\n`);
+      return 0;
+    }
     if (group === "invites" && command === "create") {
       const codes = await createInviteCodes(database.db, { count: parseCount(rest) });
       process.stdout.write(`${codes.join("\n")}\n`);

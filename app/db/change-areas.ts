@@ -72,6 +72,8 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   attempt_counts: [],
   // Background work: every process claims from it every second; the admin's panel of failed jobs reads it on load.
   jobs: [],
+  // The auth secret's fingerprint, read at start only.
+  secret_fingerprints: [],
 };
 
 /** The areas a write to `table` moves; undefined (every area) for a table this map does not know. */

@@ -343,6 +343,15 @@ export interface JobsTable {
   finished_at: DbDate | null;
 }
 
+/** The fingerprint of a secret the site signs with (migration 0019; app/auth/auth-secret.server.ts). */
+export interface SecretFingerprintsTable {
+  /** Which secret: "auth" (AUTH_SECRET, or DATA_DIR/auth-secret). */
+  name: string;
+  /** An HMAC of a fixed label under the secret, base64url: tells secrets apart without holding one. */
+  fingerprint: string;
+  recorded_at: DbDate;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -369,4 +378,5 @@ export interface Database {
   editor_presence: EditorPresenceTable;
   attempt_counts: AttemptCountsTable;
   jobs: JobsTable;
+  secret_fingerprints: SecretFingerprintsTable;
 }

@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { type Auth, createAuth } from "#app/auth/auth.server.ts";
+import { type AuthSecret, checkAuthSecret, resolveAuthSecret } from "#app/auth/auth-secret.server.ts";
 import { createAuthLimiter, type FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
 import { createResetRequestLimiter } from "#app/auth/recovery-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
+import { withStartLock } from "#app/db/start-lock.server.ts";
 import { migrateWithBackup } from "#app/domains/backup/schedule.server.ts";
 import { type ContactGuard, contactSecretOf, createContactGuard } from "#app/domains/contact/contact-guard.server.ts";
 import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
@@ -58,31 +58,12 @@ export function sqliteFileIn(dataDir: string): string {
   return path.join(dataDir, "vitrine.sqlite");
 }
 
-/** AUTH_SECRET from the environment; without it, a random secret kept beside the data (never in the repo). */
-function resolveAuthSecret(env: Env): string {
-  if (env.authSecret) return env.authSecret;
-  const file = path.join(env.dataDir, "auth-secret");
-  try {
-    const existing = fs.readFileSync(file, "utf8").trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // Not created yet.
-  }
-  fs.mkdirSync(env.dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  // Written aside and renamed, so a crash mid-write never leaves a truncated secret behind.
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${secret}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, file);
-  return secret;
-}
-
 /**
  * The services and background tasks on an open, migrated database, nothing started and nothing kept process-wide:
  * `startRuntime` builds the server's with it, and the in-process route tests theirs on a test database.
  */
-export function createRuntime(env: Env, database: AppDatabase): Runtime {
-  const secret = resolveAuthSecret(env);
+export function createRuntime(env: Env, database: AppDatabase, authSecret?: AuthSecret): Runtime {
+  const secret = (authSecret ?? resolveAuthSecret(env)).value;
   configureLocalJobs({ leaseMs: env.jobs.leaseMs });
   const auth = createAuth({ db: database.db, kind: database.kind, secret, baseUrl: env.baseUrl });
   const storage = createStorage(env, mediaSigningSecret(secret));
@@ -114,6 +95,30 @@ export function createRuntime(env: Env, database: AppDatabase): Runtime {
   return { ...services, tasks: createBackgroundTasks(services, getLogger()) };
 }
 
+/**
+ * What a start does to the database before serving, in turns with the other instances starting on it (the start
+ * lock, on PostgreSQL): refuse a secret other than the one the database was set up with (before anything is
+ * written), migrate (after a backup when there was a schema), fill in missing settings, record the secret's
+ * fingerprint when none is, and keep one admin setup code while no admin exists (returned).
+ */
+async function prepareDatabase(database: AppDatabase, dataDir: string, authSecret: AuthSecret): Promise<string | null> {
+  return withStartLock(
+    database,
+    async () => {
+      await checkAuthSecret(database.db, authSecret, { record: false });
+      const preMigrationBackup = await migrateWithBackup(database, dataDir);
+      if (preMigrationBackup) getLogger().info({ file: preMigrationBackup }, "Backup before upgrading the database");
+      await insertMissingDefaults(database.db);
+      if ((await checkAuthSecret(database.db, authSecret, { record: true })) === "recorded")
+        getLogger().info(
+          "The auth secret's fingerprint is recorded: every instance on this database must run with the same secret",
+        );
+      return ensureAdminSetupCode(database.db);
+    },
+    () => getLogger().info("Another instance is starting on this database: waiting for it to finish upgrading"),
+  );
+}
+
 /** Opens the database, migrates it, fills in missing settings; returns the admin setup code while no admin exists. */
 export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminSetupCode: string | null }> {
   if (holder.__vitrineRuntime) {
@@ -128,11 +133,9 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
   if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
-    const preMigrationBackup = await migrateWithBackup(database, env.dataDir);
-    if (preMigrationBackup) getLogger().info({ file: preMigrationBackup }, "Backup before upgrading the database");
-    await insertMissingDefaults(database.db);
-    const adminSetupCode = await ensureAdminSetupCode(database.db);
-    const runtime = createRuntime(env, database);
+    const authSecret = resolveAuthSecret(env);
+    const adminSetupCode = await prepareDatabase(database, env.dataDir, authSecret);
+    const runtime = createRuntime(env, database, authSecret);
     getLogger().info(
       env.mail.smtpUrl
         ? { mail: "smtp", smtp: maskSmtpUrl(env.mail.smtpUrl), from: env.mail.from }

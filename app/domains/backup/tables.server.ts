@@ -58,8 +58,18 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
  * restore's own writes record the events that tell open pages about it. Who has a post open in the editor is a
  * minute's state of open browser tabs. The counted limits (attempt_counts) are windows of an hour at most, keyed by
  * visitors' addresses, which a backup should not carry; a restored site starts them afresh, as a restart once did.
+ * The auth secret's fingerprint belongs to the secret, which is not in the archive either: the restored site records
+ * its own secret's at its first start (docs/decisions/003-backup-format.md). Jobs are work under way, not data: a
+ * restored site queues what its data still needs (pictures whose sizes are not all made, a watermark check) and its
+ * recurring jobs at its first start.
  */
-export const UNBACKED_TABLES: readonly string[] = ["change_events", "editor_presence", "attempt_counts"];
+export const UNBACKED_TABLES: readonly string[] = [
+  "change_events",
+  "editor_presence",
+  "attempt_counts",
+  "secret_fingerprints",
+  "jobs",
+];
 
 export type NeutralValue = string | number | boolean | null;
 export type NeutralRow = Record<string, NeutralValue>;
