@@ -51,13 +51,14 @@ describe.each(databaseKinds)("the failed jobs' action (%s)", (kind) => {
     const before = await rowOf(id);
     const audited = await auditCount();
 
-    for (const fields of [
+    const badForms: Record<string, string>[] = [
       { intent: "restart", id },
       { intent: "retry" },
       { intent: "dismiss", id: "   " },
       { id },
       {},
-    ]) {
+    ];
+    for (const fields of badForms) {
       const answer = await post(admin, fields);
       expect(answer.status, JSON.stringify(fields)).toBe(400);
       expect(answer.body, JSON.stringify(fields)).toEqual({

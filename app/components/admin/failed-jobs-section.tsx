@@ -55,7 +55,7 @@ export function FailedJobsSection({ jobs }: { jobs: FailedJob[] }) {
       ) : (
         <>
           <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">{t("admin.jobs.intro")}</p>
-          <ScrollTable caption={t("admin.jobs.caption")} minWidth="min-w-[44rem]" className="mt-3">
+          <ScrollTable caption={t("admin.jobs.caption")} minWidth="min-w-[36rem]" className="mt-3">
             <thead>
               <tr className="text-left text-zinc-600 dark:text-zinc-300">
                 <th scope="col" className="py-2 pr-4 font-medium">
@@ -91,7 +91,11 @@ export function FailedJobsSection({ jobs }: { jobs: FailedJob[] }) {
                     <td className="py-2 pr-4 text-right tabular-nums">{job.attempts}</td>
                     <td className="py-2 pr-4 whitespace-pre-wrap break-words">{job.error}</td>
                     <td className="py-2">
-                      <fetcher.Form method="post" action="/admin/jobs" className="flex flex-wrap gap-2">
+                      <fetcher.Form
+                        method="post"
+                        action="/admin/jobs"
+                        className="flex flex-col gap-2 whitespace-nowrap"
+                      >
                         <input type="hidden" name="id" value={job.id} />
                         <button
                           type="submit"
