@@ -46,6 +46,8 @@ export default [
     route("outbox", "routes/admin.outbox.tsx"),
     route("outbox/:id", "routes/admin.outbox.$id.tsx"),
     route("backup", "routes/admin.backup.ts"),
+    // The dashboard's answers to failed background work: try again, dismiss.
+    route("jobs", "routes/admin.jobs.ts"),
     route("uploads/site/:kind", "routes/admin.uploads.site.ts"),
   ]),
   // The signed-in user's own account: the layout's loader sends visitors to sign in.

@@ -8,6 +8,8 @@ import { adminContentDe } from "./admin/content.de.ts";
 import { adminContentEn } from "./admin/content.en.ts";
 import { adminGalleryDe } from "./admin/gallery.de.ts";
 import { adminGalleryEn } from "./admin/gallery.en.ts";
+import { adminJobsDe } from "./admin/jobs.de.ts";
+import { adminJobsEn } from "./admin/jobs.en.ts";
 import { adminMailDe } from "./admin/mail.de.ts";
 import { adminMailEn } from "./admin/mail.en.ts";
 import { adminMessagesDe } from "./admin/messages.de.ts";
@@ -36,6 +38,7 @@ export const adminEn = {
   ...adminPostRulesEn,
   ...adminPostsEditorEn,
   ...adminMessagesEn,
+  ...adminJobsEn,
 };
 export type AdminMessageKey = keyof typeof adminEn;
 export type AdminDictionary = Record<AdminMessageKey, string>;
@@ -50,6 +53,7 @@ export const adminDe = {
   ...adminPostRulesDe,
   ...adminPostsEditorDe,
   ...adminMessagesDe,
+  ...adminJobsDe,
 } satisfies AdminDictionary;
 
 export function adminDictionaryFor(lang: Language): AdminDictionary {

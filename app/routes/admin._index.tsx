@@ -1,10 +1,12 @@
 import { CircleDashed } from "lucide-react";
 import { Form, Link, useFetcher } from "react-router";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
+import { FailedJobsSection } from "#app/components/admin/failed-jobs-section.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { defaultBackupDir, lastBackup } from "#app/domains/backup/schedule.server.ts";
+import { listFailedJobs } from "#app/domains/jobs/job-queue.server.ts";
 import { listRecentMailFailures } from "#app/domains/mail/mail-failures.server.ts";
 import { readOpenChecklistItems } from "#app/domains/settings/first-run-checklist.server.ts";
 import type { ChecklistItem } from "#app/domains/settings/first-run-checklist.ts";
@@ -39,6 +41,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       required: isTwoFactorRequiredForAdmins(settings),
       adminsWithout,
     },
+    failedJobs: await listFailedJobs(database.db),
     lastBackup: last ? { createdAt: last.createdAt.toISOString(), size: last.size } : null,
     schedule: env.backup.dir
       ? { dir: env.backup.dir, keep: env.backup.keep, hours: env.backup.intervalMs / 3_600_000 }
@@ -261,6 +264,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
+      <FailedJobsSection jobs={loaderData.failedJobs} />
       <MailSection mail={loaderData.mail} />
       <TwoFactorSection data={loaderData.twoFactor} />
       <BackupSection data={loaderData} />

@@ -3,6 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
+import { enqueueJob } from "#app/domains/jobs/job-queue.server.ts";
 import { createLocalStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { settingDefaults } from "#app/domains/settings/settings-defaults.ts";
 import { SETTING_LIMITS } from "#app/domains/settings/settings-form.ts";
@@ -74,6 +75,13 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     users: await database.db.selectFrom("user").select("id").orderBy("id").execute(),
     sessions: await database.db.selectFrom("session").select("id").orderBy("id").execute(),
     audit: await database.db.selectFrom("audit_log").select("id").orderBy("id").execute(),
+    // Failed ones only: the server's own worker moves the others meanwhile (recurring sweeps).
+    failedJobs: await database.db
+      .selectFrom("jobs")
+      .select(["id", "attempts", "last_error"])
+      .where("state", "=", "failed")
+      .orderBy("id")
+      .execute(),
     siteFiles: fs.existsSync(siteDir()) ? fs.readdirSync(siteDir()).sort() : [],
   });
   const siteDir = () => path.join(database.location.dataDir, "storage", "public", "site");
@@ -130,19 +138,31 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       { path: "/admin/users", fields: { intent: "signOut", userId: owner.id } },
       { path: "/admin/users", fields: { intent: "delete", userId: owner.id, confirmSelf: "yes" } },
       { path: "/admin/markdown-preview", fields: { source: "**hi**" } },
+      { path: "/admin/jobs", fields: { intent: "retry", id: failedJobId } },
+      { path: "/admin/jobs", fields: { intent: "dismiss", id: failedJobId } },
     ];
+    /** The resource routes: no `.data` request of their own. */
+    const resourceRoutes = ["/admin/markdown-preview", "/admin/jobs"];
     let victim: CreatedUser;
     let spareCode: string;
+    let failedJobId: string;
 
     beforeAll(async () => {
       victim = await createUser(database.db);
       spareCode = await createInvite(database.db);
+      // Failed for good, with a kind no worker runs: only an admin's answer could move it.
+      failedJobId = (await enqueueJob(database.db, { kind: "test.failed-for-good" })) as string;
+      await database.db
+        .updateTable("jobs")
+        .set({ state: "failed", attempts: 5, last_error: "gave up", finished_at: new Date() })
+        .where("id", "=", failedJobId)
+        .execute();
     });
 
     it("refuses visitors and non-admins, as documents and as data requests, and nothing changes", async () => {
       const before = await snapshot();
       for (const { path, fields } of writes()) {
-        for (const target of path === "/admin/markdown-preview" ? [path] : [path, `${path}.data`]) {
+        for (const target of resourceRoutes.includes(path) ? [path] : [path, `${path}.data`]) {
           const asVisitor = await postForm(server, target, fields);
           expectSentToSignIn(asVisitor);
           const asMember = await postForm(server, target, fields, { cookie: memberCookie });

@@ -51,6 +51,8 @@ export const AUDIT_ACTIONS = [
   "messages.read",
   "messages.unread",
   "messages.delete",
+  "jobs.retry",
+  "jobs.dismiss",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -11,6 +11,7 @@ export const AUDIT_AREAS = [
   "backup",
   "mail",
   "messages",
+  "jobs",
   "account",
 ] as const;
 export type AuditArea = (typeof AUDIT_AREAS)[number];

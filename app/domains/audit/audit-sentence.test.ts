@@ -58,7 +58,7 @@ describe("audit sentences", () => {
           const source = readFileSync(path, "utf8");
           if (!/recordAudit\(|_AUDIT = \{/.test(source)) continue;
           for (const match of source.matchAll(
-            /"((?:settings|invites|users|gallery|links|faq|videos|posts|backup|mail|account)\.[A-Za-z-]+)"/g,
+            /"((?:settings|invites|users|gallery|links|faq|videos|posts|backup|mail|account|jobs)\.[A-Za-z-]+)"/g,
           )) {
             written.add(match[1] as string);
           }
@@ -213,6 +213,18 @@ describe("audit diffs", () => {
     expect(describeAuditEntry(backup, en).diff).toEqual([
       { label: "Contents", before: null, after: { text: "2.5 MB, 4 files", full: null } },
     ]);
+  });
+
+  it("names a failed background job by its kind in words, or by its name where it has none", () => {
+    const retry = entry("jobs.retry", { target: "backup.scheduled", oldValue: "No space left on device" });
+    expect(describeAuditEntry(retry, en)).toEqual({
+      sentence: "owner@example.com had the failed background work “Scheduled backup” tried again",
+      diff: [{ label: "Error", before: { text: "No space left on device", full: null }, after: null }],
+    });
+    const dismiss = entry("jobs.dismiss", { target: "report.weekly", oldValue: "timeout" });
+    expect(describeAuditEntry(dismiss, de).sentence).toBe(
+      "owner@example.com hat die fehlgeschlagene Hintergrundarbeit „report.weekly“ verworfen",
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import type { AdminMessageKey, AdminTranslate } from "#app/i18n/admin-dictionary.ts";
+import { jobKindName } from "#app/i18n/job-kind-name.ts";
 import { type AuditAction, isAuditAction } from "./audit-actions.ts";
 import { parsePlace } from "./audit-moves.ts";
 
@@ -188,6 +189,17 @@ function backupSize(t: AdminTranslate, value: string | null): AuditDiffRow[] {
   );
 }
 
+/** A failed background job, named by its kind in words ("Scheduled backup"); the error it had is the old value. */
+const failedJob: Rule = ({ t, record }) => {
+  const kind = record.target.trim();
+  return {
+    params: {
+      job: kind && !isIdLike(kind) ? t("admin.audit.quoted", { name: jobKindName(t, kind) }) : t("admin.audit.unknown"),
+    },
+    diff: row(t("admin.audit.field.error"), record.oldValue, null),
+  };
+};
+
 /** One rule per kind of action: the type refuses a kind of AUDIT_ACTIONS without one. */
 const RULES: Record<AuditAction, Rule> = {
   "settings.update": ({ t, record }) => ({
@@ -278,6 +290,8 @@ const RULES: Record<AuditAction, Rule> = {
   "messages.read": targetOnly,
   "messages.unread": targetOnly,
   "messages.delete": targetOnly,
+  "jobs.retry": failedJob,
+  "jobs.dismiss": failedJob,
 };
 
 /** The kinds of action with their own sentence (the rest read as the generic one). */

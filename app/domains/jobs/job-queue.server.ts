@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database, JobsTable } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
@@ -261,27 +261,50 @@ const RECURRING = "every:%";
 export async function listFailedJobs(db: Kysely<Database>, limit = 20): Promise<FailedJob[]> {
   const rows = await db
     .selectFrom("jobs")
-    .select(["id", "kind", "attempts", "last_error", "finished_at", "updated_at"])
-    .where((eb) =>
-      eb.or([
-        eb("state", "=", "failed"),
-        eb.and([
-          eb("id", "like", RECURRING),
-          eb("last_error", "is not", null),
-          eb("attempts", ">=", eb.ref("max_attempts")),
-        ]),
-      ]),
-    )
+    .select(FAILED_COLUMNS)
+    .where(isFailing)
     .orderBy("updated_at", "desc")
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
+  return rows.map(failedJobOf);
+}
+
+/** One job as `listFailedJobs` shows it, with its key; null when no job of this id is failing (any more). */
+export async function findFailedJob(
+  db: Kysely<Database>,
+  id: string,
+): Promise<(FailedJob & { dedupeKey: string | null }) | null> {
+  const row = await db
+    .selectFrom("jobs")
+    .select([...FAILED_COLUMNS, "dedupe_key"])
+    .where("id", "=", id)
+    .where(isFailing)
+    .executeTakeFirst();
+  return row ? { ...failedJobOf(row), dedupeKey: row.dedupe_key } : null;
+}
+
+const FAILED_COLUMNS = ["id", "kind", "attempts", "last_error", "finished_at", "updated_at"] as const;
+
+/** Failed for good, or a recurring job whose last `max_attempts` turns failed in a row. */
+function isFailing(eb: ExpressionBuilder<Database, "jobs">) {
+  return eb.or([
+    eb("state", "=", "failed"),
+    eb.and([
+      eb("id", "like", RECURRING),
+      eb("last_error", "is not", null),
+      eb("attempts", ">=", eb.ref("max_attempts")),
+    ]),
+  ]);
+}
+
+function failedJobOf(row: Pick<JobRow, (typeof FAILED_COLUMNS)[number]>): FailedJob {
+  return {
     id: row.id,
     kind: row.kind,
     attempts: row.attempts,
     error: row.last_error ?? "",
     failedAt: toIsoString(row.finished_at ?? row.updated_at),
-  }));
+  };
 }
 
 /** Puts a failed job back in the queue with fresh tries (a recurring one: its next turn now); false when none. */
