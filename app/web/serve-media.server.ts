@@ -12,6 +12,7 @@ import {
   PRIVATE_MEDIA_PATH,
   PUBLIC_MEDIA_PATH,
   StorageError,
+  type StoredFile,
 } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 
@@ -54,6 +55,34 @@ function send(res: ServerResponse, status: number, text: string) {
   res.end(text);
 }
 
+/** Public files' sizes and dates kept per bucket storage, at most KEPT_STATS, each for STAT_KEPT_MS. */
+const keptStats = new WeakMap<FileStorage, Map<string, { info: StoredFile; until: number }>>();
+const KEPT_STATS = 10_000;
+const STAT_KEPT_MS = 10 * 60_000;
+
+/**
+ * A file's size and date. A public file's in a bucket is kept a while: its name carries its content hash (a video's
+ * a random id), so what is kept never goes stale, only missing, and a kept one saves a round trip to the bucket per
+ * request (the HEAD before the GET; a 304 asks the bucket nothing). A kept file removed meanwhile is answered 404 by
+ * its read. The local disk answers a look-up in microseconds: nothing is kept for it.
+ */
+async function statOf(storage: FileStorage, key: string): Promise<StoredFile | null> {
+  if (!key.startsWith("public/") || !isS3Storage(storage)) return storage.stat(key);
+  const kept = keptStats.get(storage) ?? new Map();
+  keptStats.set(storage, kept);
+  const now = Date.now();
+  const hit = kept.get(key);
+  if (hit && hit.until > now) return hit.info;
+  const info = await storage.stat(key);
+  kept.delete(key);
+  if (info) {
+    kept.set(key, { info, until: now + STAT_KEPT_MS });
+    // A Map keeps the order of insertion: the first entry is the oldest.
+    if (kept.size > KEPT_STATS) kept.delete(kept.keys().next().value as string);
+  }
+  return info;
+}
+
 /** Streams a stored file with its content type, ETag, and single byte ranges (video seeking). */
 async function serveFile(
   storage: FileStorage,
@@ -62,7 +91,7 @@ async function serveFile(
   res: ServerResponse,
   cacheControl: string,
 ): Promise<void> {
-  const info = await storage.stat(key);
+  const info = await statOf(storage, key);
   if (!info) return send(res, 404, "Not found");
   const etag = `"${info.size.toString(16)}-${info.modifiedAt.getTime().toString(16)}"`;
   res.setHeader("Content-Type", contentTypeOf(key));

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariants } from "#app/domains/media/image-rows.server.ts";
 import { createS3Client } from "#app/domains/media/s3-storage.server.ts";
@@ -313,4 +313,24 @@ describe.each(databaseKinds)("the whole server with its files in an S3 bucket (%
       expect(await second.stop()).toBe(0);
     }
   }, 60_000);
+  it("answers a file removed from the bucket behind the site's back with a plain 404, never a broken answer", async () => {
+    const image = await database.db
+      .selectFrom("images")
+      .selectAll()
+      .where("id", "=", imageId)
+      .executeTakeFirstOrThrow();
+    const variant = parseVariants(image.variants)[0];
+    if (!variant) throw new Error("no variant");
+    // Served once, so that the site knows its size and date, then removed around the site.
+    expect((await fetchBytes(mediaUrl(variant.key))).status).toBe(200);
+    await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: `${PREFIX}/${variant.key}` }));
+    const gone = await fetchBytes(mediaUrl(variant.key));
+    expect(gone.status).toBe(404);
+    expect(gone.body.toString()).toBe("Not found");
+    // Not the removed file's length (the answer would never end).
+    expect([undefined, "9"]).toContain(gone.headers["content-length"]);
+    expect(gone.headers["cache-control"]).toBe("no-store");
+    expect(gone.headers.etag).toBeUndefined();
+    expect(gone.headers["content-range"]).toBeUndefined();
+  });
 });
