@@ -12,11 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createS3Storage } from "#app/domains/media/s3-storage.server.ts";
-import { bucketEnv } from "#tests/support/s3-relay.ts";
+import { bucketEnv, type CountingRelay, startCountingRelay } from "#tests/support/s3-relay.ts";
 import { S3RVER_CREDENTIALS, startS3Server } from "#tests/support/s3rver-process.ts";
 import type { ServerProcess } from "#tests/support/server-process.ts";
 import { buildIsCurrent } from "../build-if-stale.js";
-import { pinned, pinningNote, startApp } from "./processes.ts";
+import { startCachingProxy } from "./caching-proxy.ts";
+import { ensureTools, pinned, pinningNote, startApp } from "./processes.ts";
 import { seedDataFolder } from "./seed-data.ts";
 import { describe, formatNumber, median, spread } from "./stats.ts";
 
@@ -76,7 +77,7 @@ function phoneFiles(html: string): string[] {
   return sources.map((match) => phoneCandidate(match[1] ?? "", match[2] ?? ""));
 }
 
-type Fetched = { status: number; location?: string; bytes: number; body: number };
+type Fetched = { status: number; location?: string; bytes: number; body: number; cache?: string };
 
 /** One GET on a kept connection (agent with one socket): the bytes the answer took on the wire, headers included. */
 function get(agent: http.Agent, url: string): Promise<Fetched> {
@@ -93,6 +94,7 @@ function get(agent: http.Agent, url: string): Promise<Fetched> {
         resolve({
           status: response.statusCode ?? 0,
           location: response.headers.location,
+          cache: response.headers["x-cache-status"] as string | undefined,
           bytes: socket.bytesRead - before,
           body,
         });
@@ -152,6 +154,36 @@ async function distinctLocations(server: ServerProcess, file: string): Promise<n
   return new Set([first.location ?? file, second.location ?? file]).size;
 }
 
+type CdnVisit = { nodeRequests: number; nodeBytes: number; bucketRequests: number };
+
+/**
+ * The phone's page through the caching proxy (a CDN's stand-in) in front of one server: how many of its requests
+ * reached the Node process (not answered from the cache), their bytes, and how many reached the bucket (the
+ * server's reads and the visitor's redirected fetches alike, counted by the relay in front of it).
+ */
+async function cdnVisit(origin: string, files: string[], redirect: boolean, relay: CountingRelay): Promise<CdnVisit> {
+  const edge = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const bucket = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const bucketBefore = relay.requests(`GET /${BUCKET}/`);
+  const visit: CdnVisit = { nodeRequests: 0, nodeBytes: 0, bucketRequests: 0 };
+  try {
+    for (const file of files) {
+      const first = await get(edge, `${origin}${file}`);
+      if (first.cache !== "HIT") {
+        visit.nodeRequests += 1;
+        visit.nodeBytes += first.bytes;
+      }
+      const last = redirect && first.location ? await get(bucket, first.location) : first;
+      if (last.status !== 200) throw new Error(`${file} through the proxy ended with ${last.status}`);
+    }
+  } finally {
+    edge.destroy();
+    bucket.destroy();
+  }
+  visit.bucketRequests = relay.requests(`GET /${BUCKET}/`) - bucketBefore;
+  return visit;
+}
+
 function startBucket(): Promise<{ child: ChildProcess; endpoint: string }> {
   const [command, args] = pinned("load", process.execPath, [
     "--import",
@@ -198,11 +230,15 @@ async function copyIntoBucket(storageDir: string, endpoint: string): Promise<num
 }
 
 async function main() {
+  const hasNginx = ensureTools([{ command: "nginx", aptPackage: "nginx-light" }]).length === 0;
   if (!buildIsCurrent())
     throw new Error("The production build is missing or older than the sources: run `npm run build`.");
   const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-media-"));
   const servers: ServerProcess[] = [];
   let bucket: ChildProcess | undefined;
+  let relay: CountingRelay | undefined;
+  let stopProxy = async () => {};
+  let nginxDir: string | undefined;
   const authSecret = `bench-${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex")}`;
   try {
     console.log(
@@ -215,6 +251,8 @@ async function main() {
     const started = await startBucket();
     bucket = started.child;
     const copied = await copyIntoBucket(path.join(seed, "storage"), started.endpoint);
+    // The servers, and the visitors they redirect, reach the bucket through a relay that counts their requests.
+    relay = await startCountingRelay(Number(new URL(started.endpoint).port));
     // The servers must find every file in the bucket: none is left on the disk to fall back on.
     fs.rmSync(path.join(seed, "storage"), { recursive: true });
     console.log(`Copied ${copied} files into the bucket; starting the servers…`);
@@ -227,7 +265,7 @@ async function main() {
         authSecret,
         pageCache: true,
         env: {
-          ...bucketEnv(BUCKET, started.endpoint),
+          ...bucketEnv(BUCKET, relay.endpoint),
           VITRINE_BENCH_MEDIA_REDIRECT: way === "site" ? undefined : way,
           LOG_LEVEL: "warn",
         },
@@ -267,6 +305,27 @@ async function main() {
       await Promise.all(order.map(async (way) => [way, await distinctLocations(serverOf[way], files[0] ?? "")])),
     ) as Record<Way, number>;
 
+    const cdn: Partial<Record<Way, CdnVisit[]>> = {};
+    if (hasNginx) {
+      const ports = Object.fromEntries(order.map((way) => [way, serverOf[way].port]));
+      // A temp folder of its own, not inside tempRoot: nginx's worker (nobody) cannot enter a private one.
+      nginxDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-bench-media-nginx-"));
+      const proxy = await startCachingProxy(nginxDir, ports);
+      stopProxy = proxy.stop;
+      for (const way of order) {
+        const origin = proxy.origins[way] ?? "";
+        // A first phone fills the cache, a second one is served from it as far as the answers allow.
+        cdn[way] = [
+          await cdnVisit(origin, files, way !== "site", relay),
+          await cdnVisit(origin, files, way !== "site", relay),
+        ];
+      }
+    }
+    const cdnCell = (way: Way, visit: 0 | 1, what: keyof CdnVisit) => {
+      const found = cdn[way]?.[visit];
+      if (!found) return "skipped (no nginx)";
+      return what === "nodeBytes" ? `${formatNumber(found[what] / 1024)} kB` : String(found[what]);
+    };
     const values = (name: string) => series.get(name) ?? [];
     const rows: [string, (way: Way) => string][] = [
       ["Bytes sent by the Node process for the page", (way) => describe(values(`${way} node kB`), "kB")],
@@ -278,6 +337,10 @@ async function main() {
       ],
       ["Time for the whole page, one file after the other", (way) => describe(values(`${way} page ms`), "ms")],
       ["Addresses a cache sees for one file asked twice, 1 s apart", (way) => String(locations[way])],
+      ["Behind a caching proxy, 1st phone: requests reaching Node", (way) => cdnCell(way, 0, "nodeRequests")],
+      ["Behind a caching proxy, 2nd phone: requests reaching Node", (way) => cdnCell(way, 1, "nodeRequests")],
+      ["Behind a caching proxy, 2nd phone: bytes sent by Node", (way) => cdnCell(way, 1, "nodeBytes")],
+      ["Behind a caching proxy, 2nd phone: requests reaching the bucket", (way) => cdnCell(way, 1, "bucketRequests")],
     ];
     console.log(`\n| Figure (${files.length} files) | ${order.map((way) => WAYS[way]).join(" | ")} |`);
     console.log(`|---|${order.map(() => "---").join("|")}|`);
@@ -289,13 +352,15 @@ async function main() {
         [...series].map(([name, list]) => [name, { median: median(list), ...spread(list), values: list }]),
       );
       const config = { rounds: ROUNDS, pictures: PICTURES, phone: PHONE, files };
-      fs.writeFileSync(options.json, `${JSON.stringify({ config, summary, locations }, null, 2)}\n`);
+      fs.writeFileSync(options.json, `${JSON.stringify({ config, summary, locations, cdn }, null, 2)}\n`);
     }
   } finally {
     await Promise.all(servers.map((server) => server.stop().catch(() => null)));
+    await stopProxy();
+    await relay?.close();
     bucket?.kill("SIGTERM");
-    if (options.keep) console.log(`Kept ${tempRoot}`);
-    else fs.rmSync(tempRoot, { recursive: true, force: true });
+    if (options.keep) console.log(`Kept ${tempRoot}${nginxDir ? ` and ${nginxDir}` : ""}`);
+    else for (const dir of [tempRoot, nginxDir ?? ""]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
