@@ -321,7 +321,7 @@ export function createS3Storage(options: S3Location & { secret: string; client?:
 
     problem: (timeoutMs) => headBucket(client, options, timeoutMs),
 
-    signedObjectUrl(key, expiresInSeconds, signingDate) {
+    async signedObjectUrl(key, expiresInSeconds, signingDate) {
       if (!key.startsWith("public/")) throw new StorageError("invalid_key", `"${key}" is not a public key`);
       return presignGetUrl(options, objectKeyOf(key), expiresInSeconds, signingDate);
     },
