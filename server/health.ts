@@ -49,9 +49,9 @@ async function checkFolders(folders: string[]): Promise<void> {
 }
 
 /** How long the bucket may take to answer a probe's HeadBucket: a prober waits for the whole answer. */
-export const BUCKET_CHECK_TIMEOUT_MS = 2_000;
+const BUCKET_CHECK_TIMEOUT_MS = 2_000;
 /** How long one answer of the bucket stands: a load balancer probing every second asks the bucket every 5 s. */
-export const BUCKET_CHECK_KEPT_MS = 5_000;
+const BUCKET_CHECK_KEPT_MS = 5_000;
 
 /** The last HeadBucket of each bucket storage (an answer in progress is shared by the probes that wait for it). */
 const keptBucketChecks = new WeakMap<S3FileStorage, { until: number; problem: Promise<string | null> }>();

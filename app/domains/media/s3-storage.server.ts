@@ -51,7 +51,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * How long a read (HEAD or GET) may wait for the answer's headers: a visitor's request must not hang on a bucket
  * that accepted the connection and says nothing. The body then streams for as long as it takes.
  */
-export const READ_TIMEOUT_MS = 10_000;
+const READ_TIMEOUT_MS = 10_000;
 /**
  * Connections to the bucket kept at most (the SDK's default is 50). Media are served through the site, so each
  * file being sent holds one for as long as its visitor takes to read it (a video, a slow phone): 50 slow readers
