@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type express from "express";
 import { sql } from "kysely";
+import { isS3Storage, type S3FileStorage } from "#app/domains/media/s3-storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import type { Runtime } from "#app/runtime/runtime.server.ts";
 
@@ -27,9 +28,8 @@ async function checkDatabase(runtime: Runtime): Promise<void> {
   await withTimeout(sql`select count(*) from kysely_migration`.execute(runtime.database.db), "The database");
 }
 
-/** Writes, reads back and removes a small file where the data lives: the data folder and the uploads' folder. */
-async function checkStorage(runtime: Runtime): Promise<void> {
-  const folders = [runtime.env.dataDir, path.join(runtime.env.dataDir, "storage")];
+/** Writes, reads back and removes a small file in each folder. */
+async function checkFolders(folders: string[]): Promise<void> {
   await withTimeout(
     Promise.all(
       folders.map(async (folder) => {
@@ -46,6 +46,38 @@ async function checkStorage(runtime: Runtime): Promise<void> {
     ),
     "The storage",
   );
+}
+
+/** How long the bucket may take to answer a probe's HeadBucket: a prober waits for the whole answer. */
+const BUCKET_CHECK_TIMEOUT_MS = 2_000;
+/** How long one answer of the bucket stands: a load balancer probing every second asks the bucket every 5 s. */
+const BUCKET_CHECK_KEPT_MS = 5_000;
+
+/** The last HeadBucket of each bucket storage (an answer in progress is shared by the probes that wait for it). */
+const keptBucketChecks = new WeakMap<S3FileStorage, { until: number; problem: Promise<string | null> }>();
+
+async function checkBucket(storage: S3FileStorage): Promise<void> {
+  const now = Date.now();
+  let kept = keptBucketChecks.get(storage);
+  if (!kept || now >= kept.until) {
+    kept = { until: now + BUCKET_CHECK_KEPT_MS, problem: storage.problem(BUCKET_CHECK_TIMEOUT_MS) };
+    keptBucketChecks.set(storage, kept);
+  }
+  const problem = await kept.problem;
+  if (problem) throw new Error(`The bucket of STORAGE_URL: ${problem}`);
+}
+
+/**
+ * Where the data lives can be written: the data folder (the database file, uploads on their way in, the outbox)
+ * and the files' storage: its folder on the disk, or the bucket of STORAGE_URL, which must answer.
+ */
+async function checkStorage(runtime: Runtime): Promise<void> {
+  const { storage, env } = runtime;
+  if (isS3Storage(storage)) {
+    await Promise.all([checkFolders([env.dataDir]), checkBucket(storage)]);
+    return;
+  }
+  await checkFolders([env.dataDir, path.join(env.dataDir, "storage")]);
 }
 
 async function run(name: string, check: () => Promise<void>): Promise<CheckResult> {
@@ -65,7 +97,8 @@ function answer(res: express.Response, status: number, body: unknown) {
 
 /**
  * `GET /healthz`: the process is alive and answering. `GET /readyz`: it can serve, i.e. the database answers
- * and the storage is writable (503 naming the failed check otherwise). Neither needs a session or says more.
+ * and the storage is writable, or its bucket answers (503 naming the failed check otherwise; why it failed goes
+ * to the log, as the answer is anyone's to read). Neither needs a session or says more.
  */
 export function healthHandler(runtime: () => Runtime): express.RequestHandler {
   return async (req, res, next) => {

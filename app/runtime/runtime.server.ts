@@ -20,7 +20,7 @@ import { type Env, maskSmtpUrl } from "#app/lib/env.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { logBackgroundFailure } from "./background-failure.server.ts";
 import { type BackgroundTasks, createBackgroundTasks } from "./background-tasks.server.ts";
-import { checkStorage, createStorage, describeStorage } from "./storage-choice.server.ts";
+import { checkStorage, closeStorage, createStorage, describeStorage } from "./storage-choice.server.ts";
 
 /** What the composition root builds from the environment; the background tasks are built from it in turn. */
 export type RuntimeServices = {
@@ -194,5 +194,6 @@ export async function stopRuntime(): Promise<void> {
   await runtime?.tasks.stop();
   // Mails under way are given a moment to go out (or be recorded as failed) before the database closes.
   await runtime?.mail.close();
+  if (runtime) closeStorage(runtime.storage);
   await runtime?.database.close();
 }

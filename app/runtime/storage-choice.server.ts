@@ -1,4 +1,4 @@
-import { bucketProblem, createS3Storage } from "#app/domains/media/s3-storage.server.ts";
+import { bucketProblem, createS3Storage, isS3Storage } from "#app/domains/media/s3-storage.server.ts";
 import { createLocalStorage, type FileStorage } from "#app/domains/media/storage.server.ts";
 import { type Env, EnvError } from "#app/lib/env.server.ts";
 
@@ -9,6 +9,14 @@ import { type Env, EnvError } from "#app/lib/env.server.ts";
 export function createStorage(env: Pick<Env, "storage">, signingSecret: string): FileStorage {
   if (env.storage.kind === "s3") return createS3Storage({ ...env.storage.location, secret: signingSecret });
   return createLocalStorage({ root: env.storage.root, secret: signingSecret });
+}
+
+/**
+ * Lets go of what the storage holds open when the runtime stops: a bucket's client and its kept connections (the
+ * local disk holds nothing between calls).
+ */
+export function closeStorage(storage: FileStorage): void {
+  if (isS3Storage(storage)) storage.close();
 }
 
 /**

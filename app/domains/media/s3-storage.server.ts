@@ -13,6 +13,7 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import type { S3StorageSettings } from "#app/lib/env.server.ts";
 import { cacheControlOf, contentTypeOf } from "./media-keys.server.ts";
+import { presignGetUrl } from "./s3-presign.server.ts";
 import {
   assertValidKey,
   assertValidPrefix,
@@ -30,11 +31,33 @@ import {
 /** Where the files go (STORAGE_URL as parsed, app/lib/env.server.ts), with the key pair to reach them. */
 export type S3Location = S3StorageSettings & { credentials: { accessKeyId: string; secretAccessKey: string } };
 
-/** The S3 driver: a FileStorage, and the client to close when the process stops. */
-export type S3FileStorage = FileStorage & { close(): void };
+/**
+ * The S3 driver: a FileStorage, plus what only a bucket has: whether it answers (`/readyz`), a signed address of a
+ * public object (the bench's redirect option, decision 012) and the client to close when the process stops.
+ */
+export type S3FileStorage = FileStorage & {
+  /** Null when the bucket answers a HeadBucket within `timeoutMs`, else one line saying what failed. */
+  problem(timeoutMs: number): Promise<string | null>;
+  /** A time-limited address of a public object in the bucket itself; refuses private keys (never handed out). */
+  signedObjectUrl(key: string, expiresInSeconds: number, signingDate?: Date): Promise<string>;
+  close(): void;
+};
 
 /** How many keys one DeleteObjects request may name (S3's limit). */
 const DELETE_BATCH = 1000;
+/** A bucket that does not take the connection by then is treated as away (the SDK's default is to wait forever). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long a read (HEAD or GET) may wait for the answer's headers: a visitor's request must not hang on a bucket
+ * that accepted the connection and says nothing. The body then streams for as long as it takes.
+ */
+const READ_TIMEOUT_MS = 10_000;
+/**
+ * Connections to the bucket kept at most (the SDK's default is 50). Media are served through the site, so each
+ * file being sent holds one for as long as its visitor takes to read it (a video, a slow phone): 50 slow readers
+ * would queue every other visitor's files and the uploads behind them.
+ */
+const MAX_SOCKETS = 256;
 
 export function createS3Client(location: S3Location): S3Client {
   return new S3Client({
@@ -46,7 +69,21 @@ export function createS3Client(location: S3Location): S3Client {
     // servers (s3rver among them) refuse or misread; only operations that require one get it.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    requestHandler: {
+      connectionTimeout: CONNECT_TIMEOUT_MS,
+      // Without it a request timeout is only a warning on the console; set per call (reads), not for uploads.
+      throwOnRequestTimeout: true,
+      httpAgent: { maxSockets: MAX_SOCKETS },
+      httpsAgent: { maxSockets: MAX_SOCKETS },
+    },
   });
+}
+
+/** The storages made by createS3Storage, so that the runtime and `/readyz` can tell a bucket from the disk. */
+const bucketStorages = new WeakSet<FileStorage>();
+
+export function isS3Storage(storage: FileStorage): storage is S3FileStorage {
+  return bucketStorages.has(storage);
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -126,7 +163,7 @@ export function createS3Storage(options: S3Location & { secret: string; client?:
   const statOf = async (key: string): Promise<StoredFile | null> => {
     const Key = objectKeyOf(key);
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
+      const head = await client.send(new HeadObjectCommand({ Bucket, Key }), { requestTimeout: READ_TIMEOUT_MS });
       return { key, size: head.ContentLength ?? 0, modifiedAt: head.LastModified ?? new Date(0) };
     } catch (error) {
       if (isMissing(error)) return null;
@@ -204,6 +241,7 @@ export function createS3Storage(options: S3Location & { secret: string; client?:
       try {
         const answer = await client.send(
           new GetObjectCommand({ Bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          { requestTimeout: READ_TIMEOUT_MS },
         );
         // In Node.js the body is the HTTP response itself: a Readable, streamed as it arrives.
         if (!(answer.Body instanceof Readable)) throw new Error(`The bucket sent no readable body for "${key}"`);
@@ -281,19 +319,23 @@ export function createS3Storage(options: S3Location & { secret: string; client?:
 
     ...createUrlSigner(options.secret),
 
+    problem: (timeoutMs) => headBucket(client, options, timeoutMs),
+
+    async signedObjectUrl(key, expiresInSeconds, signingDate) {
+      if (!key.startsWith("public/")) throw new StorageError("invalid_key", `"${key}" is not a public key`);
+      return presignGetUrl(options, objectKeyOf(key), expiresInSeconds, signingDate);
+    },
+
     close() {
       client.destroy();
     },
   };
+  bucketStorages.add(storage);
   return storage;
 }
 
-/**
- * Whether the bucket answers with these settings (HeadBucket), checked once at start: null when it does, else one
- * line saying what failed, for the person starting the server. It never holds the credentials.
- */
-export async function bucketProblem(location: S3Location, timeoutMs = 10_000): Promise<string | null> {
-  const client = createS3Client(location);
+/** One HeadBucket: null when the bucket answers within `timeoutMs`, else one line saying what failed (no secret). */
+async function headBucket(client: S3Client, location: S3Location, timeoutMs: number): Promise<string | null> {
   const where = location.endpoint ?? `AWS S3 (region ${location.region})`;
   const bucket = `the bucket "${location.bucket}" at ${where}`;
   try {
@@ -317,7 +359,34 @@ export async function bucketProblem(location: S3Location, timeoutMs = 10_000): P
     const code = (error as { code?: unknown }).code;
     const reason = typeof code === "string" ? code : (String((error as Error).message ?? name).split("\n")[0] ?? "");
     return `${where} could not be reached (${reason.slice(0, 200)})`;
+  }
+}
+
+/**
+ * Whether the bucket answers with these settings (HeadBucket), checked once at start: null when it does, else one
+ * line saying what failed, for the person starting the server. It never holds the credentials.
+ */
+export async function bucketProblem(location: S3Location, timeoutMs = 10_000): Promise<string | null> {
+  const client = createS3Client(location);
+  try {
+    return await headBucket(client, location, timeoutMs);
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * Whether a failed read means the bucket is away (no connection, no answer in time, a 5xx from it) rather than a
+ * fault of this process: what a visitor is then told is 503, "try again", and nothing of it is cached.
+ */
+export function isBucketUnavailable(error: unknown): boolean {
+  const status = statusOf(error);
+  if (status !== undefined) return status >= 500;
+  const name = nameOf(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    ["TimeoutError", "AbortError"].includes(name) ||
+    (typeof code === "string" &&
+      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/.test(code))
+  );
 }
