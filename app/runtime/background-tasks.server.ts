@@ -6,6 +6,7 @@ import { finishPendingImages } from "#app/domains/media/image-finishing.server.t
 import { queueWatermarkRedraw } from "#app/domains/media/image-watermarks.server.ts";
 import { warmPostRenderer } from "#app/domains/posts/post-body.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
+import { logBackgroundFailure } from "./background-failure.server.ts";
 import { createJobHandlers } from "./job-handlers.server.ts";
 import type { RuntimeServices } from "./runtime.server.ts";
 
@@ -32,6 +33,7 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
     handlers: createJobHandlers(services, logger),
     logger,
     leaseMs: env.jobs.leaseMs,
+    onError: (message, error) => logBackgroundFailure(logger, message, error),
   });
   const tasks: Task[] = [
     {

@@ -49,6 +49,11 @@ export type JobWorkerOptions = {
   now?: () => Date;
   /** How long `stop` waits for the jobs under way (5 s by default). */
   stopWaitMs?: number;
+  /**
+   * Where the worker's own failures go (the database away while it claims): the runtime logs them as its other
+   * background work does, one line without a stack while the database is unreachable. `logger.error` by default.
+   */
+  onError?: (message: string, error: unknown) => void;
 };
 
 export type JobWorker = {
@@ -149,12 +154,26 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       signal.addEventListener("abort", done);
     });
 
+  const onError = options.onError ?? ((message: string, error: unknown) => logger.error({ err: error }, message));
+  /** Inserts this lane's recurring jobs that no process has inserted yet (one row each, whoever comes first). */
+  const ensureRecurring = async (lane: JobLane) => {
+    for (const [kind, handler] of Object.entries(handlers)) {
+      if (!handler.every || handler.lane !== lane) continue;
+      await ensureRecurringJob(db, kind, { kind, lane, firstRunAt: await handler.every.firstRunAt(now()) }, now());
+    }
+  };
+
   const loop = async (lane: JobLane, signal: AbortSignal) => {
     const kinds = kindsOf(lane);
     if (kinds.length === 0) return;
+    let ensured = false;
     while (!signal.aborted) {
       let delay = pollMs;
       try {
+        if (!ensured) {
+          await ensureRecurring(lane);
+          ensured = true;
+        }
         const job = await claimJob(db, options.kind, { lane, kinds, worker: id, leaseMs, now: now() });
         if (job) {
           await runOne(job, signal);
@@ -164,7 +183,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
         if (due) delay = Math.min(pollMs, Math.max(0, due.getTime() - now().getTime()));
       } catch (error) {
         // The database may be away for a moment (a restart): look again at the next poll.
-        if (!signal.aborted) logger.error({ err: error, lane }, "Could not claim background jobs");
+        if (!signal.aborted) onError(`Could not claim background jobs (${lane})`, error);
       }
       await sleep(delay, signal);
     }
@@ -176,15 +195,6 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       if (stopping) return;
       stopping = new AbortController();
       const signal = stopping.signal;
-      for (const [kind, handler] of Object.entries(handlers)) {
-        if (!handler.every) continue;
-        await ensureRecurringJob(
-          db,
-          kind,
-          { kind, lane: handler.lane, firstRunAt: await handler.every.firstRunAt(now()) },
-          now(),
-        );
-      }
       unsubscribe = onJobsQueued(() => {
         for (const wake of [...wakers]) wake();
       });
