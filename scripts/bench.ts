@@ -12,6 +12,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { GALLERY_PAGE_SIZE } from "#app/domains/gallery/gallery.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
@@ -67,7 +68,7 @@ import { buildIsCurrent } from "./build-if-stale.js";
 const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 10010] [--json FILE] [--lighthouse]
                         [--live | --live-only] [--streams 1000] [--saves 30]
                         [--areas | --areas-only] [--write-every 100]
-                        [--instances | --instances-only] [--smoke] [--keep]
+                        [--instances | --instances-only] [--media-serving] [--smoke] [--keep]
   --rounds N     interleaved rounds per comparison (default 3)
   --seconds S    length of each wrk run (default 10)
   --pictures N   pictures of the large data folder (default 10010: its last page holds as many as the small one's)
@@ -86,6 +87,9 @@ const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 1
                  one instance directly, one behind nginx, two behind nginx (about ROUNDS × 3 × SECONDS more, and
                  a minute to seed); PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL, else a cluster of its own
   --instances-only  only the several-instances section (needs nginx, not the bare app's build)
+  --media-serving  only the media-serving comparison of decision 012 (scripts/bench/media-serving.ts): a phone's
+                 page of pictures through the site ÷ by redirect to a signed S3 URL (bytes and CPU of Node, latency,
+                 behind a caching proxy), on s3rver
   --smoke        a quick check that everything runs: 1 round, 1-second runs, 60 pictures, a small upload
                  (and with --live: 50 streams, 3 saves)
   --keep         keep the temp folder (data folders, nginx config) for a look afterwards`;
@@ -106,6 +110,7 @@ const { values: options } = parseArgs({
     instances: { type: "boolean", default: false },
     "instances-only": { type: "boolean", default: false },
     "write-every": { type: "string" },
+    "media-serving": { type: "boolean", default: false },
     smoke: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
@@ -114,6 +119,13 @@ const { values: options } = parseArgs({
 if (options.help) {
   console.log(USAGE);
   process.exit(0);
+}
+if (options["media-serving"]) {
+  // A comparison of its own (its servers, bucket and rounds): run as it is, then done.
+  const args = ["--import", "tsx", fileURLToPath(new URL("./bench/media-serving.ts", import.meta.url))];
+  if (options.rounds) args.push("--rounds", options.rounds);
+  const child = spawnSync(process.execPath, args, { stdio: "inherit" });
+  process.exit(child.status ?? 1);
 }
 
 function positiveInteger(text: string | undefined, fallback: number, name: string): number {
