@@ -58,8 +58,15 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
  * restore's own writes record the events that tell open pages about it. Who has a post open in the editor is a
  * minute's state of open browser tabs. The counted limits (attempt_counts) are windows of an hour at most, keyed by
  * visitors' addresses, which a backup should not carry; a restored site starts them afresh, as a restart once did.
+ * The outbox's mails (outbox_mails) hold live links (password resets, invites) and last 30 days: a backup should not
+ * carry them, as it never carried the outbox's files before they moved into the database.
  */
-export const UNBACKED_TABLES: readonly string[] = ["change_events", "editor_presence", "attempt_counts"];
+export const UNBACKED_TABLES: readonly string[] = [
+  "change_events",
+  "editor_presence",
+  "attempt_counts",
+  "outbox_mails",
+];
 
 export type NeutralValue = string | number | boolean | null;
 export type NeutralRow = Record<string, NeutralValue>;
