@@ -369,7 +369,7 @@ describe.each(databaseKinds)("the contact form when mail fails or goes to the ou
       }),
     );
     expect(visibleText(answer.body)).toContain(SENT);
-    const mail = await readNewestOutboxMail(outboxDatabase.location.dataDir, (m) => m.subject.includes("Olga"));
+    const mail = await readNewestOutboxMail(outboxDatabase.db, (m) => m.subject.includes("Olga"));
     expect(mail.to).toEqual(["owner@example.test"]);
     expect(mail.subject).toBe("Vitrine: message from Olga Outbox");
     expect((mail.headers.get("reply-to") as { text: string }).text).toContain("olga@example.test");
