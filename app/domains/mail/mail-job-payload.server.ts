@@ -14,8 +14,12 @@ import type { MailMessage } from "./mail-message.ts";
 
 /** The job kind of one mail to deliver. */
 export const MAIL_SEND_JOB = "mail.send";
-/** Tries before a mail that keeps failing for a passing reason is given up and shown on the dashboard. */
-export const MAIL_MAX_ATTEMPTS = 5;
+/**
+ * Tries before a mail that keeps failing for a passing reason is given up and shown on the dashboard: with the
+ * queue's pauses (5 s, 20 s, 80 s, 320 s, 1280 s) the last comes some half an hour after the first, past a mail
+ * server's restart or greylisting, and while a reset link (one hour) still works.
+ */
+export const MAIL_MAX_ATTEMPTS = 6;
 
 /** What a job needs to deliver its mail: the message, when it was sent, and its outbox id (filed at most once). */
 export type MailJob = { id: string; at: string; message: MailMessage };

@@ -8,7 +8,7 @@ import { noteSecret } from "#tests/support/secret-ledger.ts";
 import { outboxIds, readOutboxRow, startSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createMailService, type MailServiceDeps, maskSecretsOf, startMailHousekeeping } from "./mail.server.ts";
-import { mailJobKeyOf } from "./mail-job-payload.server.ts";
+import { MAIL_MAX_ATTEMPTS, mailJobKeyOf } from "./mail-job-payload.server.ts";
 import { mailJobHandlers } from "./mail-jobs.server.ts";
 import type { MailMessage } from "./mail-message.ts";
 
@@ -227,7 +227,7 @@ describe.each(databaseKinds)("the mail service (%s)", (kind) => {
     expect(await failures()).toEqual(["not an address", "reader@example.com"]);
     const jobs = await database.db.selectFrom("jobs").select(["state", "attempts", "last_error"]).execute();
     expect(jobs.map((job) => job.state)).toEqual(["done", "done"]);
-    expect(Math.max(...jobs.map((job) => job.attempts))).toBe(5);
+    expect(Math.max(...jobs.map((job) => job.attempts))).toBe(MAIL_MAX_ATTEMPTS);
     expect(JSON.stringify(jobs)).not.toContain("unreachable-pass-1234");
     expect(logger.text()).not.toContain("unreachable-pass-1234");
   });

@@ -66,12 +66,26 @@ function createTurns(max: number) {
   let running = 0;
   const waiting: ((granted: boolean) => void)[] = [];
   return {
-    take(): Promise<boolean> {
+    take(signal?: AbortSignal): Promise<boolean> {
+      if (signal?.aborted) return Promise.resolve(false);
       if (running < max) {
         running++;
         return Promise.resolve(true);
       }
-      return new Promise((resolve) => waiting.push(resolve));
+      return new Promise((resolve) => {
+        const waiter = (granted: boolean) => {
+          signal?.removeEventListener("abort", leave);
+          resolve(granted);
+        };
+        // A worker that stops while its job waits: the job goes back to the queue, its turn to the next.
+        const leave = () => {
+          const index = waiting.indexOf(waiter);
+          if (index >= 0) waiting.splice(index, 1);
+          resolve(false);
+        };
+        waiting.push(waiter);
+        signal?.addEventListener("abort", leave, { once: true });
+      });
     },
     // A finished delivery hands its turn straight on, so the count never overshoots.
     give() {
@@ -187,7 +201,7 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
     },
     async runJob(payload, context) {
       const mail = openMailJob(deps.jobKey, payload);
-      if (!(await turns.take())) throw new Error("The mail service is stopping");
+      if (!(await turns.take(context.signal))) throw new Error("The mail service is stopping");
       const task = delivery.deliver(mail, context.attempt).finally(() => turns.give());
       track(task.catch(() => {}));
       await task;
