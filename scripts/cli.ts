@@ -1,15 +1,18 @@
 // Command line for the site's owner: `npm run cli -- <command>`, with the same environment as the server.
+import fs from "node:fs";
 import path from "node:path";
+import type { Kysely } from "kysely";
 import { acceptAuthSecret, resolveAuthSecret } from "#app/auth/auth-secret.server.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#app/auth/password-policy.ts";
 import { openDatabase } from "#app/db/database.server.ts";
+import type { Database } from "#app/db/schema.ts";
 import { withStartLock } from "#app/db/start-lock.server.ts";
 import { CLI_ACTOR } from "#app/domains/audit/audit.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { RestoreError, restoreBackup } from "#app/domains/backup/restore.server.ts";
 import { defaultBackupDir, migrateWithBackup, runScheduledBackup } from "#app/domains/backup/schedule.server.ts";
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
-import { listOutbox, outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
+import { importOutboxFolder, listOutbox, outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import { formatOutboxList, formatOutboxMail } from "#app/domains/mail/outbox-print.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { createResetLink, UnknownAccountError } from "#app/domains/users/password-recovery.server.ts";
@@ -77,15 +80,22 @@ function parseCount(args: string[]): number {
 }
 
 /**
- * `outbox latest | list | show ID`: the mails filed in DATA_DIR/outbox, read like the Outbox screen reads them.
- * Only files are read: no database is opened (or made), so it works before the first start too.
+ * `outbox latest | list | show ID`: the mails of the outbox (a table since migration 0020, the same for every server
+ * process), read like the Outbox screen reads them. `db` is null when there is no database yet (a SQLite file
+ * never made): then the outbox is empty, and nothing is made by reading it.
  */
-async function printOutbox(dir: string, command: string | undefined, rest: string[], smtp: boolean): Promise<number> {
+async function printOutbox(
+  db: Kysely<Database> | null,
+  command: string | undefined,
+  rest: string[],
+  smtp: boolean,
+): Promise<number> {
   if (smtp) process.stderr.write("SMTP_URL is set, so mails are sent: the outbox holds only mails filed before.\n");
-  const empty = `The outbox is empty (${dir}): no mail was filed.\n`;
+  const empty = "The outbox is empty: no mail was filed.\n";
+  const list = (limit?: number) => (db ? listOutbox(db, limit) : Promise.resolve({ entries: [], total: 0 }));
   if (command === "list") {
     if (rest.length > 0) throw new UsageError("outbox list takes no arguments");
-    const { entries, total } = await listOutbox(dir);
+    const { entries, total } = await list();
     if (total === 0) {
       process.stderr.write(empty);
       return 0;
@@ -101,16 +111,16 @@ async function printOutbox(dir: string, command: string | undefined, rest: strin
       id = rest[0];
     } else {
       if (rest.length > 0) throw new UsageError("outbox latest takes no arguments");
-      const newest = (await listOutbox(dir, 1)).entries[0];
+      const newest = (await list(1)).entries[0];
       if (!newest) {
         process.stderr.write(empty);
         return 1;
       }
       id = newest.id;
     }
-    const mail = await readOutboxMail(dir, id);
+    const mail = db ? await readOutboxMail(db, id) : undefined;
     if (!mail) {
-      process.stderr.write(`No mail "${id}" in the outbox (${dir}): npm run cli -- outbox list shows their IDs.\n`);
+      process.stderr.write(`No mail "${id}" in the outbox: npm run cli -- outbox list shows their IDs.\n`);
       return 1;
     }
     process.stdout.write(formatOutboxMail(mail));
@@ -128,7 +138,11 @@ async function main(argv: string[]): Promise<number> {
   const env = parseEnv();
   // Private files whatever the umask, a restored site's included.
   protectDataDir(env.dataDir);
-  if (group === "outbox") return printOutbox(outboxDirIn(env.dataDir), command, rest, Boolean(env.mail.smtpUrl));
+  const smtp = Boolean(env.mail.smtpUrl);
+  // Reading the outbox of a site that never started makes no database.
+  if (group === "outbox" && !env.databaseUrl && !fs.existsSync(sqliteFileIn(env.dataDir))) {
+    return printOutbox(null, command, rest, smtp);
+  }
   if (group === "restore") {
     const [file, ...extra] = [command, ...rest].filter((arg) => arg !== undefined);
     if (!file || extra.length > 0) throw new UsageError("restore takes exactly one archive file");
@@ -181,6 +195,11 @@ async function main(argv: string[]): Promise<number> {
       };
       process.stderr.write(`${outcome[result]}\n`);
       return 0;
+    }
+    if (group === "outbox") {
+      // Mails an older version filed as files, should the server not have moved them yet.
+      await importOutboxFolder(database.db, outboxDirIn(env.dataDir), new Date());
+      return await printOutbox(database.db, command, rest, smtp);
     }
     if (group === "invites" && command === "create") {
       const codes = await createInviteCodes(database.db, { count: parseCount(rest) });

@@ -17,6 +17,7 @@ export const CHANGE_AREAS = [
   "users",
   "audit",
   "mail",
+  "outbox",
   "messages",
   "sessions",
 ] as const;
@@ -24,11 +25,11 @@ export const CHANGE_AREAS = [
 export type ChangeArea = (typeof CHANGE_AREAS)[number];
 
 /**
- * Areas that nothing kept may show without naming them: visitors' contact messages are read only in the admin
- * area, and sessions come and go with every sign-in. "Everything" (a key that declares nothing) leaves them out,
+ * Areas that nothing kept may show without naming them: visitors' contact messages and the outbox's mails are read
+ * only in the admin area, and sessions come and go with every sign-in. "Everything" (a key that declares nothing) leaves them out,
  * as the page cache always has (a stream of sign-ins or messages must not empty it).
  */
-export const UNSHOWN_AREAS: ReadonlySet<ChangeArea> = new Set(["messages", "sessions"]);
+export const UNSHOWN_AREAS: ReadonlySet<ChangeArea> = new Set(["messages", "outbox", "sessions"]);
 
 /** What "depends on everything" means: every area but the unshown ones. */
 export const SHOWN_AREAS: readonly ChangeArea[] = CHANGE_AREAS.filter((area) => !UNSHOWN_AREAS.has(area));
@@ -58,6 +59,8 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   twoFactor: ["users"],
   audit_log: ["audit"],
   mail_failures: ["mail"],
+  // Mails filed without SMTP_URL (migration 0020): the Outbox screen listens to their events; nothing kept shows them.
+  outbox_mails: ["outbox"],
   contact_messages: ["messages"],
   session: ["sessions"],
   verification: [],

@@ -6,6 +6,7 @@ import { migration0016 } from "./migrations/migration-0016.server.ts";
 import { migration0017 } from "./migrations/migration-0017.server.ts";
 import { migration0018 } from "./migrations/migration-0018.server.ts";
 import { migration0019 } from "./migrations/migration-0019.server.ts";
+import { migration0020 } from "./migrations/migration-0020.server.ts";
 import type { MigrationSet } from "./migrations/migration-support.server.ts";
 import { migrations0001To0002 } from "./migrations/migrations-0001-0002.server.ts";
 import { migrations0003To0012 } from "./migrations/migrations-0003-0012.server.ts";
@@ -28,6 +29,7 @@ export const siteMigrations: MigrationSet = (kind) => ({
   ...migration0017(kind),
   ...migration0018(kind),
   ...migration0019(kind),
+  ...migration0020(kind),
 });
 
 class InlineMigrationProvider implements MigrationProvider {

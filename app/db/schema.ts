@@ -204,6 +204,26 @@ export interface MailFailuresTable {
   dismissed_at: DbDate | null;
 }
 
+/**
+ * A mail filed instead of sent (no SMTP_URL), shown in Admin → Outbox and by `npm run cli -- outbox`; deleted 30
+ * days after it was filed. Holds the links it carries (reset, invite): the outbox is where the owner reads them.
+ */
+export interface OutboxMailsTable {
+  /** Its time, kind and randomness ("20260101-120000-000-invite-0badc0de.eml"): the screen's and the CLI's ID. */
+  id: string;
+  /** The MailMessage's kind, e.g. "password-reset". */
+  kind: string;
+  /** The To and From headers as one line each ("Name <a@b>"). */
+  recipient: string;
+  sender: string;
+  subject: string;
+  /** Content-Language, e.g. "de". */
+  language: string;
+  filed_at: DbDate;
+  /** The complete RFC 822 text, as it would have been sent. */
+  raw: string;
+}
+
 /** better-auth's two-factor plugin (schema.mjs there): one row per user who started or finished enrolment. */
 export interface TwoFactorTable {
   id: string;
@@ -379,4 +399,5 @@ export interface Database {
   attempt_counts: AttemptCountsTable;
   jobs: JobsTable;
   secret_fingerprints: SecretFingerprintsTable;
+  outbox_mails: OutboxMailsTable;
 }

@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
 import { buttonClass } from "#app/components/ui/button.tsx";
-import { outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
+import { readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
@@ -11,7 +11,7 @@ import type { Route } from "./+types/admin.outbox.$id";
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const mail = await readOutboxMail(outboxDirIn(runtimeOf(context).env.dataDir), params.id);
+  const mail = await readOutboxMail(runtimeOf(context).database.db, params.id);
   if (!mail) throw data(null, { status: 404 });
   return { mail };
 }
@@ -39,7 +39,7 @@ const HEADER_ROWS: { key: AdminMessageKey; field: "from" | "to" | "date" | "subj
     { key: "admin.outbox.header.subject", field: "subject" },
     { key: "admin.outbox.header.language", field: "language" },
     { key: "admin.outbox.header.kind", field: "kind" },
-    { key: "admin.outbox.header.file", field: "id" },
+    { key: "admin.outbox.header.id", field: "id" },
   ];
 
 export default function AdminOutboxMail({ loaderData }: Route.ComponentProps) {

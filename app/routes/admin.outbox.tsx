@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { dismissMailFailuresAsAdmin } from "#app/domains/mail/mail-failures.server.ts";
-import { listOutbox, outboxDirIn } from "#app/domains/mail/outbox.server.ts";
+import { listOutbox } from "#app/domains/mail/outbox.server.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
@@ -14,13 +14,13 @@ import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.outbox";
 
-/** The newest mails listed; the rest stay in the folder until they are pruned. */
+/** The newest mails listed; the rest stay in the outbox until they are pruned. */
 const LISTED = 200;
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const { env } = runtimeOf(context);
-  const { entries, total } = await listOutbox(outboxDirIn(env.dataDir), LISTED);
+  const { env, database } = runtimeOf(context);
+  const { entries, total } = await listOutbox(database.db, LISTED);
   return { smtp: env.mail.smtpUrl ? maskSmtpUrl(env.mail.smtpUrl) : null, entries, total };
 }
 

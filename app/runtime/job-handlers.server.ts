@@ -3,6 +3,7 @@ import { listBackups, runScheduledBackup } from "#app/domains/backup/schedule.se
 import { pruneFinishedJobs } from "#app/domains/jobs/job-queue.server.ts";
 import type { JobHandler } from "#app/domains/jobs/job-worker.server.ts";
 import { trimChangeEvents } from "#app/domains/live/change-events.server.ts";
+import { mailJobHandlers } from "#app/domains/mail/mail-jobs.server.ts";
 import {
   IMAGE_FINISH_JOB,
   imageFinishHandler,
@@ -32,6 +33,8 @@ export function createJobHandlers(services: RuntimeServices, logger: Logger): Re
   const { database, env, storage } = services;
   const db = database.db;
   const handlers: Record<string, JobHandler> = {
+    // Mail: sent at once by the process that wrote it, retried or taken over by any process (mail-jobs.server.ts).
+    ...mailJobHandlers(services.mail),
     [IMAGE_FINISH_JOB]: imageFinishHandler(db, storage),
     [WATERMARK_REDRAW_JOB]: watermarkRedrawHandler(db, storage),
     // Scheduled posts become published at their time, which drops every process's page cache.

@@ -11,7 +11,7 @@ import { ensureAdminSetupCode } from "#app/domains/invites/invites.server.ts";
 import { configureLocalJobs } from "#app/domains/jobs/job-local-run.server.ts";
 import { type ChangeFeed, createChangeFeed } from "#app/domains/live/change-feed.server.ts";
 import { type AppMailService, createMailService } from "#app/domains/mail/mail.server.ts";
-import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
+import { mailJobKeyOf } from "#app/domains/mail/mail-job-payload.server.ts";
 import { type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
@@ -33,7 +33,7 @@ export type RuntimeServices = {
   resetRequestLimiter: FailedAttemptLimiter;
   /** Uploaded and generated files: under DATA_DIR/storage, or in the bucket of STORAGE_URL. */
   storage: FileStorage;
-  /** Outgoing mail (SMTP_URL, or the outbox under DATA_DIR/outbox). */
+  /** Outgoing mail (SMTP_URL, or the outbox in the database), each mail a `mail.send` job until delivered. */
   mail: AppMailService;
   /** The key of the posts' "preview as visitor" links (app/domains/posts/preview-link.server.ts). */
   previewSecret: string;
@@ -85,11 +85,12 @@ export function createRuntime(env: Env, database: AppDatabase, authSecret?: Auth
     mail: createMailService({
       smtpUrl: env.mail.smtpUrl,
       from: env.mail.from,
-      outboxDir: outboxDirIn(env.dataDir),
       baseUrl: env.baseUrl,
       readSiteName: async () => (await readSettings(database.db)).site_name,
       db: database.db,
+      jobKey: mailJobKeyOf(secret),
       logger: getLogger(),
+      leaseMs: env.jobs.leaseMs,
     }),
   };
   return { ...services, tasks: createBackgroundTasks(services, getLogger()) };
@@ -139,7 +140,7 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
     getLogger().info(
       env.mail.smtpUrl
         ? { mail: "smtp", smtp: maskSmtpUrl(env.mail.smtpUrl), from: env.mail.from }
-        : { mail: "outbox", outbox: outboxDirIn(env.dataDir), from: env.mail.from },
+        : { mail: "outbox", from: env.mail.from },
       env.mail.smtpUrl ? "Mail is sent through SMTP" : "Mail goes to the outbox (SMTP_URL is not set)",
     );
     if (env.mail.smtpUrl && env.mail.fromIsDefault) {
@@ -192,7 +193,8 @@ export async function stopRuntime(): Promise<void> {
   holder.__vitrineRuntime = undefined;
   // Background work first (in the reverse order of its start): none of it may write once the database closes.
   await runtime?.tasks.stop();
-  // Mails under way are given a moment to go out (or be recorded as failed) before the database closes.
+  // Mails waiting for their turn go back to the queue; those under way are given a moment to end before the
+  // database closes (cut off, they stay claimed until their lease ends, then another process delivers them).
   await runtime?.mail.close();
   if (runtime) closeStorage(runtime.storage);
   await runtime?.database.close();

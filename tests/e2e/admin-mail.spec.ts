@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { AppDatabase } from "#app/db/database.server.ts";
 import { createMailService } from "#app/domains/mail/mail.server.ts";
-import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
+import { mailJobKeyOf } from "#app/domains/mail/mail-job-payload.server.ts";
 import { uniqueEmail } from "#tests/support/factories.ts";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
 import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { AXE_TAGS, expectNoViolations } from "./axe.ts";
 import { collectCspViolations } from "./csp-violations.ts";
-import { E2E_DATA_DIR } from "./e2e-env.ts";
+import { E2E_SECRET } from "./e2e-env.ts";
 import { E2E_BASE_URL, expect, setPreferences, test } from "./fixtures.ts";
 
 // The browser tests' server runs without SMTP_URL: every mail lands in the outbox.
@@ -21,11 +21,12 @@ async function fileResetMail(database: AppDatabase): Promise<string> {
   const mail = createMailService({
     smtpUrl: undefined,
     from: "vitrine@127.0.0.1",
-    outboxDir: outboxDirIn(E2E_DATA_DIR),
     baseUrl: E2E_BASE_URL,
     readSiteName: async () => "Vitrine",
     db: database.db,
-    logger: { info: () => {}, error: () => {} },
+    // Sealed as the server seals its own: were this mail left in the queue, the server's worker could deliver it.
+    jobKey: mailJobKeyOf(E2E_SECRET),
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
   });
   await mail.send({
     to: uniqueEmail("reset"),

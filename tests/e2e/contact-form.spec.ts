@@ -5,7 +5,6 @@ import { uniqueEmail } from "#tests/support/factories.ts";
 import { readNewestOutboxMail } from "#tests/support/smtp-server.ts";
 import { expectNoViolations } from "./axe.ts";
 import { collectCspViolations } from "./csp-violations.ts";
-import { E2E_DATA_DIR } from "./e2e-env.ts";
 import { expect, setPreferences, test, waitForHydration, waitForQuiet } from "./fixtures.ts";
 
 // Turning the form on puts "Contact" in every page's menu: this spec is one of the site-wide ones
@@ -90,7 +89,7 @@ test("a visitor writes with the keyboard alone, sees the confirmation, and an ad
     .executeTakeFirstOrThrow();
   expect(row).toMatchObject({ name: "Kim Keyboard", message: text, read_at: null });
   // The browser tests' server has no SMTP_URL: the mail to the owner is in the outbox, Reply-To the visitor.
-  const mail = await readNewestOutboxMail(E2E_DATA_DIR, (m) => m.text.includes(`Hello from the keyboard`));
+  const mail = await readNewestOutboxMail(database.db, (m) => m.text.includes(`Hello from the keyboard`));
   expect((mail.headers.get("reply-to") as { text: string }).text).toContain(sender);
   expect(violations).toEqual([]);
 

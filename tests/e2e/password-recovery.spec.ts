@@ -1,16 +1,20 @@
 import type { Page } from "@playwright/test";
+import type { AppDatabase } from "#app/db/database.server.ts";
 import { strongPassword, uniqueEmail } from "#tests/support/factories.ts";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
 import { readNewestOutboxMail } from "#tests/support/smtp-server.ts";
 import { expectNoViolations } from "./axe.ts";
-import { E2E_DATA_DIR } from "./e2e-env.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
-// The e2e server runs without SMTP_URL: every mail is filed in the outbox under its DATA_DIR.
+// The e2e server runs without SMTP_URL: every mail is filed in the outbox, in its database.
 
 /** The path (with its token) of the newest outbox mail to `to` that links to `pathname`. */
-async function linkFromOutbox(to: string, pathname: string): Promise<{ path: string; subject: string }> {
-  const mail = await readNewestOutboxMail(E2E_DATA_DIR, (filed) => filed.to.includes(to));
+async function linkFromOutbox(
+  database: AppDatabase,
+  to: string,
+  pathname: string,
+): Promise<{ path: string; subject: string }> {
+  const mail = await readNewestOutboxMail(database.db, (filed) => filed.to.includes(to));
   const match = mail.text.match(new RegExp(`https?://[^\\s]+${pathname}\\?token=([\\w-]+)`));
   if (!match) throw new Error(`No ${pathname} link in the mail to ${to}`);
   noteSecret(match[1]);
@@ -57,7 +61,11 @@ async function checkBothThemes(page: Page, label: string) {
 }
 
 for (const lang of ["en", "de"] as const) {
-  test(`the whole forgot-password flow in ${lang === "en" ? "English" : "German"}`, async ({ page, makeUser }) => {
+  test(`the whole forgot-password flow in ${lang === "en" ? "English" : "German"}`, async ({
+    page,
+    makeUser,
+    database,
+  }) => {
     const t = texts[lang];
     const user = await makeUser();
     await setPreferences(page, { lang });
@@ -70,7 +78,7 @@ for (const lang of ["en", "de"] as const) {
     await expect(page.getByRole("status").filter({ hasText: t.sent })).toBeVisible();
     await expect(page.locator("[data-sonner-toast]").filter({ hasText: t.sent })).toBeVisible();
 
-    const link = await linkFromOutbox(user.email, "/auth/reset");
+    const link = await linkFromOutbox(database, user.email, "/auth/reset");
     expect(link.subject).toBe(t.subject);
     await page.goto(link.path);
     await waitForHydration(page);
@@ -141,7 +149,12 @@ test("axe finds nothing on the reset page, with a working and with a bad link, i
   await checkBothThemes(page, "/auth/reset with a bad link");
 });
 
-test("changing the e-mail address needs the mailed link and the password", async ({ page, makeUser, signInAs }) => {
+test("changing the e-mail address needs the mailed link and the password", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
   test.setTimeout(150_000);
   const user = await makeUser();
   await signInAs(page, user);
@@ -159,7 +172,7 @@ test("changing the e-mail address needs the mailed link and the password", async
   await expect(page.getByText(`Your account's address is ${user.email}.`)).toBeVisible();
   await expectNoViolations(page, "/account/email with a change waiting");
 
-  const link = await linkFromOutbox(newEmail, "/account/confirm-email");
+  const link = await linkFromOutbox(database, newEmail, "/account/confirm-email");
   await page.goto(link.path);
   await expect(page.getByText(`Change the address of your account from ${user.email} to ${newEmail}?`)).toBeVisible();
   await checkBothThemes(page, "/account/confirm-email");
@@ -169,6 +182,6 @@ test("changing the e-mail address needs the mailed link and the password", async
   await expect(page.getByRole("heading", { level: 1, name: "E-mail address changed" })).toBeVisible();
   await page.goto("/account/email");
   await expect(page.getByText(`Your account's address is ${newEmail}.`)).toBeVisible();
-  const notice = await readNewestOutboxMail(E2E_DATA_DIR, (filed) => filed.to.includes(user.email));
+  const notice = await readNewestOutboxMail(database.db, (filed) => filed.to.includes(user.email));
   expect(notice.subject).toBe("The e-mail address of your account was changed");
 });

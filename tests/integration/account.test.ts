@@ -256,7 +256,7 @@ describe.each(databaseKinds)("the account pages (%s)", (kind) => {
     expect(audit).toEqual([expect.objectContaining({ action: "account.changePassword", target: user.email })]);
     expect(JSON.stringify(audit)).not.toContain(newPassword);
     // A notice reaches the account's address (the outbox here: no SMTP_URL), both parts, no password in it.
-    const notice = await readNewestOutboxMail(database.location.dataDir, (mail) => mail.to.includes(user.email));
+    const notice = await readNewestOutboxMail(database.db, (mail) => mail.to.includes(user.email));
     expect(notice.subject).toBe("Your password on Vitrine was changed");
     expect(notice.text).toContain(`The password of your account ${user.email} on Vitrine was changed`);
     expect(notice.html).toContain("Forgot password?");

@@ -14,22 +14,25 @@ import {
   run,
   type ServerProcess,
 } from "#tests/support/server-process.ts";
-import { outboxFiles, readNewestOutboxMail } from "#tests/support/smtp-server.ts";
-import type { TestDatabase } from "#tests/support/test-database.ts";
+import { outboxIds, readNewestOutboxMail } from "#tests/support/smtp-server.ts";
+import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 // A server and several command-line calls (npm and tsx start in a few seconds each on a busy machine).
 vi.setConfig({ testTimeout: 180_000 });
 
-/** `npm run cli -- outbox …` on a data folder, as an owner on the server's machine types it. */
-function outbox(dataDir: string, ...args: string[]): Promise<ProcessResult> {
-  return run("npm", ["run", "cli", "--", "outbox", ...args], cleanEnv({ DATA_DIR: dataDir }), 90_000);
+/** `npm run cli -- outbox …` with a site's settings, as an owner on the server's machine types it. */
+function outboxOf(location: { dataDir: string; databaseUrl?: string }, ...args: string[]): Promise<ProcessResult> {
+  const env = cleanEnv({ DATA_DIR: location.dataDir, DATABASE_URL: location.databaseUrl });
+  return run("npm", ["run", "cli", "--", "outbox", ...args], env, 90_000);
 }
 
-describe("reading the outbox on the command line", () => {
+describe.each(databaseKinds)("reading the outbox on the command line (%s)", (kind) => {
   let database: TestDatabase;
   let server: ServerProcess;
+  // The outbox is in the database: the CLI reads it with the server's DATA_DIR and DATABASE_URL.
+  const outbox = (...args: string[]) => outboxOf(database.location, ...args);
   beforeAll(async () => {
-    ({ database, server } = await startServerOnFreshDatabase("sqlite"));
+    ({ database, server } = await startServerOnFreshDatabase(kind));
   });
   afterAll(async () => {
     await stopServerAndDatabase(server, database);
@@ -41,9 +44,9 @@ describe("reading the outbox on the command line", () => {
     expect(asked.status).toBe(200);
     // Without SMTP_URL the answer says where the link went, and how its owner reads it.
     expect(visibleText(asked.body)).toContain("npm run cli -- outbox latest");
-    const filed = await readNewestOutboxMail(database.location.dataDir, (mail) => mail.to.includes(owner.email));
+    const filed = await readNewestOutboxMail(database.db, (mail) => mail.to.includes(owner.email));
 
-    const latest = await outbox(database.location.dataDir, "latest");
+    const latest = await outbox("latest");
 
     expect(latest.code, latest.stderr).toBe(0);
     const lines = latest.stdout.split("\n");
@@ -52,7 +55,7 @@ describe("reading the outbox on the command line", () => {
       `To: ${owner.email}`,
       "Subject: Reset your password",
       expect.stringMatching(/^Date: \w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/),
-      `ID: ${path.basename(filed.file)}`,
+      `ID: ${filed.id}`,
     ]);
     // The text part decoded: no quoted-printable soft breaks or =3D, the link whole on a line of its own.
     expect(latest.stdout).not.toMatch(/=3D|=\n/);
@@ -81,11 +84,11 @@ describe("reading the outbox on the command line", () => {
       [second, "127.0.9.3"],
     ] as const) {
       await postForm(server, "/auth/forgot", { email: user.email }, { localAddress: client });
-      await readNewestOutboxMail(database.location.dataDir, (mail) => mail.to.includes(user.email));
+      await readNewestOutboxMail(database.db, (mail) => mail.to.includes(user.email));
     }
-    const names = (await outboxFiles(database.location.dataDir)).map((file) => path.basename(file));
+    const names = await outboxIds(database.db);
 
-    const list = await outbox(database.location.dataDir, "list");
+    const list = await outbox("list");
 
     expect(list.code, list.stderr).toBe(0);
     const rows = list.stdout.trimEnd().split("\n");
@@ -95,7 +98,7 @@ describe("reading the outbox on the command line", () => {
     expect(rows[2]).toContain(first.email);
 
     const id = names[1] ?? "";
-    const shown = await outbox(database.location.dataDir, "show", id);
+    const shown = await outbox("show", id);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`To: ${first.email}\n`);
     expect(shown.stdout).toContain(`ID: ${id}\n`);
@@ -106,19 +109,23 @@ describe("reading the outbox on the command line", () => {
 
   it("says so, with a non-zero exit, for an unknown ID, a path, or a missing ID", async () => {
     for (const id of ["20260101-000000-000-password-reset-00000000.eml", "../auth-secret"]) {
-      const result = await outbox(database.location.dataDir, "show", id);
+      const result = await outbox("show", id);
       expect(result.code).not.toBe(0);
       expect(result.stdout).toBe("");
       expect(result.stderr).toContain(`No mail "${id}" in the outbox`);
       expect(result.stderr).toContain("npm run cli -- outbox list");
     }
-    const missing = await outbox(database.location.dataDir, "show");
+    const missing = await outbox("show");
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/outbox show takes exactly one ID/);
-    const unknown = await outbox(database.location.dataDir, "first");
+    const unknown = await outbox("first");
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/Unknown command: outbox first/);
   });
+});
+
+describe("reading the outbox of a site that never started", () => {
+  const outbox = (dataDir: string, ...args: string[]) => outboxOf({ dataDir }, ...args);
 
   it("says that the outbox is empty, with a non-zero exit for the newest mail, writing nothing", async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-empty-outbox-"));

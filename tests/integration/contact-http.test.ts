@@ -9,7 +9,6 @@ import {
   visibleText,
 } from "#tests/support/admin-server.ts";
 import { contactFormFields, enableContactForm, solveContactProof, tokenInPage } from "#tests/support/contact-form.ts";
-import { expectErrorLog } from "#tests/support/error-logs.ts";
 import type { CreatedUser } from "#tests/support/factories.ts";
 import {
   freePort,
@@ -340,23 +339,30 @@ describe.each(databaseKinds)("the contact form when mail fails or goes to the ou
     await stopServerAndDatabase(outboxServer, outboxDatabase);
   });
 
-  it("keeps the message when the mail server cannot be reached, and the failure shows for the admin", async () => {
-    const refused = expectErrorLog('"msg":"Mail could not be delivered"');
+  it("keeps the message when the mail server cannot be reached, and keeps the mail queued to be tried again", async () => {
     const answer = await sendContact(server, contactFormFields(TEST_AUTH_SECRET, { message: "Kept despite mail" }));
     expect(answer.status).toBe(200);
     expect(visibleText(answer.body)).toContain(SENT);
     expect(await messageCount(database)).toBe(1);
-    const deadline = Date.now() + 30_000;
-    let failures: { recipient: string; kind: string }[] = [];
-    while (failures.length === 0 && Date.now() < deadline) {
-      failures = await database.db.selectFrom("mail_failures").select(["recipient", "kind"]).execute();
-      if (failures.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(failures).toEqual([{ recipient: "owner@example.test", kind: "contact" }]);
-    // Logged for the owner too, within this test.
-    const line = await server.waitForLogLine((entry) => entry.msg === "Mail could not be delivered", 10_000);
-    expect(line).toMatchObject({ to: "owner@example.test", kind: "contact" });
-    expect(refused.lines).toHaveLength(1);
+    // A server that does not answer may answer later (issue 20): the mail waits in the queue, its reason noted, and
+    // is recorded for the dashboard only once its last try failed (app/domains/mail/mail.server.test.ts).
+    const line = await server.waitForLogLine(
+      (entry) => entry.msg === "Mail could not be delivered yet; it will be tried again",
+      30_000,
+    );
+    expect(line).toMatchObject({ to: "owner@example.test", kind: "contact", attempt: 1 });
+    const waiting = () =>
+      database.db
+        .selectFrom("jobs")
+        .select(["kind", "state", "attempts", "last_error"])
+        .where("state", "=", "queued")
+        .execute();
+    const deadline = Date.now() + 10_000;
+    while ((await waiting()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const [job] = await waiting();
+    expect(job).toMatchObject({ kind: "mail.send", state: "queued", attempts: 1 });
+    expect(job?.last_error).toBeTruthy();
+    expect(await database.db.selectFrom("mail_failures").select("id").execute()).toEqual([]);
   });
 
   it("files the mail in the outbox without SMTP_URL, with Reply-To the visitor", async () => {
@@ -369,7 +375,7 @@ describe.each(databaseKinds)("the contact form when mail fails or goes to the ou
       }),
     );
     expect(visibleText(answer.body)).toContain(SENT);
-    const mail = await readNewestOutboxMail(outboxDatabase.location.dataDir, (m) => m.subject.includes("Olga"));
+    const mail = await readNewestOutboxMail(outboxDatabase.db, (m) => m.subject.includes("Olga"));
     expect(mail.to).toEqual(["owner@example.test"]);
     expect(mail.subject).toBe("Vitrine: message from Olga Outbox");
     expect((mail.headers.get("reply-to") as { text: string }).text).toContain("olga@example.test");

@@ -824,7 +824,7 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       ["/%00", {}],
       ["/%FF%ED%A0%80", {}],
       ["/admin/uploads/site/%00", { Cookie: "" }],
-      // A mail's id is a file name under DATA_DIR/outbox: nothing else may be reached through it.
+      // A mail's id names a row of the outbox only (once a file under DATA_DIR/outbox): nothing else is reached.
       ...["%00", "..%2F..%2Fauth-secret", "%2E%2E", "%FF", "x".repeat(500), "1.eml%00"].map(
         (id) => [`/admin/outbox/${id}`, { Cookie: adminCookie }] as [string, Record<string, string>],
       ),

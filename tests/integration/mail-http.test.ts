@@ -12,7 +12,7 @@ import { expectErrorLog } from "#tests/support/error-logs.ts";
 import { createUser, uniqueEmail } from "#tests/support/factories.ts";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
 import { postForm, request, type ServerProcess, startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
-import { outboxFiles, readNewestOutboxMail, startSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
+import { outboxIds, readNewestOutboxMail, startSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
 import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 const SMTP_USER = "vitrine-mailer";
@@ -235,8 +235,6 @@ describe.each(databaseKinds)("mail without SMTP: the outbox over HTTP (%s)", (ki
   let server: ServerProcess;
   let adminCookie: string;
   let memberCookie: string;
-  let oldFile: string;
-  let recentFile: string;
 
   beforeAll(async () => {
     ({ database, server } = await startServerOnFreshDatabase(kind));
@@ -254,9 +252,7 @@ describe.each(databaseKinds)("mail without SMTP: the outbox over HTTP (%s)", (ki
     );
     expect(response.status).toBe(200);
     expect(visibleText(response.body)).toContain("filed in the outbox");
-    const mail = await readNewestOutboxMail(database.location.dataDir, (m) =>
-      m.to.includes("outbox-friend@example.test"),
-    );
+    const mail = await readNewestOutboxMail(database.db, (m) => m.to.includes("outbox-friend@example.test"));
     const { code } = await database.db
       .selectFrom("invite_codes")
       .select("code")
@@ -265,7 +261,8 @@ describe.each(databaseKinds)("mail without SMTP: the outbox over HTTP (%s)", (ki
     noteSecret(code);
     expect(mail.text).toContain(`${server.origin}/auth?invite=${code}`);
     expect(mail.from).toEqual({ name: "Vitrine", address: "vitrine@127.0.0.1" });
-    expect(fs.statSync(mail.file).mode & 0o777).toBe(0o600);
+    // Filed in the database (where every server process reads it), not as a file of this process's DATA_DIR.
+    expect(fs.existsSync(path.join(database.location.dataDir, "outbox"))).toBe(false);
 
     const deadline = Date.now() + 5000;
     while (!server.stdout.includes("Mail filed in the outbox") && Date.now() < deadline) {
@@ -285,7 +282,7 @@ describe.each(databaseKinds)("mail without SMTP: the outbox over HTTP (%s)", (ki
     expect(listText).toContain("Your invitation to Vitrine");
     expect(listText).toContain("invite");
 
-    const id = path.basename(mail.file);
+    const id = mail.id;
     const shown = await getWithCookie(server, `/admin/outbox/${id}`, adminCookie);
     expect(shown.status).toBe(200);
     expect(visibleText(shown.body)).toContain(`${server.origin}/auth?invite=${code}`);
@@ -301,8 +298,7 @@ describe.each(databaseKinds)("mail without SMTP: the outbox over HTTP (%s)", (ki
   });
 
   it("keeps the outbox to admins: visitors sign in first, others get 403", async () => {
-    const [file] = await outboxFiles(database.location.dataDir);
-    const id = path.basename(file ?? "x.eml");
+    const [id = "x.eml"] = await outboxIds(database.db);
     for (const pathname of ["/admin/outbox", `/admin/outbox/${id}`, "/admin/outbox.data", `/admin/outbox/${id}.data`]) {
       const visitor = await request(server.url(pathname));
       expect([302, 202]).toContain(visitor.status);
@@ -314,15 +310,31 @@ describe.each(databaseKinds)("mail without SMTP: the outbox over HTTP (%s)", (ki
     expect(post.status).toBe(403);
   });
 
-  it("deletes outbox files older than 30 days when the server starts", async () => {
-    const outbox = path.join(database.location.dataDir, "outbox");
-    oldFile = path.join(outbox, "20200101-000000-000-password-reset-0badc0de.eml");
-    recentFile = path.join(outbox, "20200102-000000-000-password-reset-0600d000.eml");
-    fs.writeFileSync(oldFile, "Subject: old\r\n\r\nold\r\n", { mode: 0o600 });
-    fs.writeFileSync(recentFile, "Subject: recent\r\n\r\nrecent\r\n", { mode: 0o600 });
+  it("moves an older version's outbox files into the database when the server starts, and deletes mails older than 30 days", async () => {
     const day = 24 * 60 * 60 * 1000;
-    fs.utimesSync(oldFile, new Date(Date.now() - 31 * day), new Date(Date.now() - 31 * day));
-    fs.utimesSync(recentFile, new Date(Date.now() - 29 * day), new Date(Date.now() - 29 * day));
+    const outbox = path.join(database.location.dataDir, "outbox");
+    const oldName = "20200101-000000-000-password-reset-0badc0de.eml";
+    const recentName = "20200102-000000-000-password-reset-0600d000.eml";
+    fs.mkdirSync(outbox, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(outbox, oldName), "Subject: old\r\n\r\nold\r\n", { mode: 0o600 });
+    fs.writeFileSync(path.join(outbox, recentName), "Subject: recent\r\n\r\nrecent mail\r\n", { mode: 0o600 });
+    fs.utimesSync(path.join(outbox, oldName), new Date(Date.now() - 31 * day), new Date(Date.now() - 31 * day));
+    fs.utimesSync(path.join(outbox, recentName), new Date(Date.now() - 29 * day), new Date(Date.now() - 29 * day));
+    // And a mail of the table filed long ago.
+    const expiredRow = "20200103-000000-000-invite-0dead000.eml";
+    await database.db
+      .insertInto("outbox_mails")
+      .values({
+        id: expiredRow,
+        kind: "invite",
+        recipient: "gone@example.test",
+        sender: "Vitrine <vitrine@127.0.0.1>",
+        subject: "gone",
+        language: "en",
+        filed_at: new Date(Date.now() - 31 * day),
+        raw: "Subject: gone\r\n\r\ngone\r\n",
+      })
+      .execute();
 
     expect(await server.stop()).toBe(0);
     server = await startServer({
@@ -331,8 +343,20 @@ describe.each(databaseKinds)("mail without SMTP: the outbox over HTTP (%s)", (ki
       authSecret: TEST_AUTH_SECRET,
     });
     const deadline = Date.now() + 5000;
-    while (fs.existsSync(oldFile) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(fs.existsSync(oldFile)).toBe(false);
-    expect(fs.existsSync(recentFile)).toBe(true);
+    const housekept = async () => !fs.existsSync(outbox) && !(await outboxIds(database.db)).includes(expiredRow);
+    while (!(await housekept()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fs.existsSync(outbox)).toBe(false);
+    const ids = await outboxIds(database.db);
+    expect(ids).toContain(recentName);
+    expect(ids).not.toContain(oldName);
+    expect(ids).not.toContain(expiredRow);
+    const list = visibleText((await getWithCookie(server, "/admin/outbox", adminCookie)).body);
+    expect(list).toContain("recent");
+    const shown = await getWithCookie(server, `/admin/outbox/${recentName}`, adminCookie);
+    expect(shown.status).toBe(200);
+    expect(visibleText(shown.body)).toContain("recent mail");
+    for (const gone of [oldName, expiredRow]) {
+      expect((await getWithCookie(server, `/admin/outbox/${gone}`, adminCookie)).status).toBe(404);
+    }
   });
 });

@@ -1,7 +1,7 @@
-import fs from "node:fs/promises";
-import path from "node:path";
+import type { Kysely } from "kysely";
 import { type AddressObject, type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import type { Database } from "#app/db/schema.ts";
 import { noteSecret } from "./secret-ledger.ts";
 
 /** A mail as a test sees it: parsed with mailparser, as a mail program would. */
@@ -32,8 +32,13 @@ export type TestSmtpServer = {
   mails: ReceivedMail[];
   /** The first mail (received so far or within `timeoutMs`) that `predicate` accepts. */
   waitForMail: (predicate?: (mail: ReceivedMail) => boolean, timeoutMs?: number) => Promise<ReceivedMail>;
-  /** From now on, refuse every message (550 with `reason`), or accept them again (false). */
-  rejectMessages: (reason: string | false) => void;
+  /**
+   * From now on, refuse every message with `reason` (550, a lasting refusal, unless another `responseCode` is
+   * given: 451 says "try again later"), or accept them again (false).
+   */
+  rejectMessages: (reason: string | false, responseCode?: number) => void;
+  /** How many messages were refused so far. */
+  readonly refused: number;
   /** Forgets the mails received so far. */
   clear: () => void;
   close: () => Promise<void>;
@@ -78,6 +83,8 @@ export async function startSmtpServer(
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let rejectReason: string | false = options.reject ?? false;
+  let rejectCode = 550;
+  let refused = 0;
   if (options.auth) noteSecret(options.auth.password);
 
   const tls = options.tls;
@@ -108,8 +115,9 @@ export async function startSmtpServer(
       simpleParser(stream)
         .then((parsed) => {
           if (rejectReason !== false) {
+            refused++;
             const error = new Error(rejectReason) as Error & { responseCode: number };
-            error.responseCode = 550;
+            error.responseCode = rejectCode;
             callback(error);
             return;
           }
@@ -161,8 +169,12 @@ export async function startSmtpServer(
         if (!check()) waiters.add(check);
       });
     },
-    rejectMessages(reason) {
+    rejectMessages(reason, responseCode = 550) {
       rejectReason = reason;
+      rejectCode = responseCode;
+    },
+    get refused() {
+      return refused;
     },
     clear() {
       mails.length = 0;
@@ -173,42 +185,39 @@ export async function startSmtpServer(
   };
 }
 
-/** The outbox's .eml files in `dataDir`, newest first (their names start with the time they were filed). */
-export async function outboxFiles(dataDir: string): Promise<string[]> {
-  const folder = path.join(dataDir, "outbox");
-  try {
-    const names = (await fs.readdir(folder)).filter((name) => name.endsWith(".eml"));
-    return names
-      .sort()
-      .reverse()
-      .map((name) => path.join(folder, name));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
+/** The ids of the outbox's mails (outbox_mails, migration 0020), newest first, as the Outbox screen lists them. */
+export async function outboxIds(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom("outbox_mails")
+    .select("id")
+    .orderBy("filed_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return rows.map((row) => row.id);
 }
 
-/** One outbox file parsed with mailparser. */
-export async function readEmlFile(file: string): Promise<ReceivedMail & { file: string }> {
-  return { ...received(await simpleParser(await fs.readFile(file))), file };
+/** One outbox mail, parsed with mailparser from the RFC 822 text the outbox keeps. */
+export async function readOutboxRow(db: Kysely<Database>, id: string): Promise<ReceivedMail & { id: string }> {
+  const row = await db.selectFrom("outbox_mails").select("raw").where("id", "=", id).executeTakeFirstOrThrow();
+  return { ...received(await simpleParser(row.raw)), id };
 }
 
 /**
- * The newest outbox mail in `dataDir` that `predicate` accepts, waiting up to `timeoutMs` for it: mails are
- * filed in the background, a moment after the answer that sent them.
+ * The newest outbox mail of the database `db` that `predicate` accepts, waiting up to `timeoutMs` for it: mails
+ * are filed in the background, a moment after the answer that sent them.
  */
 export async function readNewestOutboxMail(
-  dataDir: string,
+  db: Kysely<Database>,
   predicate: (mail: ReceivedMail) => boolean = () => true,
   timeoutMs = 10_000,
-): Promise<ReceivedMail & { file: string }> {
+): Promise<ReceivedMail & { id: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const file of await outboxFiles(dataDir)) {
-      const mail = await readEmlFile(file);
+    for (const id of await outboxIds(db)) {
+      const mail = await readOutboxRow(db, id);
       if (predicate(mail)) return mail;
     }
-    if (Date.now() > deadline) throw new Error(`No matching outbox mail in ${dataDir} within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`No matching outbox mail within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -62,6 +62,8 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
  * its own secret's at its first start (docs/decisions/003-backup-format.md). Jobs are work under way, not data: a
  * restored site queues what its data still needs (pictures whose sizes are not all made, a watermark check) and its
  * recurring jobs at its first start.
+ * The outbox's mails (outbox_mails) hold live links (password resets, invites) and last 30 days: a backup should not
+ * carry them, as it never carried the outbox's files before they moved into the database.
  */
 export const UNBACKED_TABLES: readonly string[] = [
   "change_events",
@@ -69,6 +71,7 @@ export const UNBACKED_TABLES: readonly string[] = [
   "attempt_counts",
   "secret_fingerprints",
   "jobs",
+  "outbox_mails",
 ];
 
 export type NeutralValue = string | number | boolean | null;

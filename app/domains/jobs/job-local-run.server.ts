@@ -1,7 +1,13 @@
-import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import { completeJob, DEFAULT_MAX_ATTEMPTS, failJob, type NewJob, renewLease } from "./job-queue.server.ts";
+import {
+  completeJob,
+  DEFAULT_MAX_ATTEMPTS,
+  enqueueClaimedJob,
+  failJob,
+  type NewJob,
+  renewLease,
+} from "./job-queue.server.ts";
 import { DEFAULT_LEASE_MS, newWorkerId } from "./job-worker.server.ts";
 
 /**
@@ -27,26 +33,8 @@ export function configureLocalJobs(options: { leaseMs: number }): void {
 
 /** Writes a job already claimed by this process (state running, first try); answers its id. */
 export async function insertClaimedJob(db: Kysely<Database>, job: NewJob, now: Date = new Date()): Promise<string> {
-  const id = randomUUID();
-  await db
-    .insertInto("jobs")
-    .values({
-      id,
-      kind: job.kind,
-      lane: job.lane ?? "default",
-      payload: JSON.stringify(job.payload ?? {}),
-      dedupe_key: job.dedupeKey ?? null,
-      state: "running",
-      run_at: now,
-      attempts: 1,
-      max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      locked_by: processWorker.id,
-      locked_until: new Date(now.getTime() + processWorker.leaseMs),
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return id;
+  const row = await enqueueClaimedJob(db, job, { worker: processWorker.id, leaseMs: processWorker.leaseMs }, now);
+  return row.id;
 }
 
 /**

@@ -46,6 +46,54 @@ export async function enqueueJob(db: Kysely<Database>, job: NewJob, now: Date = 
 }
 
 /**
+ * Queues a job already claimed by its creator, who runs it at once (a mail sent right after the answer): the row is
+ * the durable record should the creator die before it ends, and no other process takes it while the creator holds
+ * the lease (renew it with `renewLease`, end it with `completeJob` or `failJob`, hand it back with `releaseJob`).
+ */
+export async function enqueueClaimedJob(
+  db: Kysely<Database>,
+  job: Omit<NewJob, "runAt">,
+  claim: { worker: string; leaseMs: number },
+  now: Date = new Date(),
+): Promise<JobRow> {
+  return db
+    .insertInto("jobs")
+    .values({
+      ...newRow(randomUUID(), job, now),
+      state: "running",
+      attempts: 1,
+      locked_by: claim.worker,
+      locked_until: new Date(now.getTime() + claim.leaseMs),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Hands a held job back to the queue untried (its holder stops before running it); false when not held. */
+export async function releaseJob(
+  db: Kysely<Database>,
+  job: Pick<JobRow, "id" | "attempts">,
+  worker: string,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({
+      state: "queued",
+      run_at: now,
+      attempts: Math.max(0, job.attempts - 1),
+      locked_by: null,
+      locked_until: null,
+      updated_at: now,
+    })
+    .where("id", "=", job.id)
+    .where("state", "=", "running")
+    .where("locked_by", "=", worker)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0) > 0;
+}
+
+/**
  * Makes sure the recurring job `name` exists: one row under a fixed id, whatever number of processes start at once
  * (the primary key decides). Its first turn is at `firstRunAt`; later turns are set by the worker after each run.
  */

@@ -12,6 +12,7 @@ import {
   type JobRow,
   nextDueAt,
   recurringJobId,
+  releaseJob,
   renewLease,
 } from "./job-queue.server.ts";
 import { onJobsQueued } from "./job-signal.server.ts";
@@ -118,19 +119,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       clearInterval(renew);
       if (signal.aborted) {
         // Cut short by the stop: back to the queue for any process, this try not counted.
-        await db
-          .updateTable("jobs")
-          .set({
-            state: "queued",
-            run_at: now(),
-            attempts: Math.max(0, job.attempts - 1),
-            locked_by: null,
-            locked_until: null,
-          })
-          .where("id", "=", job.id)
-          .where("locked_by", "=", id)
-          .execute()
-          .catch(() => {});
+        await releaseJob(db, job, id, now()).catch(() => {});
         return;
       }
       const outcome = await failJob(db, job, id, error, { now: now(), nextRunAt: await nextRunAt() });

@@ -1,14 +1,18 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createJobWorker } from "#app/domains/jobs/job-worker.server.ts";
 import { listRecentMailFailures, recordMailFailure } from "#app/domains/mail/mail-failures.server.ts";
-import { readOutboxMail } from "#app/domains/mail/outbox.server.ts";
+import { listOutbox, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
-import { outboxFiles, readEmlFile, startSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
+import { outboxIds, readOutboxRow, startSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { createMailService, type MailServiceDeps, maskSecretsOf, startMailHousekeeping } from "./mail.server.ts";
+import { MAIL_MAX_ATTEMPTS, mailJobKeyOf } from "./mail-job-payload.server.ts";
+import { mailJobHandlers } from "./mail-jobs.server.ts";
 import type { MailMessage } from "./mail-message.ts";
+
+const JOB_KEY = mailJobKeyOf("mail-test-auth-secret-that-is-long-enough-0123456789");
 
 const SMTP_PASSWORD = "smtp-pass-W0rd/with:odd@chars";
 
@@ -31,6 +35,7 @@ function captureLogger() {
     lines,
     text: () => JSON.stringify(lines),
     info: (fields: object, message: string) => lines.push({ level: "info", fields, message }),
+    warn: (fields: object, message: string) => lines.push({ level: "warn", fields, message }),
     error: (fields: object, message: string) => lines.push({ level: "error", fields, message }),
   };
 }
@@ -47,10 +52,10 @@ describe.each(databaseKinds)("the mail service (%s)", (kind) => {
     return createMailService({
       smtpUrl: undefined,
       from: "vitrine@site.example",
-      outboxDir: path.join(database.location.dataDir, "outbox"),
       baseUrl: "https://site.example",
       readSiteName: async () => "Müllers Fotos",
       db: database.db,
+      jobKey: JOB_KEY,
       smtpTimeoutMs: 3000,
       ...overrides,
     });
@@ -82,9 +87,18 @@ describe.each(databaseKinds)("the mail service (%s)", (kind) => {
     expect(logger.text()).not.toContain(SMTP_PASSWORD);
     expect(logger.text()).not.toContain("abc123def456");
     expect(await listRecentMailFailures(database.db, new Date())).toEqual([]);
+
+    // Recorded first as a job, done once delivered; its payload is sealed: no address, no link in the database.
+    await mail.settled();
+    const jobs = await database.db.selectFrom("jobs").select(["kind", "state", "attempts", "payload"]).execute();
+    expect(jobs.map(({ kind, state, attempts }) => ({ kind, state, attempts }))).toEqual([
+      { kind: "mail.send", state: "done", attempts: 1 },
+    ]);
+    expect(jobs[0]?.payload).not.toContain("abc123def456");
+    expect(jobs[0]?.payload).not.toContain("reader@example.com");
   });
 
-  it("files the mail in the outbox without SMTP_URL, privately, with a one-line notice", async () => {
+  it("files the mail in the outbox table without SMTP_URL, with a one-line notice and an event for open screens", async () => {
     const logger = captureLogger();
     const mail = service({ logger });
     expect(mail.mode).toBe("outbox");
@@ -92,25 +106,27 @@ describe.each(databaseKinds)("the mail service (%s)", (kind) => {
     await mail.send(resetMessage({ language: "en", subject: "Reset your password" }));
     await mail.settled();
 
-    const [file] = await outboxFiles(database.location.dataDir);
-    if (!file) throw new Error("No outbox file");
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    // Outbox screens open elsewhere learn of it (issue 19): an admins-only event naming the file, not the address.
+    const [id] = await outboxIds(database.db);
+    if (!id) throw new Error("No outbox mail");
+    // In the database, for every process: no file, no folder under DATA_DIR.
+    expect(fs.existsSync(path.join(database.location.dataDir, "outbox"))).toBe(false);
+    // Outbox screens open elsewhere learn of it (issue 19): an admins-only event naming the mail, not the address.
     const events = await database.db
       .selectFrom("change_events")
       .select(["area", "action", "entity_id", "audience"])
       .where("area", "=", "outbox")
       .execute();
-    expect(events).toEqual([{ area: "outbox", action: "insert", entity_id: path.basename(file), audience: "admins" }]);
-    const parsed = await readEmlFile(file);
+    expect(events).toEqual([{ area: "outbox", action: "insert", entity_id: id, audience: "admins" }]);
+    const parsed = await readOutboxRow(database.db, id);
     expect(parsed.from).toEqual({ name: "Müllers Fotos", address: "vitrine@site.example" });
     expect(parsed.text).toContain("https://site.example/auth/reset?token=abc123def456");
     expect(parsed.html).toContain('<html lang="en">');
     expect(parsed.language).toBe("en");
 
-    // The Outbox screen's own reader agrees with mailparser.
-    const read = await readOutboxMail(path.dirname(file), path.basename(file));
+    // The Outbox screen's own reader agrees with mailparser, and its list names the mail.
+    const read = await readOutboxMail(database.db, id);
     expect(read).toMatchObject({
+      id,
       to: "reader@example.com",
       subject: "Reset your password",
       kind: "password-reset",
@@ -119,6 +135,20 @@ describe.each(databaseKinds)("the mail service (%s)", (kind) => {
     });
     expect(read?.text).toBe(parsed.text);
     expect(read?.html).toBe(parsed.html);
+    const { entries, total } = await listOutbox(database.db);
+    expect(total).toBe(1);
+    expect(entries).toEqual([
+      {
+        id,
+        filedAt: expect.any(String),
+        to: "reader@example.com",
+        from: "Müllers Fotos <vitrine@site.example>",
+        subject: "Reset your password",
+        kind: "password-reset",
+        language: "en",
+      },
+    ]);
+    expect(await readOutboxMail(database.db, "../vitrine.sqlite")).toBeUndefined();
 
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]?.fields).toMatchObject({ to: "reader@example.com", subject: "Reset your password" });
@@ -158,17 +188,59 @@ describe.each(databaseKinds)("the mail service (%s)", (kind) => {
     expect(logger.text()).not.toContain(wrongPassword);
   });
 
-  it("records an unreachable server, and a recipient that is no address", async () => {
+  it("records a recipient that is no address at once, and an unreachable server after the last of its tries", async () => {
     const logger = captureLogger();
     const mail = service({ smtpUrl: "smtp://user:unreachable-pass-1234@127.0.0.1:1", logger });
     await mail.send(resetMessage());
     await mail.send(resetMessage({ to: "not an address" }));
     await mail.settled();
-    const failures = await listRecentMailFailures(database.db, new Date());
-    expect(failures.map((failure) => failure.recipient).sort()).toEqual(["not an address", "reader@example.com"]);
+    // No second try makes an address of "not an address"; a server that does not answer may answer later.
+    const failures = async () =>
+      (await listRecentMailFailures(database.db, new Date())).map((failure) => failure.recipient).sort();
+    expect(await failures()).toEqual(["not an address"]);
+    const queued = await database.db
+      .selectFrom("jobs")
+      .select(["attempts", "last_error"])
+      .where("state", "=", "queued")
+      .executeTakeFirstOrThrow();
+    expect(queued.attempts).toBe(1);
+    expect(queued.last_error).toBeTruthy();
+    expect(logger.lines.find((line) => line.level === "warn")?.fields).toMatchObject({ to: "reader@example.com" });
+
+    // A job worker tries again (the queue's pause passed at once here) until the last try, which records it.
+    const worker = createJobWorker({
+      db: database.db,
+      kind,
+      handlers: mailJobHandlers(mail),
+      logger,
+      pollMs: 20,
+    });
+    await worker.start();
+    try {
+      await until(async () => {
+        await database.db.updateTable("jobs").set({ run_at: new Date() }).where("state", "=", "queued").execute();
+        return (await failures()).length === 2;
+      });
+    } finally {
+      await worker.stop();
+    }
+    expect(await failures()).toEqual(["not an address", "reader@example.com"]);
+    const jobs = await database.db.selectFrom("jobs").select(["state", "attempts", "last_error"]).execute();
+    expect(jobs.map((job) => job.state)).toEqual(["done", "done"]);
+    expect(Math.max(...jobs.map((job) => job.attempts))).toBe(MAIL_MAX_ATTEMPTS);
+    expect(JSON.stringify(jobs)).not.toContain("unreachable-pass-1234");
     expect(logger.text()).not.toContain("unreachable-pass-1234");
   });
 });
+
+/** Polls until `done`, instead of a fixed wait a busy machine may outlast. */
+async function until(done: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error("Timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe("masking the SMTP password", () => {
   it("masks it as written in the URL and decoded", () => {
@@ -181,26 +253,25 @@ describe("masking the SMTP password", () => {
 describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
 
-  it("deletes outbox files and failure records older than 30 days, at start and then daily by its clock", async () => {
+  it("moves the old outbox folder's mails into the table, and deletes outbox mails and failure records older than 30 days, at start and then daily by its clock", async () => {
     const outboxDir = path.join(database.location.dataDir, "outbox");
     const day = 24 * 60 * 60 * 1000;
     let clock = new Date("2026-03-01T12:00:00Z");
     const mail = createMailService({
       smtpUrl: undefined,
       from: "vitrine@site.example",
-      outboxDir,
       baseUrl: "https://site.example",
       readSiteName: async () => "Site",
       db: database.db,
+      jobKey: JOB_KEY,
       logger: captureLogger(),
       now: () => clock,
     });
+    // A mail is filed at the time of its filing, by the service's clock.
     await mail.send(resetMessage({ kind: "first" }));
     await mail.settled();
-    const [first] = await outboxFiles(database.location.dataDir);
-    if (!first) throw new Error("No outbox file");
-    // The file's own time is what counts; the test sets it to the clock's.
-    fs.utimesSync(first, clock, clock);
+    const [first] = await outboxIds(database.db);
+    if (!first) throw new Error("No outbox mail");
     await recordMailFailure(database.db, {
       recipient: "a@b.test",
       kind: "first",
@@ -210,11 +281,12 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
     });
     // Controls two days older, due at the step below: once they are gone, a whole run has happened at that step.
     const earlier = new Date(clock.getTime() - 2 * day);
+    clock = earlier;
     await mail.send(resetMessage({ kind: "control" }));
     await mail.settled();
-    const control = (await outboxFiles(database.location.dataDir)).find((file) => file !== first);
-    if (!control) throw new Error("No control outbox file");
-    fs.utimesSync(control, earlier, earlier);
+    clock = new Date(earlier.getTime() + 2 * day);
+    const control = (await outboxIds(database.db)).find((id) => id !== first);
+    if (!control) throw new Error("No control outbox mail");
     await recordMailFailure(database.db, {
       recipient: "control@b.test",
       kind: "control",
@@ -222,12 +294,20 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
       reason: "r",
       at: earlier,
     });
+    // Mails an older version filed as files: one of a day ago, one past keeping, and a write a crash cut short.
+    fs.mkdirSync(outboxDir, { mode: 0o700 });
+    const legacy = "20260327-120000-000-invite-0badc0de.eml";
+    const expired = "20260101-120000-000-invite-0dead000.eml";
+    const legacyRaw = (subject: string) =>
+      `From: Site <vitrine@site.example>\r\nTo: friend@example.test\r\nSubject: ${subject}\r\n` +
+      `Content-Language: en\r\nX-Vitrine-Kind: invite\r\n\r\nYour code: https://site.example/auth?invite=x\r\n`;
+    fs.writeFileSync(path.join(outboxDir, legacy), legacyRaw("Your invitation"), { mode: 0o600 });
+    fs.writeFileSync(path.join(outboxDir, expired), legacyRaw("Long ago"), { mode: 0o600 });
+    fs.writeFileSync(path.join(outboxDir, `.${legacy}.123.tmp`), "half", { mode: 0o600 });
+    const legacyTime = new Date(earlier.getTime() + 29 * day - day);
+    fs.utimesSync(path.join(outboxDir, legacy), legacyTime, legacyTime);
+    fs.utimesSync(path.join(outboxDir, expired), new Date("2026-01-01"), new Date("2026-01-01"));
     const failureCount = async () => (await database.db.selectFrom("mail_failures").select("id").execute()).length;
-    /** Polls until `done`, instead of a fixed wait a busy machine may outlast. */
-    async function until(done: () => Promise<boolean> | boolean) {
-      const deadline = Date.now() + 3000;
-      while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
 
     clock = new Date(clock.getTime() + 29 * day);
     const stop = startMailHousekeeping({
@@ -240,17 +320,19 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
     try {
       // The run that removed the controls (the outbox first, then the failures) kept the younger ones.
       await until(async () => (await failureCount()) === 1);
-      expect(fs.existsSync(control)).toBe(false);
+      expect(await outboxIds(database.db)).toEqual([legacy, first]);
       expect(await failureCount()).toBe(1);
-      expect(fs.existsSync(first)).toBe(true);
-      expect(await database.db.selectFrom("mail_failures").select("id").execute()).toHaveLength(1);
+      // The folder's mail is now the table's, under its file name, filed at the file's time; the folder is gone.
+      expect(fs.existsSync(outboxDir)).toBe(false);
+      const moved = await readOutboxMail(database.db, legacy);
+      expect(moved).toMatchObject({ to: "friend@example.test", subject: "Your invitation", kind: "invite" });
+      expect(moved?.filedAt).toBe(legacyTime.toISOString());
       // Shown on the dashboard for 7 days only.
       expect(await listRecentMailFailures(database.db, clock)).toEqual([]);
 
       clock = new Date(clock.getTime() + 2 * day);
-      await until(() => !fs.existsSync(first));
-      expect(fs.existsSync(first)).toBe(false);
       await until(async () => (await failureCount()) === 0);
+      expect(await outboxIds(database.db)).toEqual([legacy]);
       expect(await database.db.selectFrom("mail_failures").select("id").execute()).toHaveLength(0);
     } finally {
       stop();
@@ -258,35 +340,35 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
   });
 });
 
-describe("many mails at once", () => {
+describe.each(databaseKinds)("many mails at once (%s)", (kind) => {
+  const database = useTestDatabase(kind, "each");
+
   it("are all filed, a few at a time", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-outbox-"));
-    try {
-      let reading = 0;
-      let most = 0;
-      const mail = createMailService({
-        smtpUrl: undefined,
-        from: "vitrine@site.example",
-        outboxDir: dir,
-        baseUrl: "https://site.example",
-        readSiteName: async () => {
-          reading++;
-          most = Math.max(most, reading);
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          reading--;
-          return "Site";
-        },
-        db: undefined as never,
-        logger: captureLogger(),
-      });
-      await Promise.all(
-        Array.from({ length: 12 }, (_, index) => mail.send(resetMessage({ to: `r${index}@example.com` }))),
-      );
-      await mail.settled();
-      expect(fs.readdirSync(dir).filter((name) => name.endsWith(".eml"))).toHaveLength(12);
-      expect(most).toBeLessThanOrEqual(3);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    let reading = 0;
+    let most = 0;
+    const mail = createMailService({
+      smtpUrl: undefined,
+      from: "vitrine@site.example",
+      baseUrl: "https://site.example",
+      readSiteName: async () => {
+        reading++;
+        most = Math.max(most, reading);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        reading--;
+        return "Site";
+      },
+      db: database.db,
+      jobKey: JOB_KEY,
+      logger: captureLogger(),
+    });
+    await Promise.all(
+      Array.from({ length: 12 }, (_, index) => mail.send(resetMessage({ to: `r${index}@example.com` }))),
+    );
+    await mail.settled();
+    const filed = await Promise.all((await outboxIds(database.db)).map((id) => readOutboxRow(database.db, id)));
+    expect(filed.map((one) => one.to[0]).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => `r${i}@example.com`).sort(),
+    );
+    expect(most).toBeLessThanOrEqual(3);
   });
 });

@@ -1,166 +1,192 @@
 import type { Kysely } from "kysely";
-import nodemailer from "nodemailer";
-import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
-import { recordChangeEvent } from "#app/domains/live/change-events.server.ts";
-import { pruneMailFailures, recordMailFailure } from "./mail-failures.server.ts";
-import { layoutMail } from "./mail-layout.ts";
+import {
+  completeJob,
+  enqueueClaimedJob,
+  failJob,
+  type JobRow,
+  releaseJob,
+  renewLease,
+} from "#app/domains/jobs/job-queue.server.ts";
+import { signalJobsQueued } from "#app/domains/jobs/job-signal.server.ts";
+import { DEFAULT_LEASE_MS, type JobContext, newWorkerId } from "#app/domains/jobs/job-worker.server.ts";
+import { createMailDelivery, type MailLogger } from "./mail-delivery.server.ts";
+import { pruneMailFailures } from "./mail-failures.server.ts";
+import { MAIL_MAX_ATTEMPTS, MAIL_SEND_JOB, type MailJob, openMailJob, sealMailJob } from "./mail-job-payload.server.ts";
 import type { MailMessage, MailService } from "./mail-message.ts";
-import { fileInOutbox, KIND_HEADER, pruneOutbox } from "./outbox.server.ts";
+import { importOutboxFolder, outboxIdFor, pruneOutbox } from "./outbox.server.ts";
 
-type MailLogger = {
-  info: (fields: object, message: string) => void;
-  error: (fields: object, message: string) => void;
-};
+export { maskSecretsOf } from "./mail-delivery.server.ts";
+export type { MailLogger };
 
 export type MailServiceDeps = {
   /** `smtp://` or `smtps://` with the credentials in it; undefined: every mail goes to the outbox. */
   smtpUrl: string | undefined;
   /** The sender's address (MAIL_FROM); the sender's name is the site name. */
   from: string;
-  /** DATA_DIR/outbox. */
-  outboxDir: string;
   /** BASE_URL, named at the foot of every mail. */
   baseUrl: string;
   /** The site name from settings, read for every mail (an admin may change it at any time). */
   readSiteName: () => Promise<string>;
-  /** Where failed deliveries are recorded (mail_failures). */
+  /** The mail jobs, the outbox (outbox_mails) and failed deliveries (mail_failures). */
   db: Kysely<Database>;
+  /** The key that seals the mail jobs' payloads (`mailJobKeyOf(AUTH_SECRET)`): the same in every process. */
+  jobKey: string;
   logger: MailLogger;
   /** The clock (tests pass their own). */
   now?: () => Date;
   /** SMTP timeouts in ms (tests shorten them). */
   smtpTimeoutMs?: number;
+  /** How long this process's hold on a mail it delivers lasts without renewal (after a crash: until another takes it). */
+  leaseMs?: number;
 };
 
 export type AppMailService = MailService & {
   /** Where mail goes: through SMTP_URL, or into the outbox. */
   readonly mode: "smtp" | "outbox";
-  /** Resolves once every mail handed to `send` so far has been delivered, filed or recorded as failed. */
+  /**
+   * Resolves once every mail handed to `send` so far is queued and its first try has ended: delivered, filed,
+   * recorded as failed, or back in the queue for another try (which a job worker makes).
+   */
   settled(): Promise<void>;
-  /** Waits (up to `timeoutMs`) for mails under way, then closes the SMTP connection. */
+  /**
+   * Stops: mails still waiting for their turn go back to the queue at once (another process, or this one after its
+   * restart, delivers them); mails on their way are given up to `timeoutMs` to finish; then SMTP closes.
+   */
   close(timeoutMs?: number): Promise<void>;
+  /** One try of a queued `mail.send` job, for the job worker (see mail-jobs.server.ts). */
+  runJob(payload: unknown, context: JobContext): Promise<void>;
 };
 
-const address = z.email();
+/** At most a few deliveries at once (each may hold an SMTP connection); the rest wait their turn. */
 const MAX_PARALLEL_DELIVERIES = 3;
 
-/** Replaces the SMTP password (as written in the URL and decoded) wherever it occurs, e.g. in an error message. */
-export function maskSecretsOf(smtpUrl: string | undefined): (text: string) => string {
-  if (!smtpUrl) return (text) => text;
-  let secrets: string[] = [];
-  try {
-    const { password } = new URL(smtpUrl);
-    secrets = [password, safeDecode(password)].filter((value) => value.length > 0);
-  } catch {
-    // Not a URL: env validation refuses it before this is reached.
-  }
-  return (text) => secrets.reduce((masked, secret) => masked.replaceAll(secret, "***"), text);
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
+/** A turn among a few: `take` resolves true once it is ours, false when waiting was called off (a stop). */
+function createTurns(max: number) {
+  let running = 0;
+  const waiting: ((granted: boolean) => void)[] = [];
+  return {
+    take(signal?: AbortSignal): Promise<boolean> {
+      if (signal?.aborted) return Promise.resolve(false);
+      if (running < max) {
+        running++;
+        return Promise.resolve(true);
+      }
+      return new Promise((resolve) => {
+        const waiter = (granted: boolean) => {
+          signal?.removeEventListener("abort", leave);
+          resolve(granted);
+        };
+        // A worker that stops while its job waits: the job goes back to the queue, its turn to the next.
+        const leave = () => {
+          const index = waiting.indexOf(waiter);
+          if (index >= 0) waiting.splice(index, 1);
+          resolve(false);
+        };
+        waiting.push(waiter);
+        signal?.addEventListener("abort", leave, { once: true });
+      });
+    },
+    // A finished delivery hands its turn straight on, so the count never overshoots.
+    give() {
+      const next = waiting.shift();
+      if (next) next(true);
+      else running--;
+    },
+    callOff() {
+      for (const resolve of waiting.splice(0)) resolve(false);
+    },
+  };
 }
 
 /**
- * The mail service. `send` never waits for the delivery and never fails: the mail is laid out and handed to
- * SMTP (or filed in the outbox) in the background, so that a visitor's answer takes the same time and says the
- * same thing whether a mail went out, failed, or (for an unknown address) was never written. A failure is
- * logged with its reason (the SMTP password masked) and recorded in mail_failures for the dashboard.
+ * The mail service. `send` never waits for the delivery and never fails, so that a visitor's answer takes the
+ * same time and says the same thing whether a mail went out, failed, or (for an unknown address) was never written.
+ * After the answer, the mail is first recorded as a `mail.send` job (its payload sealed), claimed by this process
+ * as it is written, then delivered here at once: the row is the durable record, which another process takes over
+ * after the lease if this one dies before the end, and which no one else takes while this one holds it. A failure
+ * that another try may mend goes back to the queue (tried again with the queue's pause by a job worker, of any
+ * process); a lasting one, or the last try's, is logged and recorded in mail_failures for the dashboard.
  */
 export function createMailService(deps: MailServiceDeps): AppMailService {
   const now = deps.now ?? (() => new Date());
-  const mask = maskSecretsOf(deps.smtpUrl);
-  const timeout = deps.smtpTimeoutMs ?? 20_000;
-  const smtp = deps.smtpUrl
-    ? nodemailer.createTransport({
-        url: deps.smtpUrl,
-        connectionTimeout: timeout,
-        greetingTimeout: timeout,
-        socketTimeout: timeout * 2,
-      } as SMTPTransport.Options)
-    : null;
-  // The outbox's transport only builds the RFC 822 text; writing the file is ours (name, mode, atomic rename).
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const { db, logger } = deps;
+  const delivery = createMailDelivery({ ...deps, now });
+  const holder = newWorkerId();
+  const turns = createTurns(MAX_PARALLEL_DELIVERIES);
   const pending = new Set<Promise<void>>();
-  // At most a few deliveries at once (each may hold an SMTP connection); the rest wait their turn.
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const turn = async () => {
-    if (running < MAX_PARALLEL_DELIVERIES) running++;
-    // A finished delivery hands its slot straight on (see done), so the count never overshoots.
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const done = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
+  let closing = false;
+
+  const track = (task: Promise<void>) => {
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
   };
 
-  async function deliver(message: MailMessage): Promise<void> {
-    const at = now();
+  /** Renews the hold on `job` while it waits and is delivered; `lost()` says another process has taken it. */
+  const hold = (job: JobRow) => {
+    let lost = false;
+    const timer = setInterval(
+      () => {
+        void renewLease(db, job.id, holder, leaseMs, now())
+          .then((held) => {
+            lost ||= !held;
+          })
+          .catch(() => {});
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    timer.unref?.();
+    return { lost: () => lost, end: () => clearInterval(timer) };
+  };
+
+  /** The first try of a mail this process sent, under its own claim: ended in the queue as the worker would. */
+  async function deliverHeld(job: JobRow, mail: MailJob): Promise<void> {
+    const claim = hold(job);
     try {
-      if (!address.safeParse(message.to).success) throw new Error("The recipient is not an e-mail address");
-      if (message.replyTo && !address.safeParse(message.replyTo.address).success) {
-        throw new Error("The Reply-To address is not an e-mail address");
+      const granted = await turns.take();
+      if (!granted || closing) {
+        // Stopping before its turn came: back to the queue untried, for any process.
+        await releaseJob(db, job, holder, now());
+        return;
       }
-      const siteName = (await deps.readSiteName()).trim() || "Vitrine";
-      const { text, html } = layoutMail(message, { name: siteName, baseUrl: deps.baseUrl });
-      const mail = {
-        from: { name: siteName, address: deps.from },
-        to: message.to,
-        subject: message.subject,
-        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
-        text,
-        html,
-        date: at,
-        // Readable as it is filed (an operator may open the .eml), and safe for every mail server.
-        textEncoding: "quoted-printable" as const,
-        headers: { "Content-Language": message.language },
-      };
-      if (smtp) {
-        await smtp.sendMail(mail);
-        deps.logger.info({ to: message.to, kind: message.kind }, "Mail sent");
-      } else {
-        const built = await composer.sendMail({
-          ...mail,
-          headers: { ...mail.headers, [KIND_HEADER]: message.kind },
-        });
-        const file = await fileInOutbox(deps.outboxDir, message.kind, built.message as Buffer, at);
-        // Recipient and subject only: the body holds the links (tokens), which stay in the file.
-        deps.logger.info(
-          { to: message.to, subject: message.subject, kind: message.kind, file, read: "npm run cli -- outbox latest" },
-          "Mail filed in the outbox (SMTP_URL is not set)",
-        );
-        // A file is no row: the Outbox screens open elsewhere learn of it from this event (issue 19). The mail
-        // is filed whether or not the event could be recorded.
-        await recordChangeEvent(deps.db, { area: "outbox", action: "insert", id: file, audience: "admins" }, at).catch(
-          (error: unknown) => deps.logger.error({ err: error }, "The filed mail's change event was not recorded"),
-        );
+      try {
+        if (claim.lost()) return;
+        await delivery.deliver(mail, job.attempts);
+        await completeJob(db, job, holder, { now: now() });
+      } catch (error) {
+        await failJob(db, job, holder, error, { now: now() });
+        signalJobsQueued();
+      } finally {
+        turns.give();
       }
     } catch (error) {
-      const reason = mask(error instanceof Error ? error.message : String(error)) || "Unknown error";
-      deps.logger.error({ to: message.to, kind: message.kind, reason }, "Mail could not be delivered");
-      try {
-        await recordMailFailure(deps.db, {
-          recipient: message.to,
-          kind: message.kind,
-          subject: message.subject,
-          reason,
-          at,
-        });
-      } catch (recordError) {
-        deps.logger.error(
-          { reason: mask(recordError instanceof Error ? recordError.message : String(recordError)) },
-          "Could not record a failed mail delivery",
-        );
-      }
+      // The database went away meanwhile: the lease runs out and another process delivers the mail.
+      logger.error({ err: error, job: job.id }, "A mail's job could not be ended; it will be tried again");
+    } finally {
+      claim.end();
     }
+  }
+
+  async function queueAndDeliver(message: MailMessage, at: Date): Promise<void> {
+    const mail: MailJob = { id: outboxIdFor(message.kind, at), at: at.toISOString(), message };
+    const job = { kind: MAIL_SEND_JOB, lane: "default" as const, maxAttempts: MAIL_MAX_ATTEMPTS };
+    let row: JobRow;
+    try {
+      row = await enqueueClaimedJob(
+        db,
+        { ...job, payload: sealMailJob(deps.jobKey, mail) },
+        { worker: holder, leaseMs },
+        now(),
+      );
+    } catch (error) {
+      logger.error(
+        { err: error, to: message.to, kind: message.kind },
+        "A mail could not be queued (the database did not take it); it is not sent",
+      );
+      return;
+    }
+    await deliverHeld(row, mail);
   }
 
   const settled = async () => {
@@ -168,19 +194,22 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
   };
 
   return {
-    mode: smtp ? "smtp" : "outbox",
+    mode: delivery.mode,
     send(message) {
-      const task = turn()
-        .then(() => deliver(message))
-        .finally(() => {
-          done();
-          pending.delete(task);
-        });
-      pending.add(task);
+      track(queueAndDeliver(message, now()));
       return Promise.resolve();
+    },
+    async runJob(payload, context) {
+      const mail = openMailJob(deps.jobKey, payload);
+      if (!(await turns.take(context.signal))) throw new Error("The mail service is stopping");
+      const task = delivery.deliver(mail, context.attempt).finally(() => turns.give());
+      track(task.catch(() => {}));
+      await task;
     },
     settled,
     async close(timeoutMs = 5_000) {
+      closing = true;
+      turns.callOff();
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         settled(),
@@ -190,26 +219,31 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
         }),
       ]);
       clearTimeout(timer);
-      smtp?.close();
+      delivery.close();
     },
   };
 }
 
 /**
- * Deletes outbox files older than 30 days and failure records older than 30 days: now, and once a day from then
- * on. Returns the function that stops it.
+ * Moves the mails of this machine's old outbox folder into the outbox table (once: the folder is then gone), and
+ * deletes outbox mails and failure records older than 30 days: now, and once a day from then on. Every process
+ * runs it; the deletions are the same whoever makes them. Returns the function that stops it.
  */
 export function startMailHousekeeping(deps: {
+  /** DATA_DIR/outbox, where mails were filed as files before migration 0020. */
   outboxDir: string;
   db: Kysely<Database>;
-  logger: MailLogger;
+  logger: Pick<MailLogger, "info" | "error">;
   now?: () => Date;
   intervalMs?: number;
 }): () => void {
   const now = deps.now ?? (() => new Date());
   const run = async () => {
     try {
-      const removed = await pruneOutbox(deps.outboxDir, now());
+      const moved = await importOutboxFolder(deps.db, deps.outboxDir, now());
+      if (moved > 0)
+        deps.logger.info({ moved, from: deps.outboxDir }, "Mails of the outbox folder moved into the database");
+      const removed = await pruneOutbox(deps.db, now());
       if (removed > 0) deps.logger.info({ removed }, "Old mails removed from the outbox");
       await pruneMailFailures(deps.db, now());
     } catch (error) {

@@ -1,31 +1,41 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Kysely } from "kysely";
 import { type AddressObject, simpleParser } from "mailparser";
+import type { Database } from "#app/db/schema.ts";
+import { toIsoString } from "#app/db/values.ts";
+
+/**
+ * The outbox: without SMTP_URL every mail is filed here instead of being sent, as a row of `outbox_mails`
+ * (migration 0020), so that every server process's Outbox screen and the CLI read the same mails. Before that
+ * table a mail was an .eml file in DATA_DIR/outbox: such files are moved into the table (`importOutboxFolder`).
+ */
 
 /** Mails in the outbox are deleted this long after they were filed. */
 export const OUTBOX_KEEP_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The header that tells the Outbox screen what a filed mail was for (only in outbox files, never sent). */
+/** The header that tells the Outbox screen what a filed mail was for (only in the outbox, never sent). */
 export const KIND_HEADER = "X-Vitrine-Kind";
 
-/** DATA_DIR/outbox. */
+/** DATA_DIR/outbox: where mails were filed as files before the outbox moved into the database. */
 export function outboxDirIn(dataDir: string): string {
   return path.join(dataDir, "outbox");
 }
 
 /**
- * A filed mail's name: its time (so names sort by age), its kind, and some randomness. The Outbox screen takes
- * it from the address, so only names of exactly this form are ever opened.
+ * A filed mail's id: its time (so ids sort by age), its kind, and some randomness, in the form the outbox's file
+ * names had (an imported file keeps its name as its id). The screen and the CLI take it from outside, so only ids
+ * of exactly this form are ever looked up.
  */
-const FILE_NAME = /^\d{8}-\d{6}-\d{3}-[a-z0-9-]{1,40}-[0-9a-f]{8}\.eml$/;
+const OUTBOX_ID = /^\d{8}-\d{6}-\d{3}-[a-z0-9-]{1,40}-[0-9a-f]{8}\.eml$/;
 
-export function isOutboxFileName(name: string): boolean {
-  return FILE_NAME.test(name);
+export function isOutboxId(id: string): boolean {
+  return OUTBOX_ID.test(id);
 }
 
-function fileNameFor(kind: string, at: Date): string {
+export function outboxIdFor(kind: string, at: Date): string {
   const stamp = at.toISOString().replace(/[-:]/g, "").replace("T", "-").replace(".", "-").slice(0, 19);
   const safeKind =
     kind
@@ -36,21 +46,8 @@ function fileNameFor(kind: string, at: Date): string {
   return `${stamp}-${safeKind}-${randomBytes(4).toString("hex")}.eml`;
 }
 
-/**
- * Files one mail (its complete RFC 822 text) and returns the file's name. Written aside and renamed, so that
- * the screen never lists half a file; 0600 like everything under DATA_DIR, whatever the umask.
- */
-export async function fileInOutbox(outboxDir: string, kind: string, raw: Buffer, at: Date): Promise<string> {
-  await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
-  const name = fileNameFor(kind, at);
-  const temporary = path.join(outboxDir, `.${name}.${process.pid}.tmp`);
-  await fs.writeFile(temporary, raw, { mode: 0o600, flag: "wx" });
-  await fs.rename(temporary, path.join(outboxDir, name));
-  return name;
-}
-
 export type OutboxEntry = {
-  /** The file's name, which is also its id on the Outbox screen. */
+  /** The screen's and the CLI's ID of the mail. */
   id: string;
   /** When it was filed (ISO). */
   filedAt: string;
@@ -72,71 +69,124 @@ function addressLine(value: AddressObject | AddressObject[] | undefined): string
     .join(", ");
 }
 
-/** Reads a filed mail back with mailparser (nodemailer's own parser: MIME parts, encodings, encoded headers). */
-async function readOutboxFile(outboxDir: string, name: string) {
-  const file = path.join(outboxDir, name);
-  const [raw, stat] = await Promise.all([fs.readFile(file), fs.stat(file)]);
+/** Reads a mail's text with mailparser (nodemailer's own parser: MIME parts, encodings, encoded headers). */
+async function parseMail(raw: string | Buffer) {
   // Nothing of the mail is turned into links or HTML: it is shown as it was filed.
   const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
   const header = (key: string) => {
     const value = parsed.headers.get(key.toLowerCase());
     return typeof value === "string" ? value : "";
   };
-  const entry: OutboxEntry = {
-    id: name,
-    filedAt: stat.mtime.toISOString(),
+  return {
     to: addressLine(parsed.to),
     from: addressLine(parsed.from),
     subject: parsed.subject ?? "",
     kind: header(KIND_HEADER),
     language: header("Content-Language"),
+    date: parsed.date?.toUTCString() ?? "",
+    text: parsed.text ?? "",
+    html: typeof parsed.html === "string" ? parsed.html : null,
   };
-  const content = { text: parsed.text ?? null, html: typeof parsed.html === "string" ? parsed.html : null };
-  return { entry, parsed: content, date: parsed.date?.toUTCString() ?? "" };
 }
 
-/** The names of the filed mails, newest first. */
-async function outboxNames(outboxDir: string): Promise<string[]> {
-  try {
-    const names = await fs.readdir(outboxDir);
-    return names.filter(isOutboxFileName).sort().reverse();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
+/**
+ * Files one mail (its complete RFC 822 text) under `id`. True when filed; false when a mail of that id is there
+ * already: a delivery tried again after its process died between filing and finishing files nothing twice.
+ */
+export async function fileInOutbox(
+  db: Kysely<Database>,
+  mail: { id: string; raw: string | Buffer; filedAt: Date },
+): Promise<boolean> {
+  const raw = typeof mail.raw === "string" ? mail.raw : mail.raw.toString("utf8");
+  const headers = await parseMail(raw);
+  const result = await db
+    .insertInto("outbox_mails")
+    .values({
+      id: mail.id,
+      kind: headers.kind.slice(0, 60),
+      recipient: headers.to,
+      sender: headers.from,
+      subject: headers.subject,
+      language: headers.language.slice(0, 20),
+      filed_at: mail.filedAt,
+      raw,
+    })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /** The newest `limit` mails in the outbox, newest first, and how many there are in all. */
-export async function listOutbox(outboxDir: string, limit = 200): Promise<{ entries: OutboxEntry[]; total: number }> {
-  const names = await outboxNames(outboxDir);
-  const entries: OutboxEntry[] = [];
-  for (const name of names.slice(0, limit)) {
-    try {
-      entries.push((await readOutboxFile(outboxDir, name)).entry);
-    } catch (error) {
-      // Pruned (or removed by hand) between the listing and the reading.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
-  }
-  return { entries, total: names.length };
+export async function listOutbox(
+  db: Kysely<Database>,
+  limit = 200,
+): Promise<{ entries: OutboxEntry[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom("outbox_mails")
+      .select(["id", "kind", "recipient", "sender", "subject", "language", "filed_at"])
+      .orderBy("filed_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom("outbox_mails")
+      .select((eb) => eb.fn.countAll().as("total"))
+      .executeTakeFirst(),
+  ]);
+  const entries = rows.map((row) => ({
+    id: row.id,
+    filedAt: toIsoString(row.filed_at),
+    to: row.recipient,
+    from: row.sender,
+    subject: row.subject,
+    kind: row.kind,
+    language: row.language,
+  }));
+  return { entries, total: Number(count?.total ?? 0) };
 }
 
-/** One filed mail with its headers and both parts; undefined for a name that is not a filed mail. */
-export async function readOutboxMail(outboxDir: string, name: string): Promise<OutboxMail | undefined> {
-  if (!isOutboxFileName(name)) return undefined;
-  try {
-    const { entry, parsed, date } = await readOutboxFile(outboxDir, name);
-    return { ...entry, date, text: parsed.text ?? "", html: parsed.html };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+/** One filed mail with its headers and both parts; undefined for an id that names no filed mail. */
+export async function readOutboxMail(db: Kysely<Database>, id: string): Promise<OutboxMail | undefined> {
+  if (!isOutboxId(id)) return undefined;
+  const row = await db
+    .selectFrom("outbox_mails")
+    .select(["id", "kind", "filed_at", "raw"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { to, from, subject, language, date, text, html } = await parseMail(row.raw);
+  return {
+    id: row.id,
+    filedAt: toIsoString(row.filed_at),
+    to,
+    from,
+    subject,
+    kind: row.kind,
+    language,
+    date,
+    text,
+    html,
+  };
 }
 
-/** Deletes the mails filed more than OUTBOX_KEEP_DAYS ago (by the file's time); returns how many. */
-export async function pruneOutbox(outboxDir: string, now: Date): Promise<number> {
-  const cutoff = now.getTime() - OUTBOX_KEEP_DAYS * DAY_MS;
-  let removed = 0;
+/** Deletes the mails filed more than OUTBOX_KEEP_DAYS ago; returns how many. */
+export async function pruneOutbox(db: Kysely<Database>, now: Date): Promise<number> {
+  const result = await db
+    .deleteFrom("outbox_mails")
+    .where("filed_at", "<", new Date(now.getTime() - OUTBOX_KEEP_DAYS * DAY_MS))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}
+
+/**
+ * Moves the mails of the outbox folder this process's DATA_DIR had before the outbox moved into the database:
+ * each file becomes a row under its name (filed at the file's time), then goes. A file is removed only once its
+ * row is stored, and a second run stores nothing twice (the name is the key), so a stop in between loses nothing.
+ * Files of more than OUTBOX_KEEP_DAYS go unread, as housekeeping would have deleted them; so do the temporary
+ * files an interrupted write left. Returns how many mails moved.
+ */
+export async function importOutboxFolder(db: Kysely<Database>, outboxDir: string, now: Date): Promise<number> {
   let names: string[];
   try {
     names = await fs.readdir(outboxDir);
@@ -144,19 +194,22 @@ export async function pruneOutbox(outboxDir: string, now: Date): Promise<number>
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
     throw error;
   }
+  const cutoff = now.getTime() - OUTBOX_KEEP_DAYS * DAY_MS;
+  let moved = 0;
   for (const name of names) {
-    // Filed mails, and temporary files a crash left behind.
-    if (!isOutboxFileName(name) && !name.endsWith(".tmp")) continue;
     const file = path.join(outboxDir, name);
-    try {
-      const stat = await fs.stat(file);
-      if (stat.isFile() && stat.mtime.getTime() < cutoff) {
-        await fs.unlink(file);
-        removed++;
+    if (isOutboxId(name)) {
+      const [raw, stat] = await Promise.all([fs.readFile(file), fs.stat(file)]);
+      if (stat.mtime.getTime() >= cutoff) {
+        await fileInOutbox(db, { id: name, raw, filedAt: stat.mtime });
+        moved++;
       }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await fs.rm(file, { force: true });
+    } else if (name.endsWith(".tmp")) {
+      await fs.rm(file, { force: true });
     }
   }
-  return removed;
+  // The folder goes once it is empty; anything else put there by hand stays, and so does the folder.
+  await fs.rmdir(outboxDir).catch(() => {});
+  return moved;
 }

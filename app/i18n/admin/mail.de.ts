@@ -7,7 +7,7 @@ export const adminMailDe = {
 
   // Postausgang
   "admin.outbox.introOutbox":
-    "SMTP_URL ist nicht gesetzt, daher sendet die Website keine Mails: Jede Mail wird stattdessen hier abgelegt (und als .eml-Datei in DATA_DIR/outbox) und nach 30 Tagen gelöscht. Öffnen Sie eine, um sie zu lesen, etwa einen angeforderten Link zum Zurücksetzen eines Passworts.",
+    "SMTP_URL ist nicht gesetzt, daher sendet die Website keine Mails: Jede Mail wird stattdessen hier abgelegt (in der Datenbank, so dass jeder Serverprozess sie zeigt) und nach 30 Tagen gelöscht. Öffnen Sie eine, um sie zu lesen, etwa einen angeforderten Link zum Zurücksetzen eines Passworts.",
   "admin.outbox.introSmtp":
     "Mails werden über SMTP gesendet ({smtp}). Der Postausgang wird nur genutzt, solange SMTP_URL nicht gesetzt ist; früher abgelegte Mails stehen hier, bis sie 30 Tage nach dem Ablegen gelöscht werden.",
   "admin.outbox.count": "{count} Mails im Postausgang.",
@@ -26,7 +26,7 @@ export const adminMailDe = {
   "admin.outbox.header.subject": "Betreff",
   "admin.outbox.header.language": "Sprache",
   "admin.outbox.header.kind": "Art",
-  "admin.outbox.header.file": "Datei",
+  "admin.outbox.header.id": "ID",
   "admin.outbox.textPart": "Textteil",
   "admin.outbox.htmlPart": "HTML-Teil",
   "admin.outbox.htmlPartHint":

@@ -6,7 +6,7 @@ export const adminMailEn = {
 
   // The Outbox screen
   "admin.outbox.introOutbox":
-    "SMTP_URL is not set, so the site sends no mail: every mail is filed here instead (and as an .eml file in DATA_DIR/outbox) and deleted after 30 days. Open one to read it, for example a password-reset link someone asked for.",
+    "SMTP_URL is not set, so the site sends no mail: every mail is filed here instead (in the database, so every server process shows it) and deleted after 30 days. Open one to read it, for example a password-reset link someone asked for.",
   "admin.outbox.introSmtp":
     "Mail is sent through SMTP ({smtp}). The outbox is only used while SMTP_URL is unset; mails filed before are listed here until they are deleted, 30 days after they were filed.",
   "admin.outbox.count": "{count} mails in the outbox.",
@@ -25,7 +25,7 @@ export const adminMailEn = {
   "admin.outbox.header.subject": "Subject",
   "admin.outbox.header.language": "Language",
   "admin.outbox.header.kind": "Kind",
-  "admin.outbox.header.file": "File",
+  "admin.outbox.header.id": "ID",
   "admin.outbox.textPart": "Text part",
   "admin.outbox.htmlPart": "HTML part",
   "admin.outbox.htmlPartHint":
