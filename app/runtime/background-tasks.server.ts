@@ -99,7 +99,11 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
       name: "backup schedule",
       start: () =>
         env.backup.dir
-          ? startBackupSchedule({ database, dataDir: env.dataDir }, { ...env.backup, dir: env.backup.dir }, logger)
+          ? startBackupSchedule(
+              { database, dataDir: env.dataDir, storage: services.storage },
+              { ...env.backup, dir: env.backup.dir },
+              logger,
+            )
           : undefined,
     },
   ];

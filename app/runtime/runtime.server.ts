@@ -126,7 +126,9 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
   if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
-    const preMigrationBackup = await migrateWithBackup(database, env.dataDir);
+    // The files are read where the site keeps them (the bucket too); nothing is signed with this storage.
+    const files = createStorage(env, randomBytes(32).toString("base64url"));
+    const preMigrationBackup = await migrateWithBackup({ database, dataDir: env.dataDir, storage: files });
     if (preMigrationBackup) getLogger().info({ file: preMigrationBackup }, "Backup before upgrading the database");
     await insertMissingDefaults(database.db);
     const adminSetupCode = await ensureAdminSetupCode(database.db);
@@ -142,13 +144,6 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       getLogger().warn(
         { from: env.mail.from },
         "MAIL_FROM is not set: mail goes out from this made-up address, which your mail server may refuse; set MAIL_FROM to an address it accepts",
-      );
-    }
-    if (env.storage.kind === "s3") {
-      // Backups (scheduled, before an upgrade, the CLI's) still read DATA_DIR/storage only (issue 20): the owner
-      // must hear that the bucket's files are not in them before relying on one.
-      getLogger().warn(
-        "Backups do not include the files in the STORAGE_URL bucket yet: back the bucket up with its own tools (versioning, replication)",
       );
     }
     getLogger().info(
