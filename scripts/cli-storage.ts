@@ -95,9 +95,9 @@ function nextSteps(to: string, source: string, toLocal: boolean): string {
   ].join("\n");
 }
 
-function report(summary: CopySummary, target: string): string {
+function report(summary: CopySummary): string {
   const lines = [
-    `${summary.copied} copied (${formatBytes(summary.bytesCopied)}), ${summary.alreadyThere} already in ${lower(target)}, ${summary.failed.length} failed` +
+    `${summary.copied} copied (${formatBytes(summary.bytesCopied)}), ${summary.alreadyThere} already there, ${summary.failed.length} failed` +
       (summary.gone > 0 ? `, ${summary.gone} removed by the site meanwhile` : "") +
       ` (of ${summary.total} files).`,
   ];
@@ -132,7 +132,7 @@ export async function moveStorage(env: Env, to: string, write: (text: string) =>
         write(`  ${done} of ${total} files (${formatBytes(bytesDone)} of ${formatBytes(bytesTotal)})\n`);
       },
     });
-    write(`${report(summary, target.name)}\n`);
+    write(`${report(summary)}\n`);
     if (summary.failed.length > 0 || summary.stopped) {
       write(
         `Not every file is in ${lower(target.name)} yet. Nothing was removed anywhere: run the same command again to copy what is missing (what is there already is skipped).\n`,

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import pg from "pg";
 import * as tar from "tar";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "#app/db/database.server.ts";
@@ -205,6 +206,19 @@ describe.each(databaseKinds)("a site whose files are in a bucket (%s)", (kind) =
     expect(written).toBe(Object.keys(sourceFiles).length);
     expect(await objectsUnder(prefix)).toEqual([]);
     expect(await targetContents(target)).toEqual({ tables: [], files: [] });
+    if (kind === "postgres") {
+      // Nor the migrations' trigger functions: the database is as empty as it was.
+      const check = new pg.Client({ connectionString: target.databaseUrl });
+      await check.connect();
+      try {
+        const { rows } = await check.query<{ name: string }>(
+          "select proname as name from pg_proc where pronamespace = current_schema()::regnamespace",
+        );
+        expect(rows).toEqual([]);
+      } finally {
+        await check.end();
+      }
+    }
   });
 
   it("restores an archive of the earlier layout (manifest first, folder entries) into a bucket", async () => {

@@ -264,7 +264,12 @@ async function emptyPostgres(databaseUrl: string): Promise<void> {
       "select table_name from information_schema.tables where table_schema = current_schema()",
     );
     for (const row of rows) await client.query(`drop table if exists "${row.table_name}" cascade`);
-    await client.query("drop function if exists vitrine_notify_change() cascade");
+    // The migrations' trigger functions (vitrine_notify_change, and one vitrine_event_<table> each since 0015).
+    const functions = await client.query<{ signature: string }>(
+      `select p.oid::regprocedure::text as signature from pg_proc p
+       where p.pronamespace = current_schema()::regnamespace and p.proname like 'vitrine\\_%'`,
+    );
+    for (const row of functions.rows) await client.query(`drop function if exists ${row.signature} cascade`);
   } finally {
     await client.end().catch(() => {});
   }
