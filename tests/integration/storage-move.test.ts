@@ -49,7 +49,7 @@ function cli(dataDir: string, args: string[], variables: Record<string, string> 
 function summaryOf(stderr: string) {
   const match = /(\d+) copied \([^)]*\), (\d+) already there, (\d+) failed.* \(of (\d+) files\)/.exec(stderr);
   if (!match) throw new Error(`No summary in:\n${stderr}`);
-  const [copied, already, failed, total] = match.slice(1).map(Number);
+  const [copied = 0, already = 0, failed = 0, total = 0] = match.slice(1).map(Number);
   return { copied, already, failed, total };
 }
 async function objectCount(prefix: string): Promise<number> {
