@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyBackup } from "#app/domains/backup/restore.server.ts";
 import { createS3Storage, type S3FileStorage } from "#app/domains/media/s3-storage.server.ts";
+import { signedInAdminAndMember } from "#tests/support/admin-server.ts";
 import { createEmptyTarget, type EmptyTarget, storedFilesDump } from "#tests/support/backup-dump.ts";
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from "#tests/support/s3rver-process.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
@@ -151,5 +154,55 @@ describe.each(databaseKinds)("backups of a site on a bucket (%s)", (kind) => {
     const refused = await cli({ ...twice, prefix: againSite.prefix }, "restore", back);
     expect(refused.stderr).toMatch(/^The bucket "vitrine-test" \(folder "site-\w+"\) at .* is not empty \(\d+ files\)/);
     expect(refused.code).not.toBe(0);
+  });
+});
+
+describe("the server's own backups of a site on a bucket", () => {
+  let database: TestDatabase;
+  let backupDir: string;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+    backupDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-bucket-backups-"));
+  });
+  afterAll(async () => {
+    await database?.destroy();
+    fs.rmSync(backupDir, { recursive: true, force: true });
+  });
+
+  it("holds the bucket's files in the scheduled backup and in the dashboard's download", async () => {
+    const prefix = freshPrefix();
+    const bucket = bucketAt(prefix);
+    await addSampleContent(database.db, bucket);
+    const files = await storedFilesDump(bucket);
+    const { adminCookie } = await signedInAdminAndMember(database);
+    const server = await startServer({
+      dataDir: database.location.dataDir,
+      authSecret: TEST_AUTH_SECRET,
+      env: { ...envOf({ ...database.location, prefix }), BACKUP_DIR: backupDir },
+    });
+    try {
+      // Nothing at start warns that backups miss the bucket's files any more.
+      expect(await server.writtenStdout()).not.toMatch(/Backups do not include/);
+      const written = await server.waitForLogLine((line) => line.msg === "Backup written", 60_000);
+      const scheduled = await verifyBackup(String(written?.file));
+      const archivedFiles = (manifest: typeof scheduled) =>
+        Object.fromEntries(
+          manifest.entries
+            .filter((entry) => entry.path.startsWith("storage/"))
+            .map((entry) => [entry.path.slice("storage/".length), entry.sha256]),
+        );
+      expect(archivedFiles(scheduled)).toEqual(files);
+
+      const download = await fetch(server.url("/admin/backup"), {
+        method: "POST",
+        headers: { Origin: server.origin, Cookie: adminCookie },
+      });
+      expect(download.status).toBe(200);
+      const archive = path.join(backupDir, "downloaded.tar.gz");
+      fs.writeFileSync(archive, Buffer.from(await download.arrayBuffer()));
+      expect(archivedFiles(await verifyBackup(archive))).toEqual(files);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 });
