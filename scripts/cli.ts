@@ -14,22 +14,30 @@ import { defaultBackupDir, migrateWithBackup, runScheduledBackup } from "#app/do
 import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { importOutboxFolder, listOutbox, outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import { formatOutboxList, formatOutboxMail } from "#app/domains/mail/outbox-print.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { createResetLink, UnknownAccountError } from "#app/domains/users/password-recovery.server.ts";
 import { resetTwoFactor } from "#app/domains/users/two-factor.server.ts";
 import { formatAccountTable, listAccounts } from "#app/domains/users/user-list.server.ts";
 import { grantAdmin, RoleChangeError, revokeAdmin, setPassword } from "#app/domains/users/users.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
-import { EnvError, parseEnv } from "#app/lib/env.server.ts";
+import { type Env, EnvError, parseEnv } from "#app/lib/env.server.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
+import { moveStorage, openStorage } from "./cli-storage.ts";
 
 const USAGE = `Usage:
   npm run cli -- invites create [--count N]   print N new invite codes (default 1), one per line
   npm run cli -- admins grant <email>         give a user the admin role
   npm run cli -- admins revoke <email>        take the admin role away (not from the last admin)
-  npm run cli -- backup [--out FILE]          write a backup archive (.tar.gz) of the database and every file;
-                                              without --out into BACKUP_DIR (or DATA_DIR/backups); prints its path
-  npm run cli -- restore FILE                 restore an archive into an empty DATA_DIR / DATABASE_URL
+  npm run cli -- backup [--out FILE]          write a backup archive (.tar.gz) of the database and every file
+                                              (from DATA_DIR/storage or the STORAGE_URL bucket); without --out
+                                              into BACKUP_DIR (or DATA_DIR/backups); prints its path
+  npm run cli -- restore FILE                 restore an archive into an empty DATA_DIR / DATABASE_URL, the files
+                                              into DATA_DIR/storage or, with STORAGE_URL, into its empty bucket
+  npm run cli -- storage move --to URL        copy every file from DATA_DIR/storage into the bucket of URL (an
+                                              s3:// URL as STORAGE_URL takes it; the key pair from the environment),
+                                              or with --to local from the STORAGE_URL bucket to the disk; run again
+                                              after an interruption: what is there already is skipped
   npm run cli -- users set-password <email>   set a new password, read from the first line of stdin;
                                               ends all of the user's sessions
   npm run cli -- users reset-2fa <email>      turn the user's two-factor sign-in off and remove its secret and
@@ -138,24 +146,58 @@ async function main(argv: string[]): Promise<number> {
   const env = parseEnv();
   // Private files whatever the umask, a restored site's included.
   protectDataDir(env.dataDir);
-  const smtp = Boolean(env.mail.smtpUrl);
   // Reading the outbox of a site that never started makes no database.
   if (group === "outbox" && !env.databaseUrl && !fs.existsSync(sqliteFileIn(env.dataDir))) {
-    return printOutbox(null, command, rest, smtp);
+    return printOutbox(null, command, rest, Boolean(env.mail.smtpUrl));
   }
-  if (group === "restore") {
-    const [file, ...extra] = [command, ...rest].filter((arg) => arg !== undefined);
-    if (!file || extra.length > 0) throw new UsageError("restore takes exactly one archive file");
-    const { manifest, kind } = await restoreBackup(path.resolve(file), {
-      dataDir: env.dataDir,
-      databaseUrl: env.databaseUrl,
-    });
-    const rows = Object.values(manifest.counts.rows).reduce((sum, count) => sum + count, 0);
-    process.stderr.write(
-      `Restored the backup of ${manifest.createdAt} into ${kind === "postgres" ? "PostgreSQL" : env.dataDir}: ${rows} rows, ${manifest.counts.files} files.\n`,
-    );
-    return 0;
+  if (group === "storage") {
+    if (command !== "move") throw new UsageError(`Unknown command: ${["storage", command].filter(Boolean).join(" ")}`);
+    if (rest.length !== 2 || rest[0] !== "--to" || !rest[1]) {
+      throw new UsageError("storage move takes --to followed by an s3:// URL or local");
+    }
+    return moveStorage(env, rest[1], (text) => process.stderr.write(text));
   }
+  // The files where the site keeps them: DATA_DIR/storage, or the bucket of STORAGE_URL.
+  const files = await openStorage(env);
+  try {
+    if (group === "restore") {
+      const [file, ...extra] = [command, ...rest].filter((arg) => arg !== undefined);
+      if (!file || extra.length > 0) throw new UsageError("restore takes exactly one archive file");
+      let shown = 0;
+      const { manifest, kind } = await restoreBackup(path.resolve(file), {
+        dataDir: env.dataDir,
+        databaseUrl: env.databaseUrl,
+        storage: files.storage,
+        storageName: files.name,
+        // A terminal sees how far the files are, on one line; a script only gets the summary.
+        onProgress: process.stderr.isTTY
+          ? ({ done, total }) => {
+              if (done !== total && Date.now() - shown < 500) return;
+              shown = Date.now();
+              process.stderr.write(`\rRestoring the files: ${done} of ${total}${done === total ? "\n" : ""}`);
+            }
+          : undefined,
+      });
+      const rows = Object.values(manifest.counts.rows).reduce((sum, count) => sum + count, 0);
+      process.stderr.write(
+        `Restored the backup of ${manifest.createdAt} into ${kind === "postgres" ? "PostgreSQL" : env.dataDir}: ${rows} rows, ${manifest.counts.files} files${env.storage.kind === "s3" ? ` (into ${files.name.replace(/^The /, "the ")})` : ""}.\n`,
+      );
+      return 0;
+    }
+    return await withDatabase(env, group, command, rest, files.storage);
+  } finally {
+    files.close();
+  }
+}
+
+/** The commands that work on the site's database (migrated first, with a backup before an upgrade). */
+async function withDatabase(
+  env: Env,
+  group: string,
+  command: string | undefined,
+  rest: string[],
+  storage: FileStorage,
+): Promise<number> {
   const database = openDatabase({ databaseUrl: env.databaseUrl, sqliteFile: sqliteFileIn(env.dataDir) });
   if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
@@ -166,7 +208,7 @@ async function main(argv: string[]): Promise<number> {
         if (args[0] !== "--out" || !args[1] || args.length > 2) throw new UsageError("backup takes only --out FILE");
         out = path.resolve(args[1]);
       }
-      const source = { database, dataDir: env.dataDir };
+      const source = { database, dataDir: env.dataDir, storage };
       const result = out
         ? await createBackup(source, out)
         : await runScheduledBackup(source, {
@@ -180,7 +222,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     // In turns with servers starting on the same PostgreSQL database (app/db/start-lock.server.ts).
-    const preMigrationBackup = await withStartLock(database, () => migrateWithBackup(database, env.dataDir));
+    const preMigrationBackup = await withStartLock(database, () =>
+      migrateWithBackup({ database, dataDir: env.dataDir, storage }),
+    );
     if (preMigrationBackup) process.stderr.write(`Backup before upgrading the database: ${preMigrationBackup}\n`);
     await insertMissingDefaults(database.db);
     if (group === "secret" && command === "accept") {
@@ -199,7 +243,7 @@ async function main(argv: string[]): Promise<number> {
     if (group === "outbox") {
       // Mails an older version filed as files, should the server not have moved them yet.
       await importOutboxFolder(database.db, outboxDirIn(env.dataDir), new Date());
-      return await printOutbox(database.db, command, rest, smtp);
+      return await printOutbox(database.db, command, rest, Boolean(env.mail.smtpUrl));
     }
     if (group === "invites" && command === "create") {
       const codes = await createInviteCodes(database.db, { count: parseCount(rest) });

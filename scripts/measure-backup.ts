@@ -13,6 +13,7 @@ import Database from "better-sqlite3";
 import { openDatabase } from "#app/db/database.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { restoreBackup } from "#app/domains/backup/restore.server.ts";
+import { createLocalStorage } from "#app/domains/media/storage.server.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { seedDataFolder } from "./bench/seed-data.ts";
 
@@ -25,6 +26,10 @@ const { values } = parseArgs({
 });
 const total = Number(values.pictures);
 const real = Number(values.real);
+
+/** The local storage of a data folder (nothing is signed with it). */
+const storageIn = (dataDir: string) =>
+  createLocalStorage({ root: path.join(dataDir, "storage"), secret: "measure-backup" });
 
 /** Copies pictures (rows and every file, under the new image's id) until the gallery holds `count`. */
 function copyPictures(dataDir: string, count: number): void {
@@ -96,7 +101,9 @@ try {
   let backup: Awaited<ReturnType<typeof createBackup>>;
   let backupSeconds: number;
   try {
-    [backup, backupSeconds] = await timed(() => createBackup({ database, dataDir }, archive));
+    [backup, backupSeconds] = await timed(() =>
+      createBackup({ database, dataDir, storage: storageIn(dataDir) }, archive),
+    );
   } finally {
     await database.close();
   }
@@ -106,11 +113,17 @@ try {
   );
   console.log(`Backup (SQLite): ${backupSeconds.toFixed(1)} s, archive ${megabytes(backup.size)}`);
 
-  const [, sqliteSeconds] = await timed(() => restoreBackup(archive, { dataDir: path.join(root, "restored") }));
+  const [, sqliteSeconds] = await timed(() =>
+    restoreBackup(archive, { dataDir: path.join(root, "restored"), storage: storageIn(path.join(root, "restored")) }),
+  );
   console.log(`Restore into an empty SQLite folder: ${sqliteSeconds.toFixed(1)} s`);
   if (values.postgres) {
     const [, pgSeconds] = await timed(() =>
-      restoreBackup(archive, { dataDir: path.join(root, "restored-pg"), databaseUrl: values.postgres }),
+      restoreBackup(archive, {
+        dataDir: path.join(root, "restored-pg"),
+        databaseUrl: values.postgres,
+        storage: storageIn(path.join(root, "restored-pg")),
+      }),
     );
     console.log(`Restore into an empty PostgreSQL database: ${pgSeconds.toFixed(1)} s`);
   }

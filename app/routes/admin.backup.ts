@@ -17,8 +17,8 @@ import type { Route } from "./+types/admin.backup";
  */
 export async function action({ url, context }: Route.ActionArgs) {
   const admin = requireAdmin(url, context);
-  const { database, env } = runtimeOf(context);
-  const backup = await createDownloadBackup({ database, dataDir: env.dataDir });
+  const { database, env, storage } = runtimeOf(context);
+  const backup = await createDownloadBackup({ database, dataDir: env.dataDir, storage });
   const handle = await fsp.open(backup.file, "r");
   await fsp.rm(backup.file, { force: true });
   const name = `vitrine-backup-${backup.manifest.createdAt.replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z")}.tar.gz`;

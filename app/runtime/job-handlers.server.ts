@@ -58,7 +58,10 @@ export function createJobHandlers(services: RuntimeServices, logger: Logger): Re
     handlers["backup.scheduled"] = {
       lane: "default",
       run: async () => {
-        const result = await runScheduledBackup({ database, dataDir: env.dataDir }, { dir, keep: backup.keep });
+        const result = await runScheduledBackup(
+          { database, dataDir: env.dataDir, storage },
+          { dir, keep: backup.keep },
+        );
         logger.info({ file: result.file, bytes: result.size }, "Backup written");
       },
       every: {

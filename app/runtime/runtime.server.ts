@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Auth, createAuth } from "#app/auth/auth.server.ts";
 import { type AuthSecret, checkAuthSecret, resolveAuthSecret } from "#app/auth/auth-secret.server.ts";
@@ -102,12 +103,17 @@ export function createRuntime(env: Env, database: AppDatabase, authSecret?: Auth
  * written), migrate (after a backup when there was a schema), fill in missing settings, record the secret's
  * fingerprint when none is, and keep one admin setup code while no admin exists (returned).
  */
-async function prepareDatabase(database: AppDatabase, dataDir: string, authSecret: AuthSecret): Promise<string | null> {
+async function prepareDatabase(
+  database: AppDatabase,
+  dataDir: string,
+  authSecret: AuthSecret,
+  storage: FileStorage,
+): Promise<string | null> {
   return withStartLock(
     database,
     async () => {
       await checkAuthSecret(database.db, authSecret, { record: false });
-      const preMigrationBackup = await migrateWithBackup(database, dataDir);
+      const preMigrationBackup = await migrateWithBackup({ database, dataDir, storage });
       if (preMigrationBackup) getLogger().info({ file: preMigrationBackup }, "Backup before upgrading the database");
       await insertMissingDefaults(database.db);
       if ((await checkAuthSecret(database.db, authSecret, { record: true })) === "recorded")
@@ -135,7 +141,12 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
   if (database.kind === "sqlite") protectSqliteFiles(sqliteFileIn(env.dataDir));
   try {
     const authSecret = resolveAuthSecret(env);
-    const adminSetupCode = await prepareDatabase(database, env.dataDir, authSecret);
+    // The pre-migration backup reads the files where the site keeps them (the bucket too); nothing is signed
+    // with this storage, and it is closed once the database is prepared.
+    const files = createStorage(env, randomBytes(32).toString("base64url"));
+    const adminSetupCode = await prepareDatabase(database, env.dataDir, authSecret, files).finally(() =>
+      closeStorage(files),
+    );
     const runtime = createRuntime(env, database, authSecret);
     getLogger().info(
       env.mail.smtpUrl
@@ -148,13 +159,6 @@ export async function startRuntime(env: Env): Promise<{ runtime: Runtime; adminS
       getLogger().warn(
         { from: env.mail.from },
         "MAIL_FROM is not set: mail goes out from this made-up address, which your mail server may refuse; set MAIL_FROM to an address it accepts",
-      );
-    }
-    if (env.storage.kind === "s3") {
-      // Backups (scheduled, before an upgrade, the CLI's) still read DATA_DIR/storage only (issue 20): the owner
-      // must hear that the bucket's files are not in them before relying on one.
-      getLogger().warn(
-        "Backups do not include the files in the STORAGE_URL bucket yet: back the bucket up with its own tools (versioning, replication)",
       );
     }
     getLogger().info(

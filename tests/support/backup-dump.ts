@@ -8,6 +8,9 @@ import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { listFiles } from "#app/domains/backup/backup.server.ts";
 import { BACKUP_TABLES, toNeutralRow } from "#app/domains/backup/tables.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import { listAllFiles } from "#app/domains/media/storage-copy.server.ts";
+import { storageIn } from "#tests/support/gallery-factories.ts";
 import { createTestDatabase } from "#tests/support/test-database.ts";
 
 export type CanonicalDump = { tables: Record<string, string[]>; files: Record<string, string> };
@@ -38,14 +41,32 @@ export type EmptyTarget = {
   kind: DatabaseKind;
   dataDir: string;
   databaseUrl?: string;
+  /** The data folder's own storage (DATA_DIR/storage). */
+  storage: FileStorage;
   destroy: () => Promise<void>;
 };
+
+/** The SHA-256 of every file in a storage (the disk or a bucket), by key: to compare sites by their files. */
+export async function storedFilesDump(storage: FileStorage): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const file of await listAllFiles(storage)) {
+    const hash = createHash("sha256");
+    for await (const chunk of await storage.readStream(file.key)) hash.update(chunk as Buffer);
+    files[file.key] = hash.digest("hex");
+  }
+  return files;
+}
 
 /** An empty data folder, and for PostgreSQL an empty database (no tables at all). */
 export async function createEmptyTarget(kind: DatabaseKind): Promise<EmptyTarget> {
   if (kind === "sqlite") {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-restore-"));
-    return { kind, dataDir, destroy: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      kind,
+      dataDir,
+      storage: storageIn(dataDir),
+      destroy: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const database = await createTestDatabase("postgres", { migrate: false });
   await database.close();
@@ -53,6 +74,7 @@ export async function createEmptyTarget(kind: DatabaseKind): Promise<EmptyTarget
     kind,
     dataDir: database.location.dataDir,
     databaseUrl: database.location.databaseUrl,
+    storage: storageIn(database.location.dataDir),
     destroy: () => database.destroy(),
   };
 }

@@ -69,6 +69,10 @@ export type TestS3Server = {
   bucket: string;
   /** Where a storage on this server keeps its files: the test bucket, under `prefix`. */
   location(prefix?: string): S3Location;
+  /** Stops answering (open connections are cut), keeping every object: as a store that went away midway. */
+  pause(): Promise<void>;
+  /** Answers again on the same port, with the objects it held. */
+  resume(): Promise<void>;
   /** Stops the server and removes every object it held. */
   stop(): Promise<void>;
 };
@@ -80,20 +84,31 @@ export type TestS3Server = {
 export async function startS3Server(bucket = "vitrine-test"): Promise<TestS3Server> {
   makeS3rverWritesWhole();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-s3rver-"));
-  const server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket }],
-  });
+  const open = async (port: number) => {
+    const server = new S3rver({
+      address: "127.0.0.1",
+      port,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket }],
+    });
+    const address = await server.run();
+    return { server, port: address.port };
+  };
+  let running: S3rver | null;
   let port: number;
   try {
-    ({ port } = await server.run());
+    ({ server: running, port } = await open(0));
   } catch (error) {
     fs.rmSync(directory, { recursive: true, force: true });
     throw error;
   }
+  const close = async () => {
+    const server = running;
+    running = null;
+    server?.httpServer?.closeAllConnections();
+    await server?.close();
+  };
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -106,9 +121,13 @@ export async function startS3Server(bucket = "vitrine-test"): Promise<TestS3Serv
       forcePathStyle: true,
       credentials: S3RVER_CREDENTIALS,
     }),
+    pause: close,
+    async resume() {
+      if (!running) ({ server: running } = await open(port));
+    },
     async stop() {
       try {
-        await server.close();
+        await close();
       } finally {
         fs.rmSync(directory, { recursive: true, force: true });
       }

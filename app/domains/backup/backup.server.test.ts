@@ -53,6 +53,13 @@ afterAll(() => {
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** What a backup reads of a test site: its database, data folder and the storage in it. */
+const siteOf = (database: TestDatabase) => ({
+  database,
+  dataDir: database.location.dataDir,
+  storage: storageIn(database.location.dataDir),
+});
+
 /** A site with a bit of everything: pictures and their files, links, FAQ, a video, users, sessions, invites, audit. */
 async function fillSite(database: TestDatabase) {
   const storage = storageIn(database.location.dataDir);
@@ -96,7 +103,7 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
     source = await createTestDatabase(kind);
     await fillSite(source);
     quietArchive = path.join(tempDir(), "quiet.tar.gz");
-    await createBackup({ database: source, dataDir: source.location.dataDir }, quietArchive);
+    await createBackup(siteOf(source), quietArchive);
     quietDump = await canonicalDump(source.db, source.location.dataDir);
   });
   afterAll(async () => {
@@ -136,7 +143,7 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
     })();
     while (written < 5) await new Promise((resolve) => setTimeout(resolve, 5));
     const archive = path.join(tempDir(), "busy.tar.gz");
-    await createBackup({ database: source, dataDir: source.location.dataDir }, archive);
+    await createBackup(siteOf(source), archive);
     const writtenAtEnd = written;
     while (written < writtenAtEnd + 3) await new Promise((resolve) => setTimeout(resolve, 5));
     stop = true;
@@ -198,7 +205,10 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
       );
       const back = path.join(tempDir(), `back-${other}.tar.gz`);
       try {
-        await createBackup({ database: thereDatabase, dataDir: thereTarget.dataDir }, back);
+        await createBackup(
+          { database: thereDatabase, dataDir: thereTarget.dataDir, storage: thereTarget.storage },
+          back,
+        );
       } finally {
         await thereDatabase.close();
       }
@@ -236,7 +246,7 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
     const dir = path.join(tempDir(), "nested", "backups");
     const previous = process.umask(0);
     try {
-      const result = await runScheduledBackup({ database: source, dataDir: source.location.dataDir }, { dir, keep: 3 });
+      const result = await runScheduledBackup(siteOf(source), { dir, keep: 3 });
       expect(fs.statSync(result.file).mode & 0o777).toBe(0o600);
       expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
       expect(fs.statSync(path.join(source.location.dataDir, "backups")).mode & 0o777).toBe(0o700);
@@ -282,7 +292,11 @@ describe.each(databaseKinds)("backup and restore (from %s)", (kind) => {
   it("refuses a target that is not empty, changing nothing", async () => {
     const before = await canonicalDump(source.db, source.location.dataDir);
     await expect(
-      restoreBackup(quietArchive, { dataDir: source.location.dataDir, databaseUrl: source.location.databaseUrl }),
+      restoreBackup(quietArchive, {
+        dataDir: source.location.dataDir,
+        databaseUrl: source.location.databaseUrl,
+        storage: storageIn(source.location.dataDir),
+      }),
     ).rejects.toThrow(/not empty.*Nothing was restored/);
     expect(await canonicalDump(source.db, source.location.dataDir)).toEqual(before);
 
@@ -341,15 +355,15 @@ describe.each(databaseKinds)("schema versions (%s)", (kind) => {
   it("backs up before a start migrates to a newer schema, and restores an older backup into the newer one", async () => {
     const dataDir = database.location.dataDir;
     // A first start on an empty database: nothing to save.
-    expect(await migrateWithBackup(database, dataDir)).toBeNull();
+    expect(await migrateWithBackup(siteOf(database))).toBeNull();
     await insertMissingDefaults(database.db);
     await fillSite(database);
     // The same version again: nothing to migrate, no backup.
-    expect(await migrateWithBackup(database, dataDir)).toBeNull();
+    expect(await migrateWithBackup(siteOf(database))).toBeNull();
     const before = await canonicalDump(database.db, dataDir);
 
     // The upgrade: a backup of the old schema first.
-    const backup = await migrateWithBackup(database, dataDir, upgradedMigrations);
+    const backup = await migrateWithBackup(siteOf(database), upgradedMigrations);
     expect(backup).not.toBeNull();
     expect(path.dirname(backup as string)).toBe(path.join(dataDir, "backups"));
     expect(fs.statSync(backup as string).mode & 0o777).toBe(0o600);
@@ -388,7 +402,7 @@ describe.each(databaseKinds)("schema versions (%s)", (kind) => {
 
     // A backup of the newer schema is refused by the old version, which writes nothing.
     const newer = path.join(tempDir(), "newer.tar.gz");
-    await createBackup({ database, dataDir }, newer);
+    await createBackup(siteOf(database), newer);
     for (const targetKind of databaseKinds) {
       const target = await emptyTarget(targetKind);
       await expect(restoreBackup(newer, target)).rejects.toThrow(/newer than this Vitrine knows.*update Vitrine/);
@@ -412,7 +426,7 @@ describe("scheduled backups", () => {
     fs.writeFileSync(path.join(dir, "notes.txt"), "mine");
     const made: string[] = [];
     for (let run = 0; run < 4; run++) {
-      made.push((await runScheduledBackup({ database, dataDir: database.location.dataDir }, { dir, keep: 2 })).file);
+      made.push((await runScheduledBackup(siteOf(database), { dir, keep: 2 })).file);
     }
     expect(new Set(made).size).toBe(4);
     const left = (await listBackups(dir)).filter((file) => file.kind === "backup").map((file) => file.file);

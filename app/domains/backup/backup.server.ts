@@ -2,14 +2,19 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
-import * as tar from "tar";
 import type { AppDatabase } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { type FileStorage, StorageError } from "#app/domains/media/storage.server.ts";
+import { listAllFiles } from "#app/domains/media/storage-copy.server.ts";
+import { type ArchiveWriter, type ManifestEntry, openArchiveWriter } from "./archive-writer.server.ts";
 import { BACKUP_TABLES, toNeutralRow, UNBACKED_TABLES } from "./tables.server.ts";
 
-/** What a backup archive says about itself (`manifest.json`, its first entry). */
+export type { ManifestEntry } from "./archive-writer.server.ts";
+
+/** What a backup archive says about itself (`manifest.json`: its last entry since files are streamed in; readers take it wherever it is). */
 export type BackupManifest = {
   format: "vitrine-backup";
   formatVersion: number;
@@ -23,8 +28,6 @@ export type BackupManifest = {
   /** Every file in the archive but the manifest, with its size and SHA-256. */
   entries: ManifestEntry[];
 };
-
-export type ManifestEntry = { path: string; size: number; sha256: string };
 
 export const BACKUP_FORMAT_VERSION = 1;
 export const MANIFEST_NAME = "manifest.json";
@@ -84,41 +87,6 @@ export async function listFiles(dir: string, skip: readonly string[] = []): Prom
   return found.sort();
 }
 
-/**
- * Puts every stored file into `target` as a hard link (a copy where links are impossible). The storage writes
- * a file under a temp name and renames it into place, and removes files by unlinking: a linked file keeps the
- * bytes it had, whatever happens to the storage meanwhile. Already linked names are kept (the second pass);
- * files gone since the listing are skipped. Two names for one file are copied, so that the archive holds
- * plain files only.
- */
-async function linkStorage(storageRoot: string, target: string, seenInodes: Set<string>): Promise<void> {
-  for (const relative of await listFiles(storageRoot, [".tmp"])) {
-    const from = path.join(storageRoot, relative);
-    const to = path.join(target, relative);
-    try {
-      const info = await fsp.stat(from);
-      await fsp.mkdir(path.dirname(to), { recursive: true });
-      const inode = `${info.dev}:${info.ino}`;
-      if (seenInodes.has(inode)) {
-        await fsp.copyFile(from, to, fs.constants.COPYFILE_EXCL);
-        continue;
-      }
-      try {
-        await fsp.link(from, to);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "EXDEV" && code !== "EPERM" && code !== "ENOTSUP") throw error;
-        await fsp.copyFile(from, to, fs.constants.COPYFILE_EXCL);
-      }
-      seenInodes.add(inode);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EEXIST" || code === "ENOENT") continue;
-      throw error;
-    }
-  }
-}
-
 /** The migrations applied to this database, by name. */
 async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
   try {
@@ -164,36 +132,63 @@ async function exportTables(db: Kysely<Database>, dir: string): Promise<Record<s
 
 export type BackupSource = {
   database: AppDatabase;
-  /** DATA_DIR: the SQLite file (on SQLite) and `storage/` are read from it, the work folder made in `backups/`. */
+  /** DATA_DIR: the SQLite file is read from it (on SQLite), the work folder made in `backups/`. */
   dataDir: string;
   sqliteFile?: string;
+  /** Where the site keeps its files (DATA_DIR/storage or the bucket of STORAGE_URL): they are read through it. */
+  storage: FileStorage;
 };
 
 export type BackupResult = { file: string; size: number; manifest: BackupManifest };
 
 /**
+ * Streams stored files into the archive, each as `storage/<key>`: those listed that are not in it yet (the second
+ * pass adds only what appeared since the first). A file removed between the listing and its reading is left out.
+ */
+async function archiveStoredFiles(
+  storage: FileStorage,
+  archive: ArchiveWriter,
+  archived: Map<string, ManifestEntry>,
+): Promise<void> {
+  for (const file of await listAllFiles(storage)) {
+    if (archived.has(file.key)) continue;
+    let stream: Readable;
+    try {
+      stream = await storage.readStream(file.key);
+    } catch (error) {
+      if (error instanceof StorageError && error.code === "not_found") continue;
+      throw error;
+    }
+    archived.set(file.key, await archive.addStream(`storage/${file.key}`, stream, file.modifiedAt));
+  }
+}
+
+/**
  * Writes one `.tar.gz` to `outFile` holding the database as it was at one moment, every stored file and a
  * manifest with the SHA-256 of each. Runs beside a serving site: the database is read from a snapshot (SQLite's
- * online backup API, or a repeatable-read transaction on PostgreSQL) and the files from hard links taken just
- * before and just after it (see docs/decisions/003-backup-format.md). The archive appears under its name only
- * once complete, readable by its owner only.
+ * online backup API, or a repeatable-read transaction on PostgreSQL) and the files, through the storage (the disk
+ * or a bucket alike), in one pass before it and one just after it for the files that appeared meanwhile (see
+ * docs/decisions/003-backup-format.md). The files go into the archive as they are read, one at a time; the
+ * manifest, which holds their checksums, comes last. The archive appears under its name only once complete,
+ * readable by its owner only.
  */
 export async function createBackup(source: BackupSource, outFile: string): Promise<BackupResult> {
-  const { database, dataDir } = source;
-  const storageRoot = path.join(dataDir, "storage");
+  const { database, dataDir, storage } = source;
   const workRoot = path.join(dataDir, "backups");
   await makePrivateDir(workRoot);
   const work = await fsp.mkdtemp(path.join(workRoot, ".work-"));
   await fsp.chmod(work, 0o700);
   const out = path.resolve(outFile);
   const partial = path.join(path.dirname(out), `.${path.basename(out)}.${randomBytes(6).toString("hex")}.partial`);
+  let archive: ArchiveWriter | null = null;
   try {
-    const staged = path.join(work, "archive");
-    const stagedStorage = path.join(staged, "storage");
-    const databaseDir = path.join(staged, "database");
-    await fsp.mkdir(stagedStorage, { recursive: true });
-    const seenInodes = new Set<string>();
-    await linkStorage(storageRoot, stagedStorage, seenInodes);
+    const databaseDir = path.join(work, "database");
+    await fsp.mkdir(path.dirname(out), { recursive: true });
+    await createPrivateFile(partial);
+    archive = openArchiveWriter(partial, work);
+    const writer = archive;
+    const files = new Map<string, ManifestEntry>();
+    await archiveStoredFiles(storage, writer, files);
 
     let counts: Record<string, number>;
     let migrations: string[];
@@ -209,7 +204,7 @@ export async function createBackup(source: BackupSource, outFile: string): Promi
       } finally {
         connection.close();
       }
-      await linkStorage(storageRoot, stagedStorage, seenInodes);
+      await archiveStoredFiles(storage, writer, files);
       const snapshot = new Kysely<Database>({
         dialect: new SqliteDialect({ database: new SQLite(snapshotFile) }),
       });
@@ -227,22 +222,15 @@ export async function createBackup(source: BackupSource, outFile: string): Promi
         .execute(async (trx) => {
           // The first statement fixes the snapshot every later one reads.
           const applied = await appliedMigrations(trx);
-          await linkStorage(storageRoot, stagedStorage, seenInodes);
+          await archiveStoredFiles(storage, writer, files);
           return { migrations: applied, counts: await exportTables(trx, databaseDir) };
         }));
     }
 
-    const entries: ManifestEntry[] = [];
-    let fileBytes = 0;
-    let files = 0;
-    for (const relative of await listFiles(staged)) {
-      const file = path.join(staged, relative);
-      const size = (await fsp.stat(file)).size;
-      entries.push({ path: relative, size, sha256: await sha256Of(file) });
-      if (relative.startsWith("storage/")) {
-        files++;
-        fileBytes += size;
-      }
+    const entries = [...files.values()];
+    const fileBytes = entries.reduce((sum, entry) => sum + entry.size, 0);
+    for (const name of (await fsp.readdir(databaseDir)).sort()) {
+      entries.push(await writer.addFile(`database/${name}`, path.join(databaseDir, name)));
     }
     const manifest: BackupManifest = {
       format: "vitrine-backup",
@@ -251,22 +239,17 @@ export async function createBackup(source: BackupSource, outFile: string): Promi
       createdAt: new Date().toISOString(),
       source: database.kind,
       schema: { version: migrations.at(-1) ?? null, migrations },
-      counts: { rows: counts, files, fileBytes },
-      entries,
+      counts: { rows: counts, files: files.size, fileBytes },
+      entries: entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     };
-    await fsp.writeFile(path.join(staged, MANIFEST_NAME), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
-
-    await fsp.mkdir(path.dirname(out), { recursive: true });
-    await createPrivateFile(partial);
-    await tar.create({ file: partial, gzip: true, cwd: staged, portable: true, strict: true }, [
-      MANIFEST_NAME,
-      "database",
-      "storage",
-    ]);
+    await writer.addBuffer(MANIFEST_NAME, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+    await writer.finish();
+    archive = null;
     await fsp.chmod(partial, 0o600);
     await fsp.rename(partial, out);
     return { file: out, size: (await fsp.stat(out)).size, manifest };
   } finally {
+    await archive?.abort();
     await fsp.rm(partial, { force: true });
     await fsp.rm(work, { recursive: true, force: true });
   }

@@ -3,131 +3,35 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
-import * as tar from "tar";
 import { type AppDatabase, databaseKindOf, openDatabase } from "#app/db/database.server.ts";
 import { type MigrationSet, migrateToLatest, migrateUpTo, siteMigrations } from "#app/db/migrations.server.ts";
 import type { Database } from "#app/db/schema.ts";
-import { BACKUP_FORMAT_VERSION, type BackupManifest, listFiles, MANIFEST_NAME, sha256Of } from "./backup.server.ts";
+import { type FileStorage, StorageError } from "#app/domains/media/storage.server.ts";
+import { eachArchiveFile, RestoreError, verifyBackup } from "./archive-reader.server.ts";
+import { BACKUP_FORMAT_VERSION, type BackupManifest } from "./backup.server.ts";
 import { BACKUP_TABLES, type NeutralRow } from "./tables.server.ts";
 
-/** A restore refused before anything was written; the message says why. */
-export class RestoreError extends Error {
-  override name = "RestoreError";
-}
+export { RestoreError, verifyBackup } from "./archive-reader.server.ts";
 
 export type RestoreTarget = {
-  /** DATA_DIR: the SQLite file (without DATABASE_URL) and `storage/` go here. */
+  /** DATA_DIR: the SQLite file (without DATABASE_URL) and the work folder go here. */
   dataDir: string;
   databaseUrl?: string;
+  /** Where the files go: DATA_DIR/storage, or the bucket of STORAGE_URL. It must hold no file. */
+  storage: FileStorage;
+  /** The storage as messages name it; the data folder's storage folder unless told. */
+  storageName?: string;
   /** The site's migrations; tests pass another list to act out an older or newer version. */
   migrations?: MigrationSet;
+  /** Called after each file written, for a command to show how far it is. */
+  onProgress?: (progress: { done: number; total: number }) => void;
 };
 
 const INSERT_BATCH = 200;
-// Table names as the database has them: better-auth's two-factor table is `twoFactor`.
-const ENTRY_PATH = /^(database\/[A-Za-z_]+\.jsonl|storage\/(public|private)\/[A-Za-z0-9_][A-Za-z0-9._/-]*)$/;
-
-function damaged(detail: string): RestoreError {
-  return new RestoreError(`The archive is damaged or not a Vitrine backup (${detail}); nothing was restored.`);
-}
-
-function parseManifest(text: string): BackupManifest {
-  let manifest: BackupManifest;
-  try {
-    manifest = JSON.parse(text) as BackupManifest;
-  } catch {
-    throw damaged("its manifest is not JSON");
-  }
-  const valid =
-    manifest?.format === "vitrine-backup" &&
-    typeof manifest.formatVersion === "number" &&
-    Array.isArray(manifest.entries) &&
-    Array.isArray(manifest.schema?.migrations) &&
-    manifest.entries.every(
-      (entry) =>
-        typeof entry?.path === "string" &&
-        ENTRY_PATH.test(entry.path) &&
-        !entry.path.split("/").includes("..") &&
-        typeof entry.size === "number" &&
-        typeof entry.sha256 === "string",
-    );
-  if (!valid) throw damaged("its manifest is not that of a Vitrine backup");
-  return manifest;
-}
-
-/**
- * Reads the whole archive once: every entry must be a plain file or folder, listed in the manifest with the
- * same size and SHA-256, and every file the manifest lists must be there. Returns the manifest.
- */
-export async function verifyBackup(archive: string): Promise<BackupManifest> {
-  try {
-    const info = await fsp.stat(archive);
-    if (!info.isFile()) throw new RestoreError(`${archive} is not a file; nothing was restored.`);
-  } catch (error) {
-    if (error instanceof RestoreError) throw error;
-    throw new RestoreError(`Cannot read ${archive}: ${(error as Error).message}; nothing was restored.`);
-  }
-  const found = new Map<string, { size: number; sha256: string }>();
-  const problems: string[] = [];
-  let manifestText: string | null = null;
-  const pending: Promise<void>[] = [];
-  try {
-    await tar.list({
-      file: archive,
-      strict: true,
-      onReadEntry: (entry) => {
-        const name = entry.path.replace(/\/$/, "");
-        if (entry.type === "Directory") {
-          if (!/^(database|storage)(\/|$)/.test(name)) problems.push(`unexpected folder ${name}`);
-          entry.resume();
-          return;
-        }
-        if (entry.type !== "File" && entry.type !== "OldFile") {
-          problems.push(`${name} is a ${entry.type}, not a file`);
-          entry.resume();
-          return;
-        }
-        if (found.has(name) || (name === MANIFEST_NAME && manifestText !== null)) problems.push(`${name} twice`);
-        const hash = createHash("sha256");
-        const chunks: Buffer[] = [];
-        let size = 0;
-        pending.push(
-          new Promise<void>((resolve, reject) => {
-            entry.on("data", (chunk: Buffer) => {
-              hash.update(chunk);
-              size += chunk.length;
-              if (name === MANIFEST_NAME) chunks.push(chunk);
-            });
-            entry.on("end", () => {
-              if (name === MANIFEST_NAME) manifestText = Buffer.concat(chunks).toString("utf8");
-              else found.set(name, { size, sha256: hash.digest("hex") });
-              resolve();
-            });
-            entry.on("error", reject);
-          }),
-        );
-      },
-    });
-    await Promise.all(pending);
-  } catch (error) {
-    throw damaged((error as Error).message);
-  }
-  if (manifestText === null) throw damaged("it has no manifest");
-  const manifest = parseManifest(manifestText);
-  if (problems.length > 0) throw damaged(problems.slice(0, 3).join("; "));
-  const listed = new Set<string>();
-  for (const entry of manifest.entries) {
-    listed.add(entry.path);
-    const actual = found.get(entry.path);
-    if (!actual) throw damaged(`${entry.path} is missing`);
-    if (actual.size !== entry.size || actual.sha256 !== entry.sha256) throw damaged(`${entry.path} was altered`);
-  }
-  const extra = [...found.keys()].find((name) => !listed.has(name));
-  if (extra) throw damaged(`${extra} is not in the manifest`);
-  return manifest;
-}
 
 /** Refuses a backup this version cannot read: a newer format, or a schema with migrations it does not know. */
 function checkCompatible(manifest: BackupManifest, known: readonly string[]): void {
@@ -224,10 +128,83 @@ async function checkEmptyTarget(target: RestoreTarget, sqliteFile: string): Prom
       `The data folder's database (${sqliteFile}) is not empty (or a site is running on it): restore only into an empty data folder. Nothing was restored.`,
     );
   }
-  const files = await listFiles(path.join(target.dataDir, "storage"), [".tmp"]);
-  if (files.length > 0) {
+  let files = 0;
+  for (const area of ["public/", "private/"]) files += (await target.storage.list(area, { limit: 10_000 })).length;
+  if (files > 0) {
     throw new RestoreError(
-      `The data folder's storage (${path.join(target.dataDir, "storage")}) is not empty (${files.length} files): restore only into an empty one. Nothing was restored.`,
+      `${storageNameOf(target)} is not empty (${files >= 10_000 ? "10,000 or more" : files} files): restore only into an empty one. Nothing was restored.`,
+    );
+  }
+}
+
+function storageNameOf(target: RestoreTarget): string {
+  return target.storageName ?? `The data folder's storage (${path.join(path.resolve(target.dataDir), "storage")})`;
+}
+
+/**
+ * Reads the archive once more, as it is written: each stored file straight into the storage (no copy of it on the
+ * disk first, whichever storage it is), the database's files into `databaseDir`, each checked against the manifest
+ * as it passes. Every key written is put in `written` first, so that a failure can remove them all.
+ */
+async function unpack(
+  archive: string,
+  manifest: BackupManifest,
+  target: RestoreTarget,
+  databaseDir: string,
+  written: string[],
+): Promise<void> {
+  const expected = new Map(manifest.entries.map((entry) => [entry.path, entry]));
+  const total = manifest.entries.filter((entry) => entry.path.startsWith("storage/")).length;
+  let done = 0;
+  let seen = 0;
+  await eachArchiveFile(archive, async (name, body) => {
+    const entry = expected.get(name);
+    if (!entry) return; // the manifest, read and checked before
+    seen++;
+    const hash = createHash("sha256");
+    let size = 0;
+    const counted = Readable.from(
+      (async function* () {
+        for await (const chunk of body) {
+          hash.update(chunk as Buffer);
+          size += (chunk as Buffer).length;
+          yield chunk as Buffer;
+        }
+      })(),
+    );
+    if (name.startsWith("storage/")) {
+      const key = name.slice("storage/".length);
+      written.push(key);
+      try {
+        await target.storage.save(key, counted);
+      } catch (error) {
+        // Someone else's file under that name (the storage was empty when checked) is not this restore's to remove.
+        if (error instanceof StorageError && error.code === "exists") written.pop();
+        throw error;
+      }
+      target.onProgress?.({ done: ++done, total });
+    } else {
+      await pipeline(counted, fs.createWriteStream(path.join(databaseDir, path.basename(name)), { flags: "wx" }));
+    }
+    if (size !== entry.size || hash.digest("hex") !== entry.sha256) {
+      throw new RestoreError(`${name} changed while restoring; nothing was restored.`);
+    }
+  });
+  if (seen !== manifest.entries.length)
+    throw new RestoreError("The archive changed while restoring; nothing was restored.");
+}
+
+/** Removes what a failed restore wrote into the storage; a failure to do so is added to the restore's own. */
+async function removeWritten(target: RestoreTarget, written: string[], cause: unknown): Promise<unknown> {
+  try {
+    for (let start = 0; start < written.length; start += 1000) {
+      await target.storage.remove(written.slice(start, start + 1000));
+    }
+    return cause;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new Error(
+      `${cause instanceof Error ? cause.message : String(cause)} The files it had written could not all be removed (${reason}): empty ${storageNameOf(target).replace(/^The/, "the")} before restoring again.`,
     );
   }
 }
@@ -287,7 +264,12 @@ async function emptyPostgres(databaseUrl: string): Promise<void> {
       "select table_name from information_schema.tables where table_schema = current_schema()",
     );
     for (const row of rows) await client.query(`drop table if exists "${row.table_name}" cascade`);
-    await client.query("drop function if exists vitrine_notify_change() cascade");
+    // The migrations' trigger functions (vitrine_notify_change, and one vitrine_event_<table> each since 0015).
+    const functions = await client.query<{ signature: string }>(
+      `select p.oid::regprocedure::text as signature from pg_proc p
+       where p.pronamespace = current_schema()::regnamespace and p.proname like 'vitrine\\_%'`,
+    );
+    for (const row of functions.rows) await client.query(`drop function if exists ${row.signature} cascade`);
   } finally {
     await client.end().catch(() => {});
   }
@@ -296,11 +278,13 @@ async function emptyPostgres(databaseUrl: string): Promise<void> {
 export type RestoreResult = { manifest: BackupManifest; kind: "sqlite" | "postgres" };
 
 /**
- * Restores an archive written by `createBackup` into an empty data folder, with the database in that folder
- * (SQLite) or in an empty PostgreSQL database. The archive is read and every checksum verified first; a
- * damaged archive, a newer schema or a target that is not empty is refused with nothing written. The schema
- * is built by the migrations (so PostgreSQL's change triggers are there), up to the version the backup was
- * made with; the rows are loaded; later migrations then bring it up to date.
+ * Restores an archive written by `createBackup` into an empty site: the database in the data folder (SQLite) or
+ * in an empty PostgreSQL database, the files into an empty storage (the data folder's, or a bucket). The archive is
+ * read and every checksum verified first; a damaged archive, a newer schema or a target that is not empty is
+ * refused with nothing written. Then the files are written, then the database: its schema built by the migrations
+ * (so PostgreSQL's change triggers are there) up to the version the backup was made with, the rows loaded, later
+ * migrations bringing it up to date. A failure on the way removes what was written (the files, the tables, the
+ * work folder): a bucket has no folder to swap in at the end, and the target was empty, so that leaves it empty.
  */
 export async function restoreBackup(archive: string, target: RestoreTarget): Promise<RestoreResult> {
   const migrations = target.migrations ?? siteMigrations;
@@ -311,33 +295,23 @@ export async function restoreBackup(archive: string, target: RestoreTarget): Pro
   checkCompatible(manifest, Object.keys(migrations(kind)).sort());
   await checkEmptyTarget(target, sqliteFile);
 
-  // Checked: from here on the target is written.
+  // Checked: from here on the target is written: the files first, then the database.
   await fsp.mkdir(dataDir, { recursive: true });
   const work = await fsp.mkdtemp(path.join(dataDir, ".restore-"));
   const restoringFile = path.join(work, "vitrine.sqlite");
+  const written: string[] = [];
   try {
     await fsp.chmod(work, 0o700);
-    const extracted = path.join(work, "archive");
-    await fsp.mkdir(extracted);
-    await tar.extract({
-      file: archive,
-      cwd: extracted,
-      strict: true,
-      filter: (entryPath) => entryPath === MANIFEST_NAME || /^(database|storage)(\/|$)/.test(entryPath),
-    });
-    // The archive was verified above; this guards against it changing in between.
-    for (const entry of manifest.entries) {
-      if ((await sha256Of(path.join(extracted, entry.path))) !== entry.sha256) {
-        throw new RestoreError(`${entry.path} changed while restoring; nothing was restored.`);
-      }
-    }
+    const databaseDir = path.join(work, "database");
+    await fsp.mkdir(databaseDir);
+    await unpack(archive, manifest, target, databaseDir, written);
 
     const database = openDatabase(
       kind === "postgres" ? { databaseUrl: target.databaseUrl } : { sqliteFile: restoringFile },
     );
     try {
       if (manifest.schema.version) await migrateUpTo(database.db, kind, manifest.schema.version, migrations);
-      await loadRows(database, path.join(extracted, "database"), manifest);
+      await loadRows(database, databaseDir, manifest);
       await migrateToLatest(database.db, kind, migrations);
     } catch (error) {
       await database.close().catch(() => {});
@@ -345,13 +319,10 @@ export async function restoreBackup(archive: string, target: RestoreTarget): Pro
       throw error;
     }
     await database.close();
-
-    const storage = path.join(dataDir, "storage");
-    await fsp.mkdir(path.join(extracted, "storage"), { recursive: true });
-    await fsp.rm(storage, { recursive: true, force: true }); // empty folders only: checked above
-    await fsp.rename(path.join(extracted, "storage"), storage);
     if (kind === "sqlite") await fsp.rename(restoringFile, sqliteFile);
     return { manifest, kind };
+  } catch (error) {
+    throw await removeWritten(target, written, error);
   } finally {
     await fsp.rm(work, { recursive: true, force: true });
   }

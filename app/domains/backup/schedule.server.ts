@@ -1,6 +1,5 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
-import type { AppDatabase } from "#app/db/database.server.ts";
 import { type MigrationSet, migrateToLatest, migrationState, siteMigrations } from "#app/db/migrations.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
 import { type BackupResult, type BackupSource, createBackup, makePrivateDir } from "./backup.server.ts";
@@ -162,20 +161,21 @@ export function startBackupSchedule(
 }
 
 /**
- * Migrates the database to the newest schema; when it already holds data of an older one, a backup goes into
- * DATA_DIR/backups first, so that an upgrade gone wrong can be undone. Returns that backup's path, if any.
+ * Migrates the database to the newest schema; when it already holds data of an older one, a backup (the database
+ * and the files of `source.storage`) goes into DATA_DIR/backups first, so that an upgrade gone wrong can be undone.
+ * Returns that backup's path, if any.
  */
 export async function migrateWithBackup(
-  database: AppDatabase,
-  dataDir: string,
+  source: BackupSource,
   migrations: MigrationSet = siteMigrations,
 ): Promise<string | null> {
+  const { database, dataDir } = source;
   const { applied, pending } = await migrationState(database.db, database.kind, migrations);
   let backupFile: string | null = null;
   if (applied.length > 0 && pending.length > 0) {
     const dir = defaultBackupDir(dataDir);
     await makePrivateDir(dir);
-    const result = await createBackup({ database, dataDir }, await freshArchivePath(dir, "pre-migration"));
+    const result = await createBackup(source, await freshArchivePath(dir, "pre-migration"));
     backupFile = result.file;
   }
   await migrateToLatest(database.db, database.kind, migrations);
