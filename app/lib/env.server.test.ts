@@ -29,6 +29,7 @@ describe("environment", () => {
       uploadMaxBytes: 25 * 1024 * 1024,
       videoUploadMaxBytes: 1024 * 1024 * 1024,
       live: { maxStreams: 2000, maxStreamsPerClient: 16 },
+      jobs: { leaseMs: 30_000 },
       backup: { dir: undefined, keep: 14, intervalMs: 24 * 3_600_000 },
       mail: { smtpUrl: undefined, from: "vitrine@localhost", fromIsDefault: true },
       storage: { kind: "local", root: path.join(path.resolve("./data"), "storage") },
@@ -72,6 +73,14 @@ describe("environment", () => {
     expect(envError({ BACKUP_KEEP: "0" }).message).toMatch(/^Invalid environment variable BACKUP_KEEP: /);
     expect(envError({ BACKUP_KEEP: "many" }).message).toMatch(/BACKUP_KEEP/);
     expect(envError({ BACKUP_INTERVAL_HOURS: "0" }).message).toMatch(/BACKUP_INTERVAL_HOURS/);
+  });
+
+  it("takes a job lease of 2 s to an hour from JOB_LEASE_SECONDS, and refuses anything else", () => {
+    expect(parseEnv({ JOB_LEASE_SECONDS: "3" }).jobs).toEqual({ leaseMs: 3_000 });
+    expect(envError({ JOB_LEASE_SECONDS: "1" }).message).toMatch(
+      /^Invalid environment variable JOB_LEASE_SECONDS: must be a number of seconds from 2 to 3600/,
+    );
+    expect(envError({ JOB_LEASE_SECONDS: "soon" }).message).toMatch(/JOB_LEASE_SECONDS/);
   });
 
   it("keeps pages for visitors unless PAGE_CACHE=off, and never in development", () => {
