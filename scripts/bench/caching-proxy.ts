@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { nginxConfig, prepareNginxFolder } from "#tests/support/nginx-config.ts";
 import { freePort, request } from "#tests/support/server-process.ts";
 import { pinned } from "./processes.ts";
 
@@ -33,33 +34,25 @@ export async function startCachingProxy(dir: string, upstreams: Record<string, n
     }
   }`);
   }
-  for (const name of ["body", "proxy", "fastcgi", "uwsgi", "scgi"])
-    fs.mkdirSync(path.join(dir, name), { recursive: true });
   // Started as root, nginx's worker runs as nobody: it must be able to write its caches and temp files (and the
   // folders above `dir` must let it through).
-  fs.chmodSync(dir, 0o777);
+  prepareNginxFolder(dir, 0o777);
   for (const entry of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, entry), 0o777);
   const config = path.join(dir, "nginx.conf");
   fs.writeFileSync(
     config,
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-${caches.join("\n")}
-${servers.join("\n")}
-}
-`,
+    nginxConfig(dir, { workerConnections: 1024, http: `${caches.join("\n")}\n${servers.join("\n")}` }),
   );
-  const [command, args] = pinned("load", "nginx", ["-p", dir, "-c", config, "-e", path.join(dir, "error.log")]);
+  const [command, args] = pinned("load", "nginx", [
+    "-p",
+    dir,
+    "-c",
+    config,
+    "-e",
+    path.join(dir, "error.log"),
+    "-g",
+    "daemon off;",
+  ]);
   const child: ChildProcess = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
   const stop = async () => {
     if (child.exitCode !== null) return;

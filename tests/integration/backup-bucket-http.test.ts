@@ -7,7 +7,7 @@ import { verifyBackup } from "#app/domains/backup/restore.server.ts";
 import { createS3Storage, type S3FileStorage } from "#app/domains/media/s3-storage.server.ts";
 import { signedInAdminAndMember } from "#tests/support/admin-server.ts";
 import { createEmptyTarget, type EmptyTarget, storedFilesDump } from "#tests/support/backup-dump.ts";
-import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from "#tests/support/s3rver-process.ts";
+import { S3RVER_CREDENTIALS, startS3Server, storageUrlOf, type TestS3Server } from "#tests/support/s3rver-process.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
 import {
   cleanEnv,
@@ -33,9 +33,8 @@ const KEYS = {
 let s3: TestS3Server;
 const opened: S3FileStorage[] = [];
 
-function storageUrl(prefix: string): string {
-  return `s3://${s3.bucket}/${prefix}?endpoint=${encodeURIComponent(s3.endpoint)}&forcePathStyle=true`;
-}
+/** STORAGE_URL for a folder of the test bucket. */
+const storageUrl = (prefix: string) => storageUrlOf(s3, prefix);
 function bucketAt(prefix: string): S3FileStorage {
   const storage = createS3Storage({ ...s3.location(prefix), secret: "test" });
   opened.push(storage);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changesIn, openEventStream } from "#tests/support/event-stream.ts";
 import { createUser, insertLinkRow } from "#tests/support/factories.ts";
+import { nginxConfig, prepareNginxFolder } from "#tests/support/nginx-config.ts";
 import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import {
   freePort,
@@ -28,20 +29,13 @@ if (!hasNginx) console.warn(`Skipping the reverse proxy tests: ${NGINX} is missi
 
 async function startNginx(dir: string, upstreamPort: number): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  for (const name of ["body", "proxy"]) fs.mkdirSync(path.join(dir, name), { recursive: true });
   // Started as root, nginx's worker runs as nobody: it must be able to enter its temp folders.
-  fs.chmodSync(dir, 0o755);
+  prepareNginxFolder(dir);
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),
-    `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  server {
+    nginxConfig(dir, {
+      workerConnections: 64,
+      http: `  server {
     listen 127.0.0.1:${port};
     location / {
       proxy_pass http://127.0.0.1:${upstreamPort};
@@ -50,9 +44,8 @@ http {
       proxy_set_header X-Forwarded-Proto https;
       proxy_set_header X-Request-Id $request_id;
     }
-  }
-}
-`,
+  }`,
+    }),
   );
   const child = spawn(NGINX, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], {
     stdio: ["ignore", "ignore", "pipe"],

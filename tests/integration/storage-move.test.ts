@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createS3Client, createS3Storage, type S3FileStorage } from "#app/domains/media/s3-storage.server.ts";
 import { storedFilesDump } from "#tests/support/backup-dump.ts";
 import { storageIn } from "#tests/support/gallery-factories.ts";
-import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from "#tests/support/s3rver-process.ts";
+import { S3RVER_CREDENTIALS, startS3Server, storageUrlOf, type TestS3Server } from "#tests/support/s3rver-process.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
 import { cleanEnv, ROOT, request, run, startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
 import { createTestDatabase, type TestDatabase } from "#tests/support/test-database.ts";
@@ -29,9 +29,7 @@ const KEYS = {
 };
 
 /** STORAGE_URL for a folder of the test bucket. */
-function storageUrl(prefix: string): string {
-  return `s3://${s3.bucket}/${prefix}?endpoint=${encodeURIComponent(s3.endpoint)}&forcePathStyle=true`;
-}
+const storageUrl = (prefix: string) => storageUrlOf(s3, prefix);
 function bucketAt(prefix: string): S3FileStorage {
   const storage = createS3Storage({ ...s3.location(prefix), secret: "test" });
   opened.push(storage);

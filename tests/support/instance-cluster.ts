@@ -2,7 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type NginxBalancer, startNginxBalancer } from "./nginx-balancer.ts";
-import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from "./s3rver-process.ts";
+import { S3RVER_CREDENTIALS, startS3Server, storageUrlOf, type TestS3Server } from "./s3rver-process.ts";
+
+export { storageUrlOf };
+
 import { noteSecret } from "./secret-ledger.ts";
 import {
   freePort,
@@ -43,11 +46,6 @@ export type InstanceClusterOptions = {
   nodeFlags?: string[];
   launch?: Launch;
 };
-
-/** STORAGE_URL for an S3-compatible server's bucket, as DEPLOY names it (path style, an endpoint of its own). */
-export function storageUrlOf(s3: Pick<TestS3Server, "bucket" | "endpoint">): string {
-  return `s3://${s3.bucket}?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`;
-}
 
 export class InstanceCluster {
   /** The process now running in each slot (a restart replaces it); a stopped slot keeps its last one. */

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { nginxConfig, prepareNginxFolder } from "./nginx-config.ts";
 import { freePort, request } from "./server-process.ts";
 
 /** Debian's nginx (nginx-light): the tests and the bench start their own, with a config of their own. */
@@ -46,18 +47,9 @@ export type NginxBalancerOptions = {
 export function balancerConfig(options: { dir: string; port: number; upstreams: number[] }): string {
   const { dir, port, upstreams } = options;
   const servers = upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=2s;`);
-  return `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream vitrine {
+  return nginxConfig(dir, {
+    workerConnections: 4096,
+    http: `  upstream vitrine {
 ${servers.join("\n")}
     keepalive 32;
   }
@@ -77,19 +69,16 @@ ${servers.join("\n")}
       proxy_next_upstream error timeout http_502 http_503 http_504;
       proxy_next_upstream_tries ${upstreams.length};
     }
-  }
-}
-`;
+  }`,
+  });
 }
 
 /** Starts nginx balancing over the upstreams and resolves once it answers (whatever the instances say). */
 export async function startNginxBalancer(options: NginxBalancerOptions): Promise<NginxBalancer> {
   const { dir } = options;
   const port = options.port ?? (await freePort());
-  for (const name of ["body", "proxy", "fastcgi", "uwsgi", "scgi"])
-    fs.mkdirSync(path.join(dir, name), { recursive: true });
   // Started as root, nginx's worker runs as nobody: it must be able to enter its temp folders.
-  fs.chmodSync(dir, 0o755);
+  prepareNginxFolder(dir);
   const config = path.join(dir, "nginx.conf");
   fs.writeFileSync(config, balancerConfig({ dir, port, upstreams: options.upstreams }));
   const launch = options.launch ?? ((command: string, args: string[]) => [command, args] as [string, string[]]);

@@ -64,6 +64,12 @@ function makeS3rverWritesWhole(): void {
   };
 }
 
+/** STORAGE_URL for the test server's bucket (or a folder of it), as DEPLOY names it: path style, its own endpoint. */
+export function storageUrlOf(s3: Pick<TestS3Server, "bucket" | "endpoint">, prefix?: string): string {
+  const where = prefix ? `${s3.bucket}/${prefix}` : s3.bucket;
+  return `s3://${where}?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`;
+}
+
 export type TestS3Server = {
   endpoint: string;
   bucket: string;
