@@ -11,6 +11,7 @@ import {
 } from "#app/domains/media/image-finishing.server.ts";
 import { WATERMARK_REDRAW_JOB } from "#app/domains/media/image-watermarks.server.ts";
 import { POST_PUBLISH_JOB, postPublishHandler } from "#app/domains/posts/post-scheduler.server.ts";
+import { sweepExpiredTokens } from "#app/domains/users/account-tokens.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
 import type { RuntimeServices } from "./runtime.server.ts";
 import { sweepStorage } from "./storage-sweeps.server.ts";
@@ -49,6 +50,8 @@ export function createJobHandlers(services: RuntimeServices, logger: Logger): Re
     },
     // Change events older than a day, and all but the newest 10,000.
     "sweep.events": { lane: "default", run: async () => void (await trimChangeEvents(db)), every: every(10 * MINUTE) },
+    // Account tokens and better-auth's pending verifications expired a day ago or more.
+    "sweep.tokens": { lane: "default", run: async () => void (await sweepExpiredTokens(db)), every: every(HOUR) },
     // Done jobs after a day, failed ones after 30 days.
     "sweep.jobs": { lane: "default", run: async () => void (await pruneFinishedJobs(db)), every: every(HOUR) },
   };

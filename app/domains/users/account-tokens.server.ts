@@ -98,8 +98,19 @@ export async function claimToken(db: Db, purpose: TokenPurpose, token: string, n
 
 /** Removes tokens that expired a day ago or more (used ones of an e-mail change stay until then, as a record). */
 export async function sweepAccountTokens(db: Db, now = new Date()): Promise<void> {
-  await db
-    .deleteFrom("account_tokens")
-    .where("expires_at", "<", new Date(now.getTime() - 24 * 60 * 60_000))
-    .execute();
+  await db.deleteFrom("account_tokens").where("expires_at", "<", dayBefore(now)).execute();
+}
+
+const dayBefore = (now: Date) => new Date(now.getTime() - 24 * 60 * 60_000);
+
+/**
+ * The recurring sweep (a job, app/runtime/job-handlers.server.ts): account tokens expired a day ago or more, as
+ * every new link does, and better-auth's pending verifications (a second factor's sign-in in progress) expired as
+ * long ago, which nothing else removes once their sign-in was given up. Answers how many rows went.
+ */
+export async function sweepExpiredTokens(db: Kysely<Database>, now = new Date()): Promise<number> {
+  const dayAgo = dayBefore(now);
+  const tokens = await db.deleteFrom("account_tokens").where("expires_at", "<", dayAgo).executeTakeFirst();
+  const verifications = await db.deleteFrom("verification").where("expiresAt", "<", dayAgo).executeTakeFirst();
+  return Number(tokens.numDeletedRows ?? 0) + Number(verifications.numDeletedRows ?? 0);
 }

@@ -30,6 +30,7 @@ export const adminJobsDe = {
   "admin.jobs.kind.sweep.attempts": "Abgelaufene Zähler von Anmeldeversuchen aufräumen",
   "admin.jobs.kind.sweep.events": "Alte Änderungsereignisse aufräumen",
   "admin.jobs.kind.sweep.jobs": "Erledigte Hintergrundarbeit aufräumen",
+  "admin.jobs.kind.sweep.tokens": "Abgelaufene Kontolinks aufräumen",
 
   "admin.audit.areaName.jobs": "Hintergrundarbeit",
   "admin.audit.field.error": "Fehler",

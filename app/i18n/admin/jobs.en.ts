@@ -32,6 +32,7 @@ export const adminJobsEn = {
   "admin.jobs.kind.sweep.attempts": "Clearing ended sign-in attempt counts",
   "admin.jobs.kind.sweep.events": "Clearing old change events",
   "admin.jobs.kind.sweep.jobs": "Clearing finished background work",
+  "admin.jobs.kind.sweep.tokens": "Clearing expired account links",
 
   "admin.audit.areaName.jobs": "Background work",
   "admin.audit.field.error": "Error",
