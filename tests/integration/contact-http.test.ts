@@ -355,6 +355,7 @@ describe.each(databaseKinds)("the contact form when mail fails or goes to the ou
       database.db
         .selectFrom("jobs")
         .select(["kind", "state", "attempts", "last_error"])
+        .where("kind", "=", "mail.send")
         .where("state", "=", "queued")
         .execute();
     const deadline = Date.now() + 10_000;

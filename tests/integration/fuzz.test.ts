@@ -303,6 +303,14 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       baseline: { intent: "send", email: "fuzzed-invite@example.test", language: "en" },
       fuzz: ["email", "language"],
     },
+    // The dashboard's "Try again" for failed background work (an id no job has: refused as answered already).
+    {
+      file: "routes/admin.jobs.ts",
+      path: "/admin/jobs",
+      who: "admin",
+      baseline: { intent: "retry", id: "00000000-0000-4000-8000-000000000000" },
+      fuzz: ["intent", "id"],
+    },
     // The dashboard's "dismiss" for failed deliveries.
     {
       file: "routes/admin.outbox.tsx",

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIENCES } from "#app/domains/live/change-event.ts";
+import { fileInOutbox, outboxIdFor } from "#app/domains/mail/outbox.server.ts";
 import { isVisitorSetting, settingSpecs } from "#app/domains/settings/setting-registry.ts";
 import {
   cookieFor,
@@ -197,6 +198,12 @@ async function writeEveryKind(database: TestDatabase, userId: string): Promise<S
     })
     .execute();
   written.add("contact_messages");
+  await fileInOutbox(db, {
+    id: outboxIdFor("invite", at),
+    raw: "From: a@example.test\r\nTo: r@example.test\r\nSubject: S\r\nX-Vitrine-Kind: invite\r\n\r\nText\r\n",
+    filedAt: at,
+  });
+  written.add("outbox_mails");
   return written;
 }
 
@@ -293,7 +300,7 @@ describe.each(databaseKinds)("live events over HTTP (%s)", (kind) => {
     expect(audienceOf("faq")).toEqual(new Set(["admins"]));
     expect(audienceOf("videos")).toEqual(new Set(["everyone"]));
     expect(audienceOf("gallery")).toEqual(new Set(["admins"]));
-    for (const area of ["media", "invites", "users", "audit", "mail", "messages"]) {
+    for (const area of ["media", "invites", "users", "audit", "mail", "messages", "outbox"]) {
       expect(audienceOf(area), area).toEqual(new Set(["admins"]));
     }
     expect(audienceOf("sessions")).toEqual(new Set(["nobody"]));
