@@ -41,7 +41,7 @@ export function createJobHandlers(services: RuntimeServices, logger: Logger): Re
     // Scheduled posts become published at their time, which drops every process's page cache.
     [POST_PUBLISH_JOB]: postPublishHandler({ db, logger }),
     // Files no row names (an upload cut short, a crash), and this process's stale temp files.
-    "sweep.storage": { lane: "default", run: () => sweepStorage(db, env, storage), every: every(6 * HOUR) },
+    "sweep.storage": { lane: "maintenance", run: () => sweepStorage(db, env, storage), every: every(6 * HOUR) },
     // Counted limits whose window has ended, so that many addresses' single tries do not pile up.
     "sweep.attempts": {
       lane: "default",
@@ -59,7 +59,7 @@ export function createJobHandlers(services: RuntimeServices, logger: Logger): Re
   if (backup.dir) {
     const dir = backup.dir;
     handlers["backup.scheduled"] = {
-      lane: "default",
+      lane: "maintenance",
       run: async () => {
         const result = await runScheduledBackup(
           { database, dataDir: env.dataDir, storage },

@@ -8,6 +8,7 @@ import {
   type NewJob,
   renewLease,
 } from "./job-queue.server.ts";
+import { jobsRunningHere } from "./job-signal.server.ts";
 import { DEFAULT_LEASE_MS, newWorkerId } from "./job-worker.server.ts";
 
 /**
@@ -38,32 +39,52 @@ export async function insertClaimedJob(db: Kysely<Database>, job: NewJob, now: D
 }
 
 /**
- * Runs a job written by `insertClaimedJob`, renewing its lease while it works; done when `work` ends, back in the
- * queue with a backoff (for any worker) when it throws. Never throws itself: the outcome is in the row.
+ * Runs a job written by `insertClaimedJob` when `queue` gives it its turn (the image queue: the upload's sizes wait
+ * behind other pictures), renewing its lease from now on, so that a long wait does not hand it to another process.
+ * At its turn the claim is checked first: a job given back at a stop, or taken over meanwhile, is left to its new
+ * holder. Done when `work` ends, back in the queue with a backoff (for any worker) when it throws. Never throws.
  */
 export async function runClaimedJob(
   db: Kysely<Database>,
   id: string,
   work: () => Promise<void>,
   onFailure: (error: unknown) => void,
+  queue: (task: () => Promise<void>) => Promise<void> = (task) => task(),
 ): Promise<void> {
   const worker = processWorker.id;
   const leaseMs = processWorker.leaseMs;
   const renew = setInterval(() => void renewLease(db, id, worker, leaseMs).catch(() => {}), leaseMs / 3);
   renew.unref?.();
   try {
-    await work();
-    clearInterval(renew);
-    await completeJob(db, { id }, worker);
+    await queue(async () => {
+      if (!(await renewLease(db, id, worker, leaseMs))) return;
+      jobsRunningHere.add(id);
+      try {
+        await work();
+        clearInterval(renew);
+        await completeJob(db, { id }, worker);
+      } catch (error) {
+        clearInterval(renew);
+        onFailure(error);
+        await failJob(db, { id, attempts: 1, max_attempts: DEFAULT_MAX_ATTEMPTS }, worker, error);
+      } finally {
+        jobsRunningHere.delete(id);
+      }
+    });
   } catch (error) {
-    clearInterval(renew);
+    // The claim could not be checked or the outcome not written (the database away): the lease will run out.
     onFailure(error);
-    await failJob(db, { id, attempts: 1, max_attempts: DEFAULT_MAX_ATTEMPTS }, worker, error).catch(() => {});
+  } finally {
+    clearInterval(renew);
   }
 }
 
-/** At a stop: this process's jobs still running go back to the queue for the next process, untried. */
+/**
+ * At a stop: this process's jobs that have not started (waiting for their turn) go back to the queue for the next
+ * process, untried; those whose work still runs here keep their claim until it runs out (see `jobsRunningHere`).
+ */
 export async function releaseProcessJobs(db: Kysely<Database>, now: Date = new Date()): Promise<number> {
+  const running = [...jobsRunningHere];
   const result = await db
     .updateTable("jobs")
     .set((eb) => ({
@@ -76,6 +97,7 @@ export async function releaseProcessJobs(db: Kysely<Database>, now: Date = new D
     }))
     .where("state", "=", "running")
     .where("locked_by", "=", processWorker.id)
+    .$if(running.length > 0, (query) => query.where("id", "not in", running))
     .executeTakeFirst();
   return Number(result.numUpdatedRows ?? 0);
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { processWorkerId, releaseProcessJobs } from "./job-local-run.server.ts";
+import { insertClaimedJob, processWorkerId, releaseProcessJobs } from "./job-local-run.server.ts";
 import {
   claimJob,
   completeJob,
@@ -67,6 +67,18 @@ describe.each(databaseKinds)("the jobs table (%s)", (kind) => {
     expect(await stateOf(id)).toBe("running");
     expect(await completeJob(database.db, { id }, "alive", { now: at(33) })).toBe(true);
     expect(await stateOf(id)).toBe("done");
+  });
+
+  it("fails a job for good whose process died on its last try, instead of handing it to the next process", async () => {
+    const id = (await enqueueJob(database.db, { kind: "a", maxAttempts: 2 }, at(0))) as string;
+    await claim("dies", at(0));
+    expect((await claim("dies-too", at(31)))?.attempts).toBe(2);
+    // The second holder dies too: after its lease, nobody gets the job; the dashboard does.
+    expect(await claim("third", at(62))).toBeNull();
+    expect(await stateOf(id)).toBe("failed");
+    expect((await listFailedJobs(database.db)).map((job) => job.error)).toEqual([
+      "Its process stopped while running it, 2 times",
+    ]);
   });
 
   it("retries after a growing pause, then fails for good and shows it until retried or dismissed", async () => {
@@ -217,10 +229,12 @@ describe.each(databaseKinds)("job workers sharing one database (%s)", (kind) => 
     });
   });
 
-  it("stops without waiting out a long job that does not listen, and gives the process's jobs back", async () => {
+  it("stops without waiting out a long job that does not listen, keeps its claim while it runs, and gives back the rest", async () => {
     let release = () => {};
     const stubborn: JobHandler = { lane: "media", run: () => new Promise<void>((resolve) => (release = resolve)) };
     const id = (await enqueueJob(database.db, { kind: "stubborn", lane: "media" })) as string;
+    // An upload's own job this process holds but has not started (waiting its turn in the image queue).
+    const waiting = await insertClaimedJob(database.db, { kind: "stubborn", lane: "media" });
     const worker = createJobWorker({
       id: processWorkerId(),
       db: database.db,
@@ -235,9 +249,63 @@ describe.each(databaseKinds)("job workers sharing one database (%s)", (kind) => 
     const started = Date.now();
     await worker.stop();
     expect(Date.now() - started).toBeLessThan(2_000);
+    // The waiting one goes back at once; the running one keeps its claim (its work goes on until the process ends:
+    // handed back now, another process would run it beside it), and another takes it after the lease.
     expect(await releaseProcessJobs(database.db)).toBe(1);
-    expect(await stateOf(id)).toMatchObject({ state: "queued", attempts: 0, locked_by: null });
+    expect(await stateOf(waiting)).toMatchObject({ state: "queued", attempts: 0, locked_by: null });
+    expect(await stateOf(id)).toMatchObject({ state: "running", locked_by: processWorkerId() });
     release();
+    await expect.poll(async () => (await stateOf(id)).state).toBe("done");
+  });
+
+  it("does not spin while the due job's key has a job running elsewhere", async () => {
+    await enqueueJob(database.db, { kind: "keyed", dedupeKey: "k", runAt: new Date(Date.now() - 1000) });
+    // Another process runs a job of the same key, its lease far ahead.
+    await database.db
+      .updateTable("jobs")
+      .set({ state: "running", locked_by: "elsewhere", locked_until: new Date(Date.now() + 60_000) })
+      .execute();
+    await enqueueJob(database.db, { kind: "keyed", dedupeKey: "k", runAt: new Date(Date.now() - 1000) });
+    let reads = 0;
+    const worker = createJobWorker({
+      db: database.db,
+      kind,
+      handlers: { keyed: { lane: "default", run: async () => {} } },
+      logger: silent,
+      pollMs: 100,
+      now: () => {
+        reads += 1;
+        return new Date();
+      },
+    });
+    await worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await worker.stop();
+    // A look every 100 ms reads the clock a few times; a loop without a pause would read it thousands of times.
+    expect(reads).toBeLessThan(60);
+  });
+
+  it("tries a failing recurring job again after a backoff of at least 5 s, not at once", async () => {
+    let runs = 0;
+    const failing: JobHandler = {
+      lane: "default",
+      run: async () => {
+        runs += 1;
+        throw new Error("the database said no");
+      },
+      // Its regular turn is "now" (as the post scheduler's is while a post is overdue).
+      every: { firstRunAt: (now) => now, nextRunAt: (now) => now },
+    };
+    const before = Date.now();
+    const worker = createJobWorker({ db: database.db, kind, handlers: { failing }, logger: silent, pollMs: 20 });
+    await worker.start();
+    await expect.poll(() => runs).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await worker.stop();
+    expect(runs).toBe(1);
+    const row = await stateOf(recurringJobId("failing"));
+    expect(row.state).toBe("queued");
+    expect(new Date(row.run_at).getTime()).toBeGreaterThanOrEqual(before + 5_000);
   });
 
   it("runs a recurring job again at the time its handler names", async () => {

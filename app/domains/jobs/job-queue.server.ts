@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
 import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database, JobsTable } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
@@ -10,8 +10,12 @@ import { toIsoString } from "#app/db/values.ts";
  * worker) or need Redis (BullMQ), and Vitrine's default is SQLite; the whole of it is these few statements.
  */
 
-/** "media" runs sharp's work one job at a time; "default" everything else, so a sweep never waits on a redraw. */
-export type JobLane = "media" | "default";
+/**
+ * Each lane runs one job at a time in a process: "media" sharp's work (so a 2-core server keeps answering),
+ * "maintenance" the long housekeeping (a backup, the bucket-wide file sweep), "default" the rest, so a scheduled
+ * post or a mail never waits behind a redraw or a backup.
+ */
+export type JobLane = "media" | "default" | "maintenance";
 export type JobRow = Selectable<JobsTable>;
 
 export type NewJob = {
@@ -34,6 +38,17 @@ const ERROR_CHARS = 500;
 
 /** Queues a job; answers its id, or null when a queued job of the same key already waits. */
 export async function enqueueJob(db: Kysely<Database>, job: NewJob, now: Date = new Date()): Promise<string | null> {
+  if (job.dedupeKey !== undefined) {
+    // A job of the key already waits: touch it instead. On PostgreSQL this holds its row lock until the caller's
+    // transaction commits, so no worker (SKIP LOCKED) claims it and reads the state this change is still writing.
+    const touched = await db
+      .updateTable("jobs")
+      .set({ updated_at: now })
+      .where("dedupe_key", "=", job.dedupeKey)
+      .where("state", "=", "queued")
+      .executeTakeFirst();
+    if (Number(touched.numUpdatedRows ?? 0) > 0) return null;
+  }
   const id = randomUUID();
   const result = await db
     .insertInto("jobs")
@@ -153,6 +168,7 @@ export async function claimJob(
 ): Promise<JobRow | null> {
   if (options.kinds.length === 0) return null;
   const now = options.now ?? new Date();
+  await failAbandonedJobs(db, options, now);
   let candidate = db
     .selectFrom("jobs as j")
     .select("j.id")
@@ -174,8 +190,9 @@ export async function claimJob(
               .select("r.id")
               .whereRef("r.dedupe_key", "=", "j.dedupe_key")
               .whereRef("r.id", "!=", "j.id")
-              .where("r.state", "=", "running")
-              .where("r.locked_until", ">", now),
+              // Even one whose holder died: then that one is taken over first (one row, under SKIP LOCKED), and
+              // this one waits for it, rather than two processes each taking one of the key at once.
+              .where("r.state", "=", "running"),
           ),
         ),
       ]),
@@ -196,6 +213,30 @@ export async function claimJob(
     .returningAll()
     .executeTakeFirst();
   return row ?? null;
+}
+
+/**
+ * A one-off job whose lease ran out after its last try is failed for good instead of claimed again: a job that
+ * takes its process down with it (sharp out of memory on one picture) would otherwise kill each process in turn.
+ */
+async function failAbandonedJobs(db: Kysely<Database>, options: ClaimOptions, now: Date): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set((eb) => ({
+      state: "failed",
+      last_error: sql<string>`'Its process stopped while running it, ' || ${eb.ref("attempts")} || ' times'`,
+      locked_by: null,
+      locked_until: null,
+      finished_at: now,
+      updated_at: now,
+    }))
+    .where("lane", "=", options.lane)
+    .where("kind", "in", options.kinds)
+    .where("state", "=", "running")
+    .where("locked_until", "<=", now)
+    .where("attempts", ">=", (eb) => eb.ref("max_attempts"))
+    .where("id", "not like", RECURRING)
+    .execute();
 }
 
 /** Extends a running job's lease; false when this worker no longer holds it (another took it over). */

@@ -13,3 +13,10 @@ export function onJobsQueued(listener: () => void): () => void {
 export function signalJobsQueued(): void {
   for (const listener of [...listeners]) listener();
 }
+
+/**
+ * The jobs whose work runs in this process now (a worker's, or an upload's own): at a stop these are not handed back
+ * to the queue, since their work goes on until the process ends, and another process taking them over at once would
+ * run them twice side by side. Their lease runs out instead.
+ */
+export const jobsRunningHere = new Set<string>();

@@ -14,8 +14,9 @@ import {
   recurringJobId,
   releaseJob,
   renewLease,
+  retryDelayMs,
 } from "./job-queue.server.ts";
-import { onJobsQueued } from "./job-signal.server.ts";
+import { jobsRunningHere, onJobsQueued } from "./job-signal.server.ts";
 
 /** What a handler gets besides its payload: the signal aborts when the process stops (a long job may end early). */
 export type JobContext = { signal: AbortSignal; now: () => Date; attempt: number };
@@ -71,6 +72,8 @@ export type JobWorker = {
 
 export const DEFAULT_LEASE_MS = 30_000;
 export const DEFAULT_POLL_MS = 1_000;
+/** The soonest a failed recurring job runs again. */
+const MIN_RECURRING_RETRY_MS = 5_000;
 
 /** A worker's name: host, pid and some randomness, so a restarted process on the same pid is another worker. */
 export function newWorkerId(): string {
@@ -89,49 +92,86 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const now = options.now ?? (() => new Date());
   const { db, logger, handlers } = options;
-  const lanes: JobLane[] = ["media", "default"];
+  const lanes: JobLane[] = ["media", "default", "maintenance"];
   const kindsOf = (lane: JobLane) => Object.keys(handlers).filter((kind) => handlers[kind]?.lane === lane);
   let stopping: AbortController | null = null;
   const loops: Promise<void>[] = [];
   const wakers = new Set<() => void>();
   let unsubscribe: (() => void) | null = null;
 
+  const onError = options.onError ?? ((message: string, error: unknown) => logger.error({ err: error }, message));
+
   const runOne = async (job: JobRow, signal: AbortSignal): Promise<void> => {
     const handler = handlers[job.kind];
     if (!handler) return;
+    let ended = false;
+    let renewalFailed = false;
     const renew = setInterval(
       () => {
         void renewLease(db, job.id, id, leaseMs, now())
           .then((held) => {
-            if (!held) logger.warn({ job: job.id, kind: job.kind }, "A job's lease was lost while it ran");
+            if (!held && !ended) logger.warn({ job: job.id, kind: job.kind }, "A job's lease was lost while it ran");
           })
-          .catch(() => {});
+          .catch((error: unknown) => {
+            // Once per job: the database away for longer than the lease hands the job to another process.
+            if (renewalFailed || ended) return;
+            renewalFailed = true;
+            onError(`Could not renew the lease of a running ${job.kind} job`, error);
+          });
       },
       Math.max(50, Math.floor(leaseMs / 3)),
     );
     renew.unref?.();
-    const nextRunAt = async () => (handler.every ? handler.every.nextRunAt(now()) : null);
+    jobsRunningHere.add(job.id);
+    const done = () => {
+      ended = true;
+      clearInterval(renew);
+      jobsRunningHere.delete(job.id);
+    };
     try {
       await handler.run(JSON.parse(job.payload) as unknown, { signal, now, attempt: job.attempts });
-      clearInterval(renew);
-      await completeJob(db, job, id, { now: now(), nextRunAt: await nextRunAt() });
+      done();
+      await completeJob(db, job, id, {
+        now: now(),
+        nextRunAt: handler.every ? await handler.every.nextRunAt(now()) : null,
+      });
     } catch (error) {
-      clearInterval(renew);
+      done();
       if (signal.aborted) {
         // Cut short by the stop: back to the queue for any process, this try not counted.
         await releaseJob(db, job, id, now()).catch(() => {});
         return;
       }
-      const outcome = await failJob(db, job, id, error, { now: now(), nextRunAt: await nextRunAt() });
+      const outcome = await failJob(db, job, id, error, { now: now(), nextRunAt: await retryAt(handler, job) });
       const details = { err: error, job: job.id, kind: job.kind, attempt: job.attempts };
       if (outcome === "failed")
         logger.error(details, "A background job failed for good; the admin's dashboard shows it");
+      else if (outcome === "lost") logger.warn(details, "A background job failed after another process took it over");
       else logger.warn(details, "A background job failed; it will be tried again");
     }
   };
 
+  /**
+   * A recurring job's next turn after a failure: the queue's backoff (5 s, 20 s, 80 s…), but never later than its
+   * regular turn (a scheduled backup that met a passing error is tried again soon, not a day later) and never sooner
+   * than 5 s (the post scheduler's regular turn may be "now": a failing publish must not spin).
+   */
+  const retryAt = async (handler: JobHandler, job: JobRow): Promise<Date | null> => {
+    if (!handler.every) return null;
+    const at = now().getTime();
+    const regular = (await handler.every.nextRunAt(now())).getTime();
+    return new Date(Math.max(at + MIN_RECURRING_RETRY_MS, Math.min(at + retryDelayMs(job.attempts), regular)));
+  };
+
+  // A "job queued" signal that came while a lane was claiming (not asleep yet) is kept for its next sleep.
+  let wokenEarly = false;
   const sleep = (ms: number, signal: AbortSignal) =>
     new Promise<void>((resolve) => {
+      if (wokenEarly) {
+        wokenEarly = false;
+        resolve();
+        return;
+      }
       const done = () => {
         clearTimeout(timer);
         wakers.delete(done);
@@ -143,7 +183,6 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       signal.addEventListener("abort", done);
     });
 
-  const onError = options.onError ?? ((message: string, error: unknown) => logger.error({ err: error }, message));
   /** Inserts this lane's recurring jobs that no process has inserted yet (one row each, whoever comes first). */
   const ensureRecurring = async (lane: JobLane) => {
     for (const [kind, handler] of Object.entries(handlers)) {
@@ -168,8 +207,11 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
           await runOne(job, signal);
           continue;
         }
+        // Due later: sleep until then. Due already yet not claimed (its key has a job running elsewhere, or another
+        // process took it a moment ago): the poll, not a spin.
         const due = await nextDueAt(db, lane, kinds);
-        if (due) delay = Math.min(pollMs, Math.max(0, due.getTime() - now().getTime()));
+        const wait = due ? due.getTime() - now().getTime() : pollMs;
+        if (wait > 0) delay = Math.min(pollMs, wait);
       } catch (error) {
         // The database may be away for a moment (a restart): look again at the next poll.
         if (!signal.aborted) onError(`Could not claim background jobs (${lane})`, error);
@@ -185,6 +227,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       stopping = new AbortController();
       const signal = stopping.signal;
       unsubscribe = onJobsQueued(() => {
+        if (wakers.size < lanes.length) wokenEarly = true;
         for (const wake of [...wakers]) wake();
       });
       for (const lane of lanes) loops.push(loop(lane, signal));

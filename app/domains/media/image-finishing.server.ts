@@ -4,7 +4,7 @@ import { insertClaimedJob, runClaimedJob } from "#app/domains/jobs/job-local-run
 import { enqueueJob } from "#app/domains/jobs/job-queue.server.ts";
 import { signalJobsQueued } from "#app/domains/jobs/job-signal.server.ts";
 import type { JobHandler } from "#app/domains/jobs/job-worker.server.ts";
-import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { readStoredSettings } from "#app/domains/settings/settings.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { finishImage } from "./image-pipeline.server.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
@@ -29,7 +29,9 @@ type FinishOptions = {
   watermark?: () => Promise<string>;
 };
 
-const currentWatermark = (db: Kysely<Database>) => async () => watermarkText(await readSettings(db));
+// Read past the kept settings: the job may run on another instance than the save that queued it, before that
+// instance has heard of the change.
+const currentWatermark = (db: Kysely<Database>) => async () => watermarkText(await readStoredSettings(db));
 
 /**
  * Makes the sizes with the watermark asked for when the work starts. Should the settings ask for another one by the
@@ -60,13 +62,12 @@ export function recordImageFinishing(db: Kysely<Database>, imageId: string): Pro
  * visitors) until then.
  */
 export function runImageFinishing(db: Kysely<Database>, imageId: string, jobId: string, options: FinishOptions): void {
-  void runInImageQueue(() =>
-    runClaimedJob(
-      db,
-      jobId,
-      () => finishWithWatermark(db, imageId, options),
-      (error) => getLogger().error({ err: error, imageId }, "Could not make the remaining sizes of an image"),
-    ),
+  void runClaimedJob(
+    db,
+    jobId,
+    () => finishWithWatermark(db, imageId, options),
+    (error) => getLogger().error({ err: error, imageId }, "Could not make the remaining sizes of an image"),
+    runInImageQueue,
   );
 }
 
@@ -131,7 +132,7 @@ export function watermarkRedrawHandler(db: Kysely<Database>, storage: FileStorag
   return {
     lane: "media",
     run: async () => {
-      const { failed } = await refreshWatermarks(db, await readSettings(db), { storage });
+      const { failed } = await refreshWatermarks(db, await readStoredSettings(db), { storage });
       if (failed > 0) throw new Error(`${failed} images could not be redrawn with the new watermark`);
     },
   };

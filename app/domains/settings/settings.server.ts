@@ -18,6 +18,14 @@ export async function insertMissingDefaults(db: Kysely<Database>): Promise<numbe
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
+/**
+ * The settings as stored now, past every process's kept copy: for background work that must see a change committed
+ * by another process before this one has heard of it (a watermark redraw queued by another instance's save).
+ */
+export async function readStoredSettings(db: Kysely<Database>): Promise<SiteSettings> {
+  return readSettingRows(db);
+}
+
 async function readSettingRows(db: Kysely<Database>): Promise<SiteSettings> {
   const settings: SiteSettings = { ...settingDefaults };
   const rows = await db.selectFrom("site_settings").select(["key", "value"]).execute();
