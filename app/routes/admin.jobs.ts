@@ -10,8 +10,12 @@ import type { Route } from "./+types/admin.jobs";
 // The dashboard's "Try again" and "Dismiss" of a failed background job post here (the dashboard has no action).
 const jobForm = z.object({
   intent: z.enum(["retry", "dismiss"]),
-  // A job's id: a UUID, or `every:<kind>` for a recurring job.
-  id: z.string().trim().min(1).max(200),
+  // A job's id: a UUID, or `every:<kind>` for a recurring job. Nothing else reaches the database (a NUL, which
+  // PostgreSQL refuses in any text, would otherwise answer 500).
+  id: z
+    .string()
+    .trim()
+    .regex(/^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|every:[a-z][a-z0-9.-]{0,60})$/),
 });
 
 export function action(args: Route.ActionArgs) {
