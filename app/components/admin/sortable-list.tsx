@@ -5,6 +5,7 @@ import {
   type RefObject,
   useEffect,
   useEffectEvent,
+  useLayoutEffect,
   useRef,
   useState,
 } from "react";
@@ -115,6 +116,18 @@ export function SortableList<T extends { id: string }>(props: {
     focusAfterMove.current = null;
   });
 
+  // The list's order may change again after a move (the save's answer, another admin's change read live): React
+  // then moves rows in the page, and a moved row's focused button loses the focus. It is given back where it was,
+  // but only when nothing else has it (the person did not go elsewhere meanwhile).
+  const lastFocused = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the order (the rows' places) changes
+  useLayoutEffect(() => {
+    const id = lastFocused.current;
+    if (!id || (document.activeElement && document.activeElement !== document.body)) return;
+    const button = document.getElementById(id);
+    if (button && listRef.current?.contains(button)) button.focus();
+  }, [order]);
+
   const commit = (next: T[], item: T) => {
     setOrder(next);
     setAnnouncement(`${props.nameOf(item)}: ${next.indexOf(item) + 1} / ${next.length}`);
@@ -177,6 +190,9 @@ export function SortableList<T extends { id: string }>(props: {
     <>
       <ul
         ref={listRef}
+        onFocus={(event) => {
+          lastFocused.current = event.target.id || null;
+        }}
         aria-label={props.label}
         className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
       >
