@@ -302,7 +302,6 @@ export interface ContactMessagesTable {
   read_at: DbDate | null;
 }
 
-/** A change someone may notice (migration 0015, written by triggers): never the changed data itself. */
 /** An open post editor (a browser tab), kept while its heartbeat comes (migration 0016). */
 export interface EditorPresenceTable {
   post_id: string;
@@ -311,6 +310,7 @@ export interface EditorPresenceTable {
   seen_at: DbDate;
 }
 
+/** A change someone may notice (migration 0015, written by triggers): never the changed data itself. */
 export interface ChangeEventsTable {
   /** In commit order; what a stream's `Last-Event-ID` counts. */
   seq: Generated<number | string>;
@@ -340,21 +340,17 @@ export interface AttemptCountsTable {
 /** One piece of background work (migration 0018, app/domains/jobs/). */
 export interface JobsTable {
   id: string;
-  /** What to do: "image.finish", "watermark.redraw", "posts.publish", … (a handler's name). */
-  kind: string;
-  /** Which worker loop runs it: "media" (sharp, one at a time) or "default". */
-  lane: string;
-  /** The handler's input, as JSON. */
-  payload: string;
+  kind: string; // its handler's name: "image.finish", "watermark.redraw", "posts.publish", …
+  lane: string; // media | maintenance | default (job-queue.server.ts)
+  payload: string; // the handler's input, as JSON
   /** At most one queued job per key, and none claimed while one of the key runs. */
   dedupe_key: string | null;
-  /** queued | running | done | failed (failed for good: shown to the admin). */
-  state: string;
+  state: string; // queued | running | done | failed (for good: shown to the admin)
   /** Not claimed before this time (a retry's backoff, a recurring job's next turn). */
   run_at: DbDate;
   attempts: Generated<number>;
   max_attempts: number;
-  /** The process that holds it while running, until `locked_until` (its lease, renewed while it works). */
+  /** Its holder while running, until `locked_until` (the lease, renewed while it works). */
   locked_by: string | null;
   locked_until: DbDate | null;
   last_error: string | null;

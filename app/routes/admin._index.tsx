@@ -6,7 +6,7 @@ import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { defaultBackupDir, lastBackup } from "#app/domains/backup/schedule.server.ts";
-import { listFailedJobs } from "#app/domains/jobs/job-queue.server.ts";
+import { listFailedJobs } from "#app/domains/jobs/job-failures.server.ts";
 import { listRecentMailFailures } from "#app/domains/mail/mail-failures.server.ts";
 import { readOpenChecklistItems } from "#app/domains/settings/first-run-checklist.server.ts";
 import type { ChecklistItem } from "#app/domains/settings/first-run-checklist.ts";

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { nginxConfig, prepareNginxFolder } from "#tests/support/nginx-config.ts";
+import { nginxArgs, nginxConfig, prepareNginxFolder } from "#tests/support/nginx-config.ts";
 import { freePort, request } from "#tests/support/server-process.ts";
 import { pinned } from "./processes.ts";
 
@@ -43,16 +43,7 @@ export async function startCachingProxy(dir: string, upstreams: Record<string, n
     config,
     nginxConfig(dir, { workerConnections: 1024, http: `${caches.join("\n")}\n${servers.join("\n")}` }),
   );
-  const [command, args] = pinned("load", "nginx", [
-    "-p",
-    dir,
-    "-c",
-    config,
-    "-e",
-    path.join(dir, "error.log"),
-    "-g",
-    "daemon off;",
-  ]);
+  const [command, args] = pinned("load", "nginx", nginxArgs(dir));
   const child: ChildProcess = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
   const stop = async () => {
     if (child.exitCode !== null) return;

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { nginxConfig, prepareNginxFolder } from "./nginx-config.ts";
+import { nginxArgs, nginxConfig, prepareNginxFolder } from "./nginx-config.ts";
 import { freePort, request } from "./server-process.ts";
 
 /** Debian's nginx (nginx-light): the tests and the bench start their own, with a config of their own. */
@@ -82,16 +82,7 @@ export async function startNginxBalancer(options: NginxBalancerOptions): Promise
   const config = path.join(dir, "nginx.conf");
   fs.writeFileSync(config, balancerConfig({ dir, port, upstreams: options.upstreams }));
   const launch = options.launch ?? ((command: string, args: string[]) => [command, args] as [string, string[]]);
-  const [command, args] = launch(NGINX, [
-    "-p",
-    dir,
-    "-c",
-    config,
-    "-e",
-    path.join(dir, "error.log"),
-    "-g",
-    "daemon off;",
-  ]);
+  const [command, args] = launch(NGINX, nginxArgs(dir));
   const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {

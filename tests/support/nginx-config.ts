@@ -29,3 +29,8 @@ ${options.http}
 }
 `;
 }
+
+/** nginx's arguments for a config written by `nginxConfig` into `dir`: in the foreground, its log in `dir`. */
+export function nginxArgs(dir: string): string[] {
+  return ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log"), "-g", "daemon off;"];
+}

@@ -3,7 +3,7 @@ import { useFetcher, useRevalidator } from "react-router";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
-import type { FailedJob } from "#app/domains/jobs/job-queue.server.ts";
+import type { FailedJob } from "#app/domains/jobs/job-failures.server.ts";
 import { jobKindName } from "#app/i18n/job-kind-name.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";

@@ -2,15 +2,8 @@ import { describe, expect, it } from "vitest";
 import { listAudit } from "#app/domains/audit/audit.server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { dismissFailedJobAsAdmin, retryFailedJobAsAdmin } from "./job-admin.server.ts";
-import {
-  claimJob,
-  enqueueJob,
-  ensureRecurringJob,
-  failJob,
-  type JobRow,
-  listFailedJobs,
-  recurringJobId,
-} from "./job-queue.server.ts";
+import { listFailedJobs } from "./job-failures.server.ts";
+import { claimJob, enqueueJob, ensureRecurringJob, failJob, type JobRow, recurringJobId } from "./job-queue.server.ts";
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 27, 12, 0, seconds));
 const admin = { id: "admin-1", email: "owner@example.test" };

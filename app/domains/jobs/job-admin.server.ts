@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
-import { dismissFailedJob, type FailedJob, findFailedJob, retryFailedJob } from "./job-queue.server.ts";
+import { dismissFailedJob, type FailedJob, findFailedJob, retryFailedJob } from "./job-failures.server.ts";
 import { signalJobsQueued } from "./job-signal.server.ts";
 
 /*

@@ -1,19 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
+import { dismissFailedJob, listFailedJobs, retryFailedJob } from "./job-failures.server.ts";
 import { insertClaimedJob, processWorkerId, releaseProcessJobs } from "./job-local-run.server.ts";
 import {
   claimJob,
   completeJob,
-  dismissFailedJob,
   enqueueJob,
   ensureRecurringJob,
   failJob,
-  listFailedJobs,
   pruneFinishedJobs,
   recurringJobId,
   retryDelayMs,
-  retryFailedJob,
 } from "./job-queue.server.ts";
 import { createJobWorker, type JobHandler } from "./job-worker.server.ts";
 
