@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Kysely, type Selectable, sql } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database, JobsTable } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
@@ -170,7 +170,6 @@ export async function claimJob(
 ): Promise<JobRow | null> {
   if (options.kinds.length === 0) return null;
   const now = options.now ?? new Date();
-  await failAbandonedJobs(db, options, now);
   let candidate = db
     .selectFrom("jobs as j")
     .select("j.id")
@@ -214,30 +213,32 @@ export async function claimJob(
     .where("id", "=", candidate)
     .returningAll()
     .executeTakeFirst();
+  if (row && row.attempts > row.max_attempts && !row.id.startsWith("every:")) {
+    await failAbandonedJob(db, row, options.worker, now);
+    return null;
+  }
   return row ?? null;
 }
 
 /**
- * A one-off job whose lease ran out after its last try is failed for good instead of claimed again: a job that
- * takes its process down with it (sharp out of memory on one picture) would otherwise kill each process in turn.
+ * A one-off job taken over after its last try (its holder's lease ran out every time) is failed for good instead
+ * of run again: a job that takes its process down with it (sharp out of memory on one picture) would otherwise
+ * kill each process in turn. Decided on the row just claimed, so an idle claim costs no extra statement.
  */
-async function failAbandonedJobs(db: Kysely<Database>, options: ClaimOptions, now: Date): Promise<void> {
+async function failAbandonedJob(db: Kysely<Database>, row: JobRow, worker: string, now: Date): Promise<void> {
   await db
     .updateTable("jobs")
-    .set((eb) => ({
+    .set({
       state: "failed",
-      last_error: sql<string>`'Its process stopped while running it, ' || ${eb.ref("attempts")} || ' times'`,
+      last_error: `Its process stopped while running it, ${row.attempts - 1} times`,
+      attempts: row.attempts - 1,
       locked_by: null,
       locked_until: null,
       finished_at: now,
       updated_at: now,
-    }))
-    .where("lane", "=", options.lane)
-    .where("kind", "in", options.kinds)
-    .where("state", "=", "running")
-    .where("locked_until", "<=", now)
-    .where("attempts", ">=", (eb) => eb.ref("max_attempts"))
-    .where("id", "not like", RECURRING_ID_PATTERN)
+    })
+    .where("id", "=", row.id)
+    .where("locked_by", "=", worker)
     .execute();
 }
 
