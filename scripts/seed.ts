@@ -6,7 +6,7 @@ import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts"
 import { findUserByEmail } from "#app/domains/users/users.server.ts";
 import { parseEnv } from "#app/lib/env.server.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
-import { createStorage } from "#app/runtime/storage-choice.server.ts";
+import { checkStorage, createStorage } from "#app/runtime/storage-choice.server.ts";
 import { createInvite, createUser } from "#tests/support/factories.ts";
 import { addSampleContent } from "#tests/support/sample-content.ts";
 
@@ -33,6 +33,7 @@ try {
     console.log("The gallery has pictures already; no sample content added.");
   } else {
     // Writing needs no signing secret: files are written where the server will serve them from.
+    await checkStorage(env);
     const storage = createStorage(env, "seed");
     const added = await addSampleContent(database.db, storage);
     console.log(

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type express from "express";
 import { sql } from "kysely";
-import { isS3Storage, type S3FileStorage } from "#app/domains/media/s3-storage.server.ts";
+import { isS3Storage, type S3FileStorage } from "#app/domains/media/bucket-storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 import type { Runtime } from "#app/runtime/runtime.server.ts";
 

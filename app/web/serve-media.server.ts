@@ -6,7 +6,7 @@ import {
   PRIVATE_MEDIA_CACHE_CONTROL,
   PUBLIC_MEDIA_CACHE_CONTROL,
 } from "#app/domains/media/media-keys.server.ts";
-import { isBucketUnavailable, isS3Storage, type S3FileStorage } from "#app/domains/media/s3-storage.server.ts";
+import { isBucketUnavailable, isS3Storage, type S3FileStorage } from "#app/domains/media/bucket-storage.server.ts";
 import {
   type FileStorage,
   PRIVATE_MEDIA_PATH,

@@ -11,7 +11,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { S3StorageSettings } from "#app/lib/env.server.ts";
+import { markBucketStorage, nameOf, type S3FileStorage, type S3Location, statusOf } from "./bucket-storage.server.ts";
 import { cacheControlOf, contentTypeOf } from "./media-keys.server.ts";
 import { presignGetUrl } from "./s3-presign.server.ts";
 import {
@@ -20,7 +20,6 @@ import {
   type ByteRange,
   createUrlSigner,
   existsError,
-  type FileStorage,
   notFoundError,
   pageBounds,
   pageOfFiles,
@@ -28,20 +27,8 @@ import {
   type StoredFile,
 } from "./storage.server.ts";
 
-/** Where the files go (STORAGE_URL as parsed, app/lib/env.server.ts), with the key pair to reach them. */
-export type S3Location = S3StorageSettings & { credentials: { accessKeyId: string; secretAccessKey: string } };
-
-/**
- * The S3 driver: a FileStorage, plus what only a bucket has: whether it answers (`/readyz`), a signed address of a
- * public object (the bench's redirect option, decision 012) and the client to close when the process stops.
- */
-export type S3FileStorage = FileStorage & {
-  /** Null when the bucket answers a HeadBucket within `timeoutMs`, else one line saying what failed. */
-  problem(timeoutMs: number): Promise<string | null>;
-  /** A time-limited address of a public object in the bucket itself; refuses private keys (never handed out). */
-  signedObjectUrl(key: string, expiresInSeconds: number, signingDate?: Date): Promise<string>;
-  close(): void;
-};
+// The tests and the bench name the driver's types where they make one.
+export type { S3FileStorage, S3Location };
 
 /** How many keys one DeleteObjects request may name (S3's limit). */
 const DELETE_BATCH = 1000;
@@ -77,21 +64,6 @@ export function createS3Client(location: S3Location): S3Client {
       httpsAgent: { maxSockets: MAX_SOCKETS },
     },
   });
-}
-
-/** The storages made by createS3Storage, so that the runtime and `/readyz` can tell a bucket from the disk. */
-const bucketStorages = new WeakSet<FileStorage>();
-
-export function isS3Storage(storage: FileStorage): storage is S3FileStorage {
-  return bucketStorages.has(storage);
-}
-
-function statusOf(error: unknown): number | undefined {
-  return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
-}
-
-function nameOf(error: unknown): string {
-  return (error as { name?: unknown } | null)?.name === undefined ? "" : String((error as { name: unknown }).name);
 }
 
 const isMissing = (error: unknown) => statusOf(error) === 404 || ["NoSuchKey", "NotFound"].includes(nameOf(error));
@@ -330,7 +302,7 @@ export function createS3Storage(options: S3Location & { secret: string; client?:
       client.destroy();
     },
   };
-  bucketStorages.add(storage);
+  markBucketStorage(storage);
   return storage;
 }
 
@@ -373,20 +345,4 @@ export async function bucketProblem(location: S3Location, timeoutMs = 10_000): P
   } finally {
     client.destroy();
   }
-}
-
-/**
- * Whether a failed read means the bucket is away (no connection, no answer in time, a 5xx from it) rather than a
- * fault of this process: what a visitor is then told is 503, "try again", and nothing of it is cached.
- */
-export function isBucketUnavailable(error: unknown): boolean {
-  const status = statusOf(error);
-  if (status !== undefined) return status >= 500;
-  const name = nameOf(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    ["TimeoutError", "AbortError"].includes(name) ||
-    (typeof code === "string" &&
-      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EPIPE|EAI_AGAIN)$/.test(code))
-  );
 }

@@ -1,0 +1,32 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The production server bundle, built by the global setup (tests/integration/global-setup.ts) when stale.
+const SERVER_BUILD = path.resolve(import.meta.dirname, "../../build/server");
+
+function bundleFiles(folder: string): string[] {
+  return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) return bundleFiles(full);
+    return entry.name.endsWith(".js") ? [full] : [];
+  });
+}
+
+describe("the server bundle", () => {
+  it("loads the AWS SDK only in the S3 driver's own chunk, imported when STORAGE_URL names a bucket", () => {
+    const files = bundleFiles(SERVER_BUILD).map((file) => ({
+      name: path.relative(SERVER_BUILD, file),
+      text: fs.readFileSync(file, "utf8"),
+    }));
+    const usingSdk = files.filter((file) => /["']@(aws-sdk|smithy)\//.test(file.text)).map((file) => file.name);
+    expect(usingSdk).toEqual([expect.stringMatching(/^assets\/s3-storage\.server-[\w-]+\.js$/)]);
+    // A static import of that chunk would load the SDK (about 12 MB of resident memory) into every process,
+    // the default one on the local disk too; a dynamic `import()` loads it only for a bucket.
+    const staticImporters = files
+      .filter((file) => /(^|\n)\s*import\s[^;]*?from\s*["'][^"']*s3-storage\.server-/.test(file.text))
+      .map((file) => file.name);
+    expect(staticImporters).toEqual([]);
+    expect(files.some((file) => /import\(\s*["'][^"']*s3-storage\.server-/.test(file.text))).toBe(true);
+  });
+});
