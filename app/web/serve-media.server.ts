@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
+import { isBucketUnavailable, isS3Storage, type S3FileStorage } from "#app/domains/media/bucket-storage.server.ts";
 import {
   contentTypeOf,
   keyFromPath,
   PRIVATE_MEDIA_CACHE_CONTROL,
   PUBLIC_MEDIA_CACHE_CONTROL,
 } from "#app/domains/media/media-keys.server.ts";
-import { isBucketUnavailable, isS3Storage, type S3FileStorage } from "#app/domains/media/bucket-storage.server.ts";
 import {
   type FileStorage,
   PRIVATE_MEDIA_PATH,
