@@ -83,7 +83,9 @@ describe.each(databaseKinds)("search over HTTP (%s)", (kind) => {
     const response = await get("/search?q=photographs");
     expect(response.status).toBe(200);
     expect(response.headers["cache-control"]).toBe("private, no-store");
-    expect(response.body).toMatch(/<form[^>]*method="get"[^>]*action="\/search"/);
+    const form = response.body.match(/<form[^>]*role="search"[^>]*>/)?.[0] ?? "";
+    expect(form).toContain('action="/search"');
+    expect(form).toContain('method="get"');
     expect(response.body).toMatch(/<label[^>]*for="search-page-query"/);
     expect(response.body).toMatch(/<meta name="robots" content="noindex/);
     expect(response.headers["x-robots-tag"]).toBe("noindex");
