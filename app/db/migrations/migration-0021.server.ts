@@ -11,6 +11,7 @@ import type { DatabaseKind } from "../database.server.ts";
  * SQLite matches with an FTS5 table over `terms` (external content: the rows stay in `search_documents`, kept in
  * step by triggers, FTS5's documented pattern); PostgreSQL with a `tsvector` made from the same terms without any
  * parser (`array_to_tsvector`), under a GIN index. No change events and no area: no page shows the index itself.
+ * The unique key leads with kind and language, the columns every search filters by before it joins the content.
  * Not in backups: a restore rebuilds it (backup/tables.server.ts). Never edit a migration that has shipped: add a
  * new one.
  */
@@ -27,7 +28,7 @@ export function migration0021(kind: DatabaseKind): Record<string, Migration> {
             title_terms text NOT NULL,
             terms text NOT NULL,
             terms_vector tsvector GENERATED ALWAYS AS (array_to_tsvector(string_to_array(terms, ' '))) STORED,
-            UNIQUE (kind, item_id, lang)
+            UNIQUE (kind, lang, item_id)
           )`.execute(db);
           await sql`CREATE INDEX search_documents_terms_idx ON search_documents USING gin (terms_vector)`.execute(db);
           return;
@@ -39,7 +40,7 @@ export function migration0021(kind: DatabaseKind): Record<string, Migration> {
           lang text NOT NULL,
           title_terms text NOT NULL,
           terms text NOT NULL,
-          UNIQUE (kind, item_id, lang)
+          UNIQUE (kind, lang, item_id)
         )`.execute(db);
         await sql`CREATE VIRTUAL TABLE search_fts USING fts5(
           terms, content='search_documents', content_rowid='id', tokenize='unicode61 remove_diacritics 2'

@@ -191,7 +191,7 @@ async function writeDocuments(db: Db, documents: DocumentRow[]): Promise<void> {
       .insertInto("search_documents")
       .values(documents.slice(start, start + 200))
       .onConflict((oc) =>
-        oc.columns(["kind", "item_id", "lang"]).doUpdateSet((eb) => ({
+        oc.columns(["kind", "lang", "item_id"]).doUpdateSet((eb) => ({
           title_terms: eb.ref("excluded.title_terms"),
           terms: eb.ref("excluded.terms"),
         })),
