@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { SearchPageView } from "#app/components/search/search-page.tsx";
 import { searchSearchPage } from "#app/domains/search/search-page.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { clientAddressContext } from "#app/lib/request-context.ts";
+import { clientAddressContext, sessionUserContext } from "#app/lib/request-context.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { PRIVATE_CACHE_CONTROL } from "#app/web/site-context.server.ts";
@@ -29,6 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     client: context.get(clientAddressContext),
     lang: languageOf(request).lang,
     params: { q: params.get("q"), page: params.get("page") },
+    // The admin's search (drafts, hidden items too) for an admin who asks; anyone else gets the visitors' search.
+    audience: params.get("scope") === "admin" && context.get(sessionUserContext)?.isAdmin ? "admin" : "public",
   });
   const headers: Record<string, string> = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
   if (answer.retryAfterSeconds) headers["Retry-After"] = String(answer.retryAfterSeconds);

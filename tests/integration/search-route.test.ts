@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
+import { createPost } from "#app/domains/posts/post-admin.server.ts";
 import { SearchLimiter } from "#app/domains/search/search-limit.server.ts";
 import { loader as searchLoader } from "#app/routes/search.tsx";
+import { createUser } from "../support/factories.ts";
 import { outcomeOf, routeArgs, statusOf, useRouteRuntime } from "../support/route-context.ts";
 import { idOfAccepted, testAdmin } from "../support/service-actor.ts";
 import { databaseKinds } from "../support/test-database.ts";
@@ -60,5 +62,29 @@ describe.each(databaseKinds)("the search loader, called in-process (%s)", (kind)
     } finally {
       runtime.searchLimiter = before;
     }
+  });
+});
+
+describe.each(databaseKinds)("the admin's search, called in-process (%s)", (kind) => {
+  const current = useRouteRuntime(kind);
+
+  it("finds drafts for an admin who asks for ?scope=admin, and never for anyone else", async () => {
+    const { runtime, database } = current();
+    const admin = await createUser(database.db, { admin: true });
+    const member = await createUser(database.db);
+    const draft = await createPost(database.db, admin, { title: "Lynx tracks" });
+    if (!draft.ok) throw new Error("refused");
+    const titles = (outcome: unknown) =>
+      ((dataOf(outcome).result as { hits: { title: string; url: string }[] }).hits ?? []).map((hit) => [
+        hit.title,
+        hit.url,
+      ]);
+    const path = "/search?q=lynx&scope=admin";
+    expect(titles(await searchLoader(routeArgs(runtime, admin, path)))).toEqual([
+      ["Lynx tracks", `/admin/posts/${draft.id}`],
+    ]);
+    expect(titles(await searchLoader(routeArgs(runtime, member, path)))).toEqual([]);
+    expect(titles(await searchLoader(routeArgs(runtime, null, path)))).toEqual([]);
+    expect(titles(await searchLoader(routeArgs(runtime, admin, "/search?q=lynx")))).toEqual([]);
   });
 });

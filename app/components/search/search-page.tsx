@@ -32,6 +32,8 @@ export function SearchPageView({ data }: { data: SearchPageData & { dictionary: 
   const [params] = useSearchParams();
   // A shared `?lang=` address keeps its language for the next search too.
   const lang = params.get("lang");
+  // The admin's search keeps its scope for the next search and the next page (the server checks who asks).
+  const admin = params.get("scope") === "admin";
   return (
     <>
       <PageHeader title={t("search.title")} subtitle={t("search.intro")} />
@@ -51,6 +53,7 @@ export function SearchPageView({ data }: { data: SearchPageData & { dictionary: 
             className={`min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 ${focusRing}`}
           />
           {lang === "de" || lang === "en" ? <input type="hidden" name="lang" value={lang} /> : null}
+          {admin ? <input type="hidden" name="scope" value="admin" /> : null}
           <button
             type="submit"
             className={`rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 ${focusRing}`}
@@ -72,12 +75,22 @@ export function SearchPageView({ data }: { data: SearchPageData & { dictionary: 
       >
         {data.error}
       </div>
-      {data.result ? <SearchResults t={t} result={data.result} lang={lang} /> : null}
+      {data.result ? <SearchResults t={t} result={data.result} lang={lang} admin={admin} /> : null}
     </>
   );
 }
 
-function SearchResults({ t, result, lang }: { t: T; result: SearchResult; lang: string | null }) {
+function SearchResults({
+  t,
+  result,
+  lang,
+  admin,
+}: {
+  t: T;
+  result: SearchResult;
+  lang: string | null;
+  admin: boolean;
+}) {
   if (result.hits.length === 0) return <NoResults t={t} query={result.query} />;
   return (
     <section aria-labelledby="search-results-heading">
@@ -93,7 +106,7 @@ function SearchResults({ t, result, lang }: { t: T; result: SearchResult; lang: 
           <SearchHitItem key={`${hit.kind}:${hit.id}`} t={t} hit={hit} />
         ))}
       </ol>
-      <SearchPaging t={t} result={result} lang={lang} />
+      <SearchPaging t={t} result={result} lang={lang} admin={admin} />
     </section>
   );
 }
@@ -153,12 +166,13 @@ function Snippet({ parts }: { parts: SnippetPart[] }) {
   );
 }
 
-function SearchPaging({ t, result, lang }: { t: T; result: SearchResult; lang: string | null }) {
+function SearchPaging({ t, result, lang, admin }: { t: T; result: SearchResult; lang: string | null; admin: boolean }) {
   if (result.pageCount <= 1) return null;
   const href = (page: number) => {
     const params = new URLSearchParams({ q: result.query });
     if (page > 1) params.set("page", String(page));
     if (lang === "de" || lang === "en") params.set("lang", lang);
+    if (admin) params.set("scope", "admin");
     return `/search?${params}`;
   };
   const linkClass = `rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 ${focusRing}`;

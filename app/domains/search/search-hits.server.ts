@@ -78,11 +78,21 @@ async function extrasOf(db: Db, kind: SearchKind, ids: string[], lang: Language)
 }
 
 /** The hits of one page, in the candidates' order; an item deleted since it was found is left out. */
+/** Where the admin's search leads: the screen that edits the item (a draft has no public page). */
+const ADMIN_SCREENS: Record<SearchKind, (id: string) => string> = {
+  post: (id) => `/admin/posts/${id}`,
+  picture: () => "/admin/gallery",
+  faq: () => "/admin/faq",
+  video: () => "/admin/videos",
+  link: () => "/admin/links",
+};
+
 export async function presentHits(
   db: Db,
   candidates: Candidate[],
   terms: QueryTerm[],
   lang: Language,
+  audience: "public" | "admin" = "public",
 ): Promise<SearchHit[]> {
   const kinds = [...new Set(candidates.map((candidate) => candidate.kind))];
   const texts = new Map<string, SearchFields>();
@@ -108,7 +118,7 @@ export async function presentHits(
       kind: candidate.kind,
       id: candidate.id,
       title,
-      url: extra.url,
+      url: audience === "admin" ? ADMIN_SCREENS[candidate.kind](candidate.id) : extra.url,
       snippet: snippetOf(fields.fields, terms, lang),
       // The thumbnail sits beside the title, which names it: decorative unless the picture has its own words.
       thumbnail: image ? { ...image, alt: candidate.kind === "picture" && extra.alt !== title ? extra.alt : "" } : null,

@@ -23,6 +23,8 @@ export async function searchSearchPage(options: {
   lang: Language;
   /** The address's `q` and `page`, as sent. */
   params: { q: string | null; page: string | null };
+  /** `admin` (an admin who asked for `?scope=admin`) finds drafts and hidden items too. */
+  audience?: "public" | "admin";
 }): Promise<SearchPageAnswer> {
   const dictionary = searchDictionaryFor(options.lang);
   const read = readSearchParams(options.params, options.lang);
@@ -34,6 +36,11 @@ export async function searchSearchPage(options: {
     const error = dictionary["search.tooMany"].replace("{seconds}", String(seconds));
     return { data: { ...base, error }, status: 429, retryAfterSeconds: seconds };
   }
-  const result = await searchSite(options.db, { lang: options.lang, query: read.query.q, page: read.query.page });
+  const result = await searchSite(options.db, {
+    lang: options.lang,
+    query: read.query.q,
+    page: read.query.page,
+    audience: options.audience,
+  });
   return { data: { ...base, result }, status: 200, retryAfterSeconds: null };
 }

@@ -175,6 +175,6 @@ export async function searchSite(db: Db, options: SearchOptions): Promise<Search
   const page = Math.min(Math.max(1, options.page), pageCount);
   const start = (page - 1) * SEARCH_PAGE_SIZE;
   const onPage = ranked.slice(start, start + SEARCH_PAGE_SIZE);
-  const hits = await presentHits(db, onPage, terms, options.lang);
+  const hits = await presentHits(db, onPage, terms, options.lang, audience);
   return { query: options.query, total, page, pageCount, hits };
 }
