@@ -65,6 +65,8 @@ export default [
   route("privacy", "routes/privacy.tsx"),
   // The contact form: 404 while the owner has it off (app/domains/contact/).
   route("contact", "routes/contact.tsx"),
+  // The site's search (issue 22): the page, and the header's type-ahead reads its data.
+  route("search", "routes/search.tsx"),
 
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("api/settings", "routes/api.settings.ts"),

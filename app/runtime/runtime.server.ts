@@ -15,6 +15,7 @@ import { type AppMailService, createMailService } from "#app/domains/mail/mail.s
 import { mailJobKeyOf } from "#app/domains/mail/mail-job-payload.server.ts";
 import { type FileStorage, mediaSigningSecret } from "#app/domains/media/storage.server.ts";
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
+import { SearchLimiter } from "#app/domains/search/search-limit.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { type Env, maskSmtpUrl } from "#app/lib/env.server.ts";
@@ -42,6 +43,8 @@ export type RuntimeServices = {
   contactSecret: string;
   /** The contact form's spam checks, and its limits and spent tokens (in the database). */
   contactGuard: ContactGuard;
+  /** Searches per client address (in this process's memory: see search-limit.server.ts). */
+  searchLimiter: SearchLimiter;
   /** The process's one reader of change events (started with the background tasks); live streams read from it. */
   changeFeed: ChangeFeed;
 };
@@ -74,6 +77,7 @@ export function createRuntime(env: Env, database: AppDatabase, authSecret?: Auth
     auth,
     authLimiter: createAuthLimiter(database.db, env.authMaxFailedAttempts),
     resetRequestLimiter: createResetRequestLimiter(database.db),
+    searchLimiter: new SearchLimiter(),
     storage,
     previewSecret: previewSecretOf(secret),
     contactSecret: contactSecretOf(secret),

@@ -1,0 +1,46 @@
+import type { Kysely } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import type { Language } from "#app/i18n/i18n.ts";
+import { type SearchDictionary, searchDictionaryFor } from "#app/i18n/search-dictionary.ts";
+import { searchSite } from "./search.server.ts";
+import type { SearchLimiter } from "./search-limit.server.ts";
+import { readSearchParams, type SearchPageData } from "./search-schema.ts";
+
+export type SearchPageAnswer = {
+  data: SearchPageData & { dictionary: SearchDictionary };
+  status: number;
+  retryAfterSeconds: number | null;
+};
+
+/**
+ * What `/search` answers for an address's parameters: nothing searched (no query), a too long query's refusal
+ * (200, the message shown by the field), too many searches from this address (429, its message), or the result.
+ */
+export async function searchSearchPage(options: {
+  db: Kysely<Database>;
+  limiter: SearchLimiter;
+  client: string;
+  lang: Language;
+  /** The address's `q` and `page`, as sent. */
+  params: { q: string | null; page: string | null };
+  /** `admin` (an admin who asked for `?scope=admin`) finds drafts and hidden items too. */
+  audience?: "public" | "admin";
+}): Promise<SearchPageAnswer> {
+  const dictionary = searchDictionaryFor(options.lang);
+  const read = readSearchParams(options.params, options.lang);
+  const base = { query: read.raw, result: null, error: read.error, dictionary };
+  if (!read.query) return { data: base, status: 200, retryAfterSeconds: null };
+  const waitMs = options.limiter.take(options.client);
+  if (waitMs > 0) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const error = dictionary["search.tooMany"].replace("{seconds}", String(seconds));
+    return { data: { ...base, error }, status: 429, retryAfterSeconds: seconds };
+  }
+  const result = await searchSite(options.db, {
+    lang: options.lang,
+    query: read.query.q,
+    page: read.query.page,
+    audience: options.audience,
+  });
+  return { data: { ...base, result }, status: 200, retryAfterSeconds: null };
+}

@@ -1,0 +1,25 @@
+/** The search page (/search): sent by that route's loader (search-dictionary.ts), so that no other page carries them. */
+export const searchEn = {
+  "search.title": "Search",
+  "search.intro": "Find posts, pictures, questions, videos and links on this site.",
+  "search.label": "Search the site",
+  "search.submit": "Search",
+  "search.hint": "Words match in any form (“photos” finds “photo”); the last word may be the beginning of one.",
+  "search.resultsLabel": "Search results",
+  "search.count": "{count} results for “{query}”",
+  "search.countOne": "1 result for “{query}”",
+  "search.countMany": "More than {count} results for “{query}”. Add a word to narrow them down.",
+  "search.none": "Nothing found for “{query}”.",
+  "search.suggestions":
+    "Try fewer or other words, check the spelling, or type only the beginning of a word. The site also has pages to browse:",
+  "search.tooMany": "Too many searches from your address. Please wait {seconds} seconds and try again.",
+  "search.kind.post": "Post",
+  "search.kind.picture": "Picture",
+  "search.kind.faq": "Question",
+  "search.kind.video": "Video",
+  "search.kind.link": "Link",
+  "search.pages": "Result pages",
+  "search.previous": "Previous results",
+  "search.next": "More results",
+  "search.pageOf": "Page {page} of {count}",
+} as const;

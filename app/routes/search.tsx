@@ -1,0 +1,51 @@
+import { data } from "react-router";
+import { SearchPageView } from "#app/components/search/search-page.tsx";
+import { searchSearchPage } from "#app/domains/search/search-page.server.ts";
+import { languageOf } from "#app/lib/preferences.ts";
+import { clientAddressContext, sessionUserContext } from "#app/lib/request-context.ts";
+import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { pageMeta, rootSeo } from "#app/web/meta.ts";
+import { PRIVATE_CACHE_CONTROL } from "#app/web/site-context.server.ts";
+import type { Route } from "./+types/search";
+
+/**
+ * `/search?q=…&page=…` (issue 22): the page without JavaScript, and the header's type-ahead loads the same data
+ * with a fetcher. Its data is `SearchPageData` (search-schema.ts) plus the page's strings. Never kept by a cache:
+ * it varies by query, and a kept answer would bypass the limit per address.
+ */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const passed = new Headers({ "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" });
+  const retryAfter = loaderHeaders.get("Retry-After");
+  if (retryAfter) passed.set("Retry-After", retryAfter);
+  return passed;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const runtime = runtimeOf(context);
+  const params = new URL(request.url).searchParams;
+  const answer = await searchSearchPage({
+    db: runtime.database.db,
+    limiter: runtime.searchLimiter,
+    client: context.get(clientAddressContext),
+    lang: languageOf(request).lang,
+    params: { q: params.get("q"), page: params.get("page") },
+    // The admin's search (drafts, hidden items too) for an admin who asks; anyone else gets the visitors' search.
+    audience: params.get("scope") === "admin" && context.get(sessionUserContext)?.isAdmin ? "admin" : "public",
+  });
+  const headers: Record<string, string> = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
+  if (answer.retryAfterSeconds) headers["Retry-After"] = String(answer.retryAfterSeconds);
+  return data(answer.data, { status: answer.status, headers });
+}
+
+export function meta({ loaderData, matches, location }: Route.MetaArgs) {
+  // The query is part of the page's address (canonical, hreflang); no search engine should keep any of them.
+  const query: Record<string, string> = loaderData?.query ? { q: loaderData.query } : {};
+  return [
+    ...pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.dictionary["search.title"], query }),
+    { name: "robots", content: "noindex" },
+  ];
+}
+
+export default function SearchPage({ loaderData }: Route.ComponentProps) {
+  return <SearchPageView data={loaderData} />;
+}
