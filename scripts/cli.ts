@@ -15,6 +15,7 @@ import { createInviteCodes } from "#app/domains/invites/invites.server.ts";
 import { importOutboxFolder, listOutbox, outboxDirIn, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import { formatOutboxList, formatOutboxMail } from "#app/domains/mail/outbox-print.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import { reindexAll } from "#app/domains/search-index/search-index.server.ts";
 import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
 import { createResetLink, UnknownAccountError } from "#app/domains/users/password-recovery.server.ts";
 import { resetTwoFactor } from "#app/domains/users/two-factor.server.ts";
@@ -50,6 +51,8 @@ const USAGE = `Usage:
   npm run cli -- outbox list                  the outbox's mails, newest first, with their IDs
   npm run cli -- outbox show <ID>             print one mail of the outbox (the ID from outbox list or
                                               Admin → Outbox)
+  npm run cli -- search reindex               rebuild the search index from every post, picture, question, video
+                                              and link (it is kept current by every change; this is for repairs)
   npm run cli -- secret accept                make the database take this AUTH_SECRET (or DATA_DIR/auth-secret)
                                               from now on, after changing it on purpose: every session ends`;
 
@@ -244,6 +247,15 @@ async function withDatabase(
       // Mails an older version filed as files, should the server not have moved them yet.
       await importOutboxFolder(database.db, outboxDirIn(env.dataDir), new Date());
       return await printOutbox(database.db, command, rest, Boolean(env.mail.smtpUrl));
+    }
+    if (group === "search" && command === "reindex") {
+      if (rest.length > 0) throw new UsageError("search reindex takes no arguments");
+      const started = Date.now();
+      const counts = await reindexAll(database.db);
+      const items = Object.entries(counts).map(([kind, count]) => `${count} ${kind}${count === 1 ? "" : "s"}`);
+      process.stderr.write(`Search index rebuilt in ${Date.now() - started} ms: ${items.join(", ")}.
+`);
+      return 0;
     }
     if (group === "invites" && command === "create") {
       const codes = await createInviteCodes(database.db, { count: parseCount(rest) });

@@ -136,7 +136,8 @@ export function VideoCard({
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="space-y-3">
+    // The search's results link here (/videos#video-<id>).
+    <article id={`video-${video.id}`} className="scroll-mt-24 space-y-3">
       <VideoPlayer video={video} first={first} />
       <Heading className="text-xl font-semibold">{video.title}</Heading>
       {video.description ? (

@@ -77,6 +77,14 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   jobs: [],
   // The auth secret's fingerprint, read at start only.
   secret_fingerprints: [],
+  // The search index (migration 0021; on SQLite an FTS5 table and its shadow tables): written with the content it
+  // indexes, which moves that content's areas; no kept page shows it (/search is never kept).
+  search_documents: [],
+  search_fts: [],
+  search_fts_data: [],
+  search_fts_idx: [],
+  search_fts_docsize: [],
+  search_fts_config: [],
 };
 
 /** The areas a write to `table` moves; undefined (every area) for a table this map does not know. */

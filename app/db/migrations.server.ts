@@ -7,6 +7,7 @@ import { migration0017 } from "./migrations/migration-0017.server.ts";
 import { migration0018 } from "./migrations/migration-0018.server.ts";
 import { migration0019 } from "./migrations/migration-0019.server.ts";
 import { migration0020 } from "./migrations/migration-0020.server.ts";
+import { migration0021 } from "./migrations/migration-0021.server.ts";
 import type { MigrationSet } from "./migrations/migration-support.server.ts";
 import { migrations0001To0002 } from "./migrations/migrations-0001-0002.server.ts";
 import { migrations0003To0012 } from "./migrations/migrations-0003-0012.server.ts";
@@ -30,6 +31,7 @@ export const siteMigrations: MigrationSet = (kind) => ({
   ...migration0018(kind),
   ...migration0019(kind),
   ...migration0020(kind),
+  ...migration0021(kind),
 });
 
 class InlineMigrationProvider implements MigrationProvider {

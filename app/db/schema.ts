@@ -1,9 +1,7 @@
 import type { Generated } from "kysely";
+import type { SearchDocumentsTable } from "./search-documents-table.ts";
 
-/**
- * Dates are ISO strings on SQLite and Date objects on PostgreSQL; booleans are 0/1 on SQLite.
- * Services normalise both with the helpers in `values.ts` before anything leaves them.
- */
+/** Dates are ISO text on SQLite, Date objects on PostgreSQL; booleans 0/1 on SQLite: services use `values.ts`. */
 export type DbDate = string | Date;
 export type DbBoolean = boolean | number;
 
@@ -396,4 +394,5 @@ export interface Database {
   jobs: JobsTable;
   secret_fingerprints: SecretFingerprintsTable;
   outbox_mails: OutboxMailsTable;
+  search_documents: SearchDocumentsTable;
 }

@@ -4,12 +4,15 @@ import { de } from "./de.ts";
 import { en } from "./en.ts";
 import { dictionaryFor } from "./i18n.server.ts";
 import { createTranslator, isLanguage } from "./i18n.ts";
+import { searchDe } from "./search.de.ts";
+import { searchEn } from "./search.en.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 describe.each([
   { name: "site", english: en as Record<string, string>, german: de as Record<string, string> },
   { name: "admin", english: adminEn as Record<string, string>, german: adminDe as Record<string, string> },
+  { name: "search", english: searchEn as Record<string, string>, german: searchDe as Record<string, string> },
 ])("the German $name dictionary", ({ english, german }) => {
   it("has exactly the keys of the English one", () => {
     expect(Object.keys(german).sort()).toEqual(Object.keys(english).sort());

@@ -14,7 +14,8 @@ export const searchDe = {
   "search.none": "Nichts gefunden für „{query}“.",
   "search.suggestions":
     "Versuchen Sie weniger oder andere Wörter, prüfen Sie die Schreibweise oder geben Sie nur den Anfang eines Wortes ein. Zum Stöbern gibt es auch diese Seiten:",
-  "search.tooMany": "Zu viele Suchen von Ihrer Adresse. Bitte warten Sie {seconds} Sekunden und versuchen Sie es erneut.",
+  "search.tooMany":
+    "Zu viele Suchen von Ihrer Adresse. Bitte warten Sie {seconds} Sekunden und versuchen Sie es erneut.",
   "search.kind.post": "Beitrag",
   "search.kind.picture": "Bild",
   "search.kind.faq": "Frage",

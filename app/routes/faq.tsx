@@ -34,7 +34,8 @@ export default function FaqPage({ loaderData }: Route.ComponentProps) {
         // Native disclosure widgets: keyboard and screen-reader support without any script.
         <ul aria-label={t("faq.listLabel")} className="max-w-3xl space-y-3">
           {loaderData.entries.map((entry) => (
-            <li key={entry.id}>
+            // The search's results link here (/faq#faq-<id>).
+            <li key={entry.id} id={`faq-${entry.id}`} className="scroll-mt-24">
               <details className="group rounded-xl border border-zinc-200 dark:border-zinc-800">
                 <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-xl px-5 py-4 font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 [&::-webkit-details-marker]:hidden">
                   <span>{entry.question}</span>

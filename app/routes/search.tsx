@@ -14,7 +14,7 @@ import type { Route } from "./+types/search";
  * it varies by query, and a kept answer would bypass the limit per address.
  */
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
-  const passed = new Headers({ "Cache-Control": PRIVATE_CACHE_CONTROL });
+  const passed = new Headers({ "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" });
   const retryAfter = loaderHeaders.get("Retry-After");
   if (retryAfter) passed.set("Retry-After", retryAfter);
   return passed;
@@ -22,21 +22,22 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const runtime = runtimeOf(context);
+  const params = new URL(request.url).searchParams;
   const answer = await searchSearchPage({
     db: runtime.database.db,
     limiter: runtime.searchLimiter,
     client: context.get(clientAddressContext),
     lang: languageOf(request).lang,
-    params: new URL(request.url).searchParams,
+    params: { q: params.get("q"), page: params.get("page") },
   });
-  const headers: Record<string, string> = { "Cache-Control": PRIVATE_CACHE_CONTROL };
+  const headers: Record<string, string> = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
   if (answer.retryAfterSeconds) headers["Retry-After"] = String(answer.retryAfterSeconds);
   return data(answer.data, { status: answer.status, headers });
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {
   // The query is part of the page's address (canonical, hreflang); no search engine should keep any of them.
-  const query = loaderData?.query ? { q: loaderData.query } : {};
+  const query: Record<string, string> = loaderData?.query ? { q: loaderData.query } : {};
   return [
     ...pageMeta(rootSeo(matches), location.pathname, { title: loaderData?.dictionary["search.title"], query }),
     { name: "robots", content: "noindex" },

@@ -512,6 +512,7 @@ const QUERY_PARAMS: Record<string, string[]> = {
   "routes/blog._index.tsx": ["page"],
   "routes/blog.tag.$tag.tsx": ["page"],
   "routes/blog.preview.tsx": ["post", "expires", "signature"],
+  "routes/search.tsx": ["q", "page"],
 };
 
 /** Tables a refused request may still write: the sign-in failure count, and better-auth's scratch table. */

@@ -1,4 +1,5 @@
 import { Form, Link, useSearchParams } from "react-router";
+import { PageHeader } from "#app/components/page-header.tsx";
 import { type MenuItem, menuItemsFor } from "#app/domains/content/menu-sections.ts";
 import {
   SEARCH_MAX_RESULTS,
@@ -10,7 +11,6 @@ import {
 } from "#app/domains/search/search-schema.ts";
 import type { MessageKey, TranslateWith } from "#app/i18n/i18n.ts";
 import type { SearchDictionary, SearchMessageKey } from "#app/i18n/search-dictionary.ts";
-import { PageHeader } from "#app/components/page-header.tsx";
 import { useRootData, useTranslateWith } from "#app/web/root-data.ts";
 
 type T = TranslateWith<MessageKey | SearchMessageKey>;
@@ -48,7 +48,6 @@ export function SearchPageView({ data }: { data: SearchPageData & { dictionary: 
             key={data.query}
             maxLength={SEARCH_QUERY_MAX}
             aria-describedby="search-page-hint"
-            aria-invalid={data.error && data.result === null ? true : undefined}
             className={`min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 dark:border-zinc-600 dark:bg-zinc-900 dark:text-zinc-100 ${focusRing}`}
           />
           {lang === "de" || lang === "en" ? <input type="hidden" name="lang" value={lang} /> : null}
@@ -63,7 +62,14 @@ export function SearchPageView({ data }: { data: SearchPageData & { dictionary: 
           {t("search.hint")}
         </p>
       </Form>
-      <div role="alert" className={data.error ? "mb-8 rounded-md border border-red-300 px-4 py-3 text-red-800 dark:border-red-800 dark:text-red-200" : ""}>
+      <div
+        role="alert"
+        className={
+          data.error
+            ? "mb-8 rounded-md border border-red-300 px-4 py-3 text-red-800 dark:border-red-800 dark:text-red-200"
+            : ""
+        }
+      >
         {data.error}
       </div>
       {data.result ? <SearchResults t={t} result={data.result} lang={lang} /> : null}
@@ -113,7 +119,7 @@ function SearchHitItem({ t, hit }: { t: T; hit: SearchHit }) {
         </p>
         <h3 className="text-lg font-semibold">
           {external ? (
-            <a href={hit.url} rel="noopener" className={`underline-offset-4 hover:underline ${focusRing}`}>
+            <a href={hit.url} rel="noopener noreferrer" className={`underline-offset-4 hover:underline ${focusRing}`}>
               {hit.title || hit.url}
             </a>
           ) : (
@@ -191,7 +197,10 @@ function NoResults({ t, query }: { t: T; query: string }) {
       <ul className="mt-3 flex flex-wrap gap-3">
         {items.map((item) => (
           <li key={item.id}>
-            <Link to={item.to} className={`text-indigo-700 underline underline-offset-4 dark:text-indigo-300 ${focusRing}`}>
+            <Link
+              to={item.to}
+              className={`text-indigo-700 underline underline-offset-4 dark:text-indigo-300 ${focusRing}`}
+            >
               {t(item.label)}
             </Link>
           </li>

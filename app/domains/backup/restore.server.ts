@@ -11,6 +11,7 @@ import { type AppDatabase, databaseKindOf, openDatabase } from "#app/db/database
 import { type MigrationSet, migrateToLatest, migrateUpTo, siteMigrations } from "#app/db/migrations.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type FileStorage, StorageError } from "#app/domains/media/storage.server.ts";
+import { reindexAll } from "#app/domains/search-index/search-index.server.ts";
 import { eachArchiveFile, RestoreError, verifyBackup } from "./archive-reader.server.ts";
 import { BACKUP_FORMAT_VERSION, type BackupManifest } from "./backup.server.ts";
 import { BACKUP_TABLES, type NeutralRow } from "./tables.server.ts";
@@ -313,6 +314,8 @@ export async function restoreBackup(archive: string, target: RestoreTarget): Pro
       if (manifest.schema.version) await migrateUpTo(database.db, kind, manifest.schema.version, migrations);
       await loadRows(database, databaseDir, manifest);
       await migrateToLatest(database.db, kind, migrations);
+      // The search index is in no backup: made again from the restored content.
+      await reindexAll(database.db);
     } catch (error) {
       await database.close().catch(() => {});
       if (kind === "postgres") await emptyPostgres(target.databaseUrl as string).catch(() => {});

@@ -53,6 +53,16 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "contact_messages", key: ["id"], dates: ["created_at", "read_at"] },
 ];
 
+/** The search index's tables (migration 0021): the rows, and on SQLite the FTS5 table and its shadow tables. */
+export const SEARCH_INDEX_TABLES: readonly string[] = [
+  "search_documents",
+  "search_fts",
+  "search_fts_data",
+  "search_fts_idx",
+  "search_fts_docsize",
+  "search_fts_config",
+];
+
 /**
  * Tables a backup leaves out: change events are a day's notice of writes to open pages (issue 19), not data; a
  * restore's own writes record the events that tell open pages about it. Who has a post open in the editor is a
@@ -64,6 +74,8 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
  * recurring jobs at its first start.
  * The outbox's mails (outbox_mails) hold live links (password resets, invites) and last 30 days: a backup should not
  * carry them, as it never carried the outbox's files before they moved into the database.
+ * The search index (search_documents, and on SQLite its FTS5 table and that table's own tables) is made from the
+ * content: a restore rebuilds it (docs/decisions/015-search.md).
  */
 export const UNBACKED_TABLES: readonly string[] = [
   "change_events",
@@ -72,6 +84,7 @@ export const UNBACKED_TABLES: readonly string[] = [
   "secret_fingerprints",
   "jobs",
   "outbox_mails",
+  ...SEARCH_INDEX_TABLES,
 ];
 
 export type NeutralValue = string | number | boolean | null;

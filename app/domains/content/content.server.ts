@@ -7,11 +7,14 @@ import { toBoolean, toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { describeReorder } from "#app/domains/audit/audit-moves.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import { indexItems, type SearchDocumentKind } from "#app/domains/search-index/search-index.server.ts";
 import { fieldErrorsOf } from "#app/lib/field-errors.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
 
 /** The hand-ordered content tables with an active flag that the links, FAQ and video screens edit. */
 export type ContentTable = "links" | "faq_entries" | "videos";
+/** Each table's kind in the search index, kept in the transaction of every write of its text. */
+const SEARCH_KIND: Record<ContentTable, SearchDocumentKind> = { links: "link", faq_entries: "faq", videos: "video" };
 export type ContentRow<T extends ContentTable> = Selectable<Database[T]>;
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -130,6 +133,7 @@ export function contentService<T extends ContentTable, Input extends { active: b
             updated_at: now,
           } as never)
           .execute();
+        await indexItems(trx, SEARCH_KIND[config.table], [id]);
         const row = (await find(trx, id)) as ContentRow<T>;
         const target = config.target(row);
         await recordAudit(trx, actor, { action: `${config.area}.create`, target, newValue: config.describe(row) });
@@ -159,6 +163,7 @@ export function contentService<T extends ContentTable, Input extends { active: b
           } as never)
           .where("id", "=", id)
           .execute();
+        await indexItems(trx, SEARCH_KIND[config.table], [id]);
         const after = (await find(trx, id)) as ContentRow<T>;
         const target = config.target(after);
         await recordAudit(trx, actor, {
@@ -177,6 +182,7 @@ export function contentService<T extends ContentTable, Input extends { active: b
         const row = await find(trx, id);
         if (!row) return { ok: false, reason: "not-found" };
         await trx.deleteFrom(table).where("id", "=", id).execute();
+        await indexItems(trx, SEARCH_KIND[config.table], [id]);
         if (config.onDelete) afterCommit = await config.onDelete(trx, row, storage);
         const target = config.target(row);
         await recordAudit(trx, actor, { action: `${config.area}.delete`, target, oldValue: config.describe(row) });

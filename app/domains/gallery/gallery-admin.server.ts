@@ -7,6 +7,7 @@ import { describeReorder } from "#app/domains/audit/audit-moves.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { deleteImageRow, removeImageFiles } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import { indexItems } from "#app/domains/search-index/search-index.server.ts";
 import type { AdminGalleryItem } from "./gallery.ts";
 import { columns } from "./gallery-public.server.ts";
 import type { GalleryBulkAction, GalleryTexts } from "./gallery-schema.ts";
@@ -71,6 +72,7 @@ export async function updateGalleryTexts(
       .set({ ...texts, updated_at: new Date() })
       .where("id", "=", id)
       .execute();
+    await indexItems(trx, "picture", [id]);
     const pick = (value: typeof texts) => JSON.stringify(value);
     await recordAudit(trx, actor, {
       action: "gallery.update",
@@ -131,6 +133,7 @@ async function deletePictureRow(
   row: { id: string; title: string; description: string; category: string; image_id: string },
 ) {
   await trx.deleteFrom("gallery_images").where("id", "=", row.id).execute();
+  await indexItems(trx, "picture", [row.id]);
   // Another use of the same image (none today) would keep it.
   const others = await trx
     .selectFrom("videos")
@@ -206,6 +209,7 @@ export async function applyGalleryBulkAction(
           .set({ category, category_de: categoryDe, updated_at: now })
           .where("id", "=", id)
           .execute();
+        await indexItems(trx, "picture", [id]);
         await recordAudit(trx, actor, {
           action: "gallery.update",
           target: nameOf(row),

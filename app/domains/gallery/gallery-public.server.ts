@@ -14,7 +14,8 @@ type JoinedRow = Pick<
   "id" | "title" | "title_de" | "description" | "description_de" | "category" | "category_de"
 > & { alt: string; alt_de: string } & Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">;
 
-function publishedQuery(db: Kysely<Database>) {
+/** The pictures visitors see (the gallery's one rule, also the search's: app/domains/search/). */
+export function publishedQuery(db: Kysely<Database>) {
   return (
     db
       .selectFrom("gallery_images as g")

@@ -8,6 +8,7 @@ import { prepareImage } from "#app/domains/media/image-pipeline.server.ts";
 import { insertImageRow } from "#app/domains/media/image-rows.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import type { ImageType } from "#app/domains/media/upload.server.ts";
+import { indexItems } from "#app/domains/search-index/search-index.server.ts";
 import { removeControlCharacters } from "#app/lib/text-schema.ts";
 import { titleFromFileName } from "./gallery.ts";
 
@@ -104,6 +105,7 @@ export async function createGalleryEntry(
           updated_at: now,
         })
         .execute();
+      await indexItems(trx, "picture", [id]);
       await recordAudit(trx, actor, { action: "gallery.create", target: id, newValue: options.originalName });
       // The remaining sizes are a job written with the picture, held by this process: made here at once, and by
       // another process should this one stop first.

@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit, recordOrExtendAudit } from "#app/domains/audit/audit.server.ts";
+import { indexItems } from "#app/domains/search-index/search-index.server.ts";
 import { fieldErrorsOf } from "#app/lib/field-errors.ts";
 import {
   type AdminPost,
@@ -171,6 +172,7 @@ export async function createPost(
       .execute();
     await keepSlugs(trx, id, { en: slugs.slug, de: slugs.slugDe }, false);
     await writeTags(trx, id, input.tags);
+    await indexItems(trx, "post", [id]);
     await recordAudit(trx, actor, {
       action: "posts.create",
       target: input.title,
@@ -233,6 +235,7 @@ export async function updatePost(
       .execute();
     await keepSlugs(trx, id, { en: slugs.slug, de: slugs.slugDe }, row.publish_at !== null);
     await writeTags(trx, id, input.tags);
+    await indexItems(trx, "post", [id]);
     // Only what changed, each text clipped: the entry says what was edited without copying the post.
     const saved: Described = describeFields(row, oldTags);
     const after: Described = describeFields(
@@ -306,6 +309,7 @@ export async function deletePost(db: Kysely<Database>, actor: AuditActor, id: st
     await trx.deleteFrom("post_tags").where("post_id", "=", id).execute();
     await trx.deleteFrom("post_slugs").where("post_id", "=", id).execute();
     await trx.deleteFrom("posts").where("id", "=", id).execute();
+    await indexItems(trx, "post", [id]);
     await recordAudit(trx, actor, {
       action: "posts.delete",
       target: row.title,

@@ -2,9 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { type SearchDictionary, searchDictionaryFor } from "#app/i18n/search-dictionary.ts";
+import { searchSite } from "./search.server.ts";
 import type { SearchLimiter } from "./search-limit.server.ts";
 import { readSearchParams, type SearchPageData } from "./search-schema.ts";
-import { searchSite } from "./search.server.ts";
 
 export type SearchPageAnswer = {
   data: SearchPageData & { dictionary: SearchDictionary };
@@ -21,7 +21,8 @@ export async function searchSearchPage(options: {
   limiter: SearchLimiter;
   client: string;
   lang: Language;
-  params: URLSearchParams;
+  /** The address's `q` and `page`, as sent. */
+  params: { q: string | null; page: string | null };
 }): Promise<SearchPageAnswer> {
   const dictionary = searchDictionaryFor(options.lang);
   const read = readSearchParams(options.params, options.lang);

@@ -84,15 +84,15 @@ export function searchQuerySchema(lang: Language) {
 export type SearchQuery = z.infer<ReturnType<typeof searchQuerySchema>>;
 
 /**
- * Reads `q` and `page` from an address's parameters: `{ query: null }` when nothing is searched (no `q`, or only
- * spaces), the refusal's message when the query is too long.
+ * Reads an address's `q` and `page`: `{ query: null }` when nothing is searched (no `q`, or only spaces), with the
+ * refusal's message when the query is too long.
  */
 export function readSearchParams(
-  params: URLSearchParams,
+  params: { q: string | null; page: string | null },
   lang: Language,
 ): { query: SearchQuery | null; raw: string; error: string | null } {
-  const raw = params.get("q") ?? "";
-  const parsed = searchQuerySchema(lang).safeParse({ q: raw, page: params.get("page") ?? undefined });
+  const raw = params.q ?? "";
+  const parsed = searchQuerySchema(lang).safeParse({ q: raw, page: params.page ?? undefined });
   if (parsed.success) return { query: parsed.data, raw: parsed.data.q, error: null };
   const tooLong = parsed.error.issues.find((issue) => issue.path[0] === "q" && issue.code === "too_big");
   // The field shows what was typed, cut to what it accepts.

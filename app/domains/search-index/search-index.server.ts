@@ -1,0 +1,247 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "#app/db/schema.ts";
+import type { Language } from "#app/i18n/i18n.ts";
+import { markdownToText } from "#app/lib/markdown.server.ts";
+import { indexTerms } from "#app/lib/search-text.ts";
+
+/*
+ * The search index's writes (issue 22, docs/decisions/015-search.md): the rows of `search_documents`, one per item
+ * and language, made from the item's text. Every write of a post, picture, FAQ entry, video or link calls
+ * `indexItems` inside its own transaction, so the index never disagrees with what is committed; `reindexAll`
+ * rebuilds everything (the CLI's `search reindex`, a restore). This folder imports no content domain: they import
+ * it. Visibility is no business of the index (a search joins the content tables and applies their rules).
+ */
+
+export type SearchDocumentKind = "post" | "picture" | "faq" | "video" | "link";
+export const SEARCH_DOCUMENT_KINDS: readonly SearchDocumentKind[] = ["post", "picture", "faq", "video", "link"];
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** An item's searchable text in one language: its title, and its other fields best first (the snippet's order). */
+export type SearchFields = { title: string; fields: string[] };
+
+/**
+ * The German version of a text, or the English one where the German is empty: the rule of every page
+ * (`localized` in content.server.ts, which this folder may not import; a test keeps the two equal).
+ */
+export function localizedText(english: string, german: string, lang: Language): string {
+  return lang === "de" && german.trim() !== "" ? german : english;
+}
+
+/** The host a link points to ("example.org"), or the address itself when it has none (mailto:, tel:). */
+export function linkHost(url: string): string {
+  try {
+    return new URL(url).hostname || url;
+  } catch {
+    return url;
+  }
+}
+
+type PostRow = {
+  id: string;
+  title: string;
+  title_de: string;
+  excerpt: string;
+  excerpt_de: string;
+  body: string;
+  body_de: string;
+  cover_alt: string;
+  cover_alt_de: string;
+  tags: string[];
+};
+type PictureRow = {
+  id: string;
+  title: string;
+  title_de: string;
+  description: string;
+  description_de: string;
+  alt: string;
+  alt_de: string;
+  category: string;
+  category_de: string;
+};
+type FaqRow = { id: string; question: string; question_de: string; answer: string; answer_de: string };
+type VideoRow = { id: string; title: string; title_de: string; description: string; description_de: string };
+type LinkRow = { id: string; title: string; title_de: string; url: string };
+
+/** Markdown as the words a visitor reads (no markup, no link targets). */
+function text(markdown: string): string {
+  return markdown.trim() === "" ? "" : markdownToText(markdown);
+}
+
+/** The searchable fields of each kind, in a language (German falling back to English field by field). */
+export const fieldsOf = {
+  post: (row: PostRow, lang: Language): SearchFields => ({
+    title: localizedText(row.title, row.title_de, lang),
+    fields: [
+      localizedText(row.excerpt, row.excerpt_de, lang),
+      text(localizedText(row.body, row.body_de, lang)),
+      localizedText(row.cover_alt, row.cover_alt_de, lang),
+      row.tags.join(", "),
+    ],
+  }),
+  picture: (row: PictureRow, lang: Language): SearchFields => ({
+    title: localizedText(row.title, row.title_de, lang),
+    fields: [
+      text(localizedText(row.description, row.description_de, lang)),
+      localizedText(row.alt, row.alt_de, lang),
+      localizedText(row.category, row.category_de, lang),
+    ],
+  }),
+  faq: (row: FaqRow, lang: Language): SearchFields => ({
+    title: localizedText(row.question, row.question_de, lang),
+    fields: [text(localizedText(row.answer, row.answer_de, lang))],
+  }),
+  video: (row: VideoRow, lang: Language): SearchFields => ({
+    title: localizedText(row.title, row.title_de, lang),
+    fields: [localizedText(row.description, row.description_de, lang)],
+  }),
+  link: (row: LinkRow, lang: Language): SearchFields => ({
+    title: localizedText(row.title, row.title_de, lang),
+    fields: [linkHost(row.url)],
+  }),
+};
+
+/** Reads items of a kind: those named, or (for a rebuild) a batch after `after` in id order. */
+type Selection = { ids: string[] } | { after: string; limit: number };
+
+async function postRows(db: Db, selection: Selection): Promise<PostRow[]> {
+  let query = db
+    .selectFrom("posts")
+    .select(["id", "title", "title_de", "excerpt", "excerpt_de", "body", "body_de", "cover_alt", "cover_alt_de"]);
+  query = "ids" in selection ? query.where("id", "in", selection.ids) : query.where("id", ">", selection.after);
+  const rows = await ("ids" in selection ? query : query.orderBy("id").limit(selection.limit)).execute();
+  if (rows.length === 0) return [];
+  const tags = await db
+    .selectFrom("post_tags")
+    .select(["post_id", "tag"])
+    .where(
+      "post_id",
+      "in",
+      rows.map((row) => row.id),
+    )
+    .orderBy("tag")
+    .execute();
+  return rows.map((row) => ({ ...row, tags: tags.filter((tag) => tag.post_id === row.id).map((tag) => tag.tag) }));
+}
+
+const readers: {
+  [K in SearchDocumentKind]: (db: Db, selection: Selection) => Promise<Parameters<(typeof fieldsOf)[K]>[0][]>;
+} = {
+  post: postRows,
+  picture: async (db, selection) => {
+    const query = db
+      .selectFrom("gallery_images")
+      .select(["id", "title", "title_de", "description", "description_de", "alt", "alt_de", "category", "category_de"]);
+    return "ids" in selection
+      ? query.where("id", "in", selection.ids).execute()
+      : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
+  },
+  faq: async (db, selection) => {
+    const query = db.selectFrom("faq_entries").select(["id", "question", "question_de", "answer", "answer_de"]);
+    return "ids" in selection
+      ? query.where("id", "in", selection.ids).execute()
+      : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
+  },
+  video: async (db, selection) => {
+    const query = db.selectFrom("videos").select(["id", "title", "title_de", "description", "description_de"]);
+    return "ids" in selection
+      ? query.where("id", "in", selection.ids).execute()
+      : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
+  },
+  link: async (db, selection) => {
+    const query = db.selectFrom("links").select(["id", "title", "title_de", "url"]);
+    return "ids" in selection
+      ? query.where("id", "in", selection.ids).execute()
+      : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
+  },
+};
+
+/** Reads the searchable fields of items of a kind by id, in both languages (for the snippets of a page of hits). */
+export async function readSearchFields(
+  db: Db,
+  kind: SearchDocumentKind,
+  ids: string[],
+  lang: Language,
+): Promise<Map<string, SearchFields>> {
+  const found = new Map<string, SearchFields>();
+  if (ids.length === 0) return found;
+  const rows = await readers[kind](db, { ids });
+  const fields = fieldsOf[kind] as (row: unknown, lang: Language) => SearchFields;
+  for (const row of rows) found.set(row.id, fields(row, lang));
+  return found;
+}
+
+type DocumentRow = { kind: string; item_id: string; lang: string; title_terms: string; terms: string };
+
+function documentsOf(kind: SearchDocumentKind, row: { id: string }): DocumentRow[] {
+  const fields = fieldsOf[kind] as (row: unknown, lang: Language) => SearchFields;
+  return (["en", "de"] as const).map((lang) => {
+    const { title, fields: others } = fields(row, lang);
+    const titleTerms = indexTerms(title, lang);
+    const terms = new Set(titleTerms);
+    for (const field of others) indexTerms(field, lang, terms);
+    return { kind, item_id: row.id, lang, title_terms: [...titleTerms].join(" "), terms: [...terms].join(" ") };
+  });
+}
+
+async function writeDocuments(db: Db, documents: DocumentRow[]): Promise<void> {
+  // Upserts: two saves of one item at once (two admins) each leave complete rows; the last commit's stay.
+  for (let start = 0; start < documents.length; start += 200) {
+    await db
+      .insertInto("search_documents")
+      .values(documents.slice(start, start + 200))
+      .onConflict((oc) =>
+        oc.columns(["kind", "item_id", "lang"]).doUpdateSet((eb) => ({
+          title_terms: eb.ref("excluded.title_terms"),
+          terms: eb.ref("excluded.terms"),
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Brings the index's rows of these items up to date with their tables, in the caller's transaction (call it after
+ * the item's write): an item that exists is (re)indexed in both languages, one that is gone loses its rows.
+ */
+export async function indexItems(db: Db, kind: SearchDocumentKind, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await readers[kind](db, { ids });
+  const present = new Set(rows.map((row) => row.id));
+  const gone = ids.filter((id) => !present.has(id));
+  if (gone.length > 0) {
+    await db.deleteFrom("search_documents").where("kind", "=", kind).where("item_id", "in", gone).execute();
+  }
+  await writeDocuments(
+    db,
+    rows.flatMap((row) => documentsOf(kind, row)),
+  );
+}
+
+/** Items read per statement by a rebuild. */
+const REBUILD_BATCH = 500;
+
+/**
+ * Rebuilds the whole index from the content tables in one transaction (readers keep the old index until it
+ * commits). Answers how many items of each kind it indexed.
+ */
+export async function reindexAll(db: Kysely<Database>): Promise<Record<SearchDocumentKind, number>> {
+  const counts = { post: 0, picture: 0, faq: 0, video: 0, link: 0 };
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("search_documents").execute();
+    for (const kind of SEARCH_DOCUMENT_KINDS) {
+      for (let after = ""; ; ) {
+        const rows = await readers[kind](trx, { after, limit: REBUILD_BATCH });
+        await writeDocuments(
+          trx,
+          rows.flatMap((row) => documentsOf(kind, row)),
+        );
+        counts[kind] += rows.length;
+        const last = rows.at(-1);
+        if (!last || rows.length < REBUILD_BATCH) break;
+        after = last.id;
+      }
+    }
+  });
+  return counts;
+}
