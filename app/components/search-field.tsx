@@ -72,8 +72,9 @@ export function SearchField({ variant }: { variant: SearchFieldVariant }) {
 
 /** The header's search field that is shown: the header row's, or the open mobile menu's. */
 const shownField = () =>
-  [...document.querySelectorAll<HTMLInputElement>("header [role=search] input")].find(
-    (input) => input.getClientRects().length > 0,
+  // Not by its box: a closed <details>' content keeps one in Chromium (hidden by content-visibility).
+  [...document.querySelectorAll<HTMLInputElement>("header [role=search] input")].find((input) =>
+    input.checkVisibility(),
   );
 
 /**
