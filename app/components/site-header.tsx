@@ -83,7 +83,7 @@ export function SiteHeader() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
   useEffect(() => {
     if (mobileMenu.current) mobileMenu.current.open = false;
-  }, [location.pathname]);
+  }, [location.pathname, location.search]);
   useSearchShortcut(
     useCallback(() => {
       if (mobileMenu.current) mobileMenu.current.open = true;

@@ -220,7 +220,7 @@ for (const theme of ["light", "dark"] as const) {
 test.describe("on a narrow screen", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  withPost("the field is in the menu; / opens it, and a chosen hit closes it", async ({ page, post }) => {
+  withPost("the field is in the menu; / opens it, and a chosen hit or a search closes it", async ({ page, post }) => {
     const { word } = post;
     await page.goto("/home");
     await expect(page.getByLabel("Open menu")).toBeVisible();
@@ -235,6 +235,17 @@ test.describe("on a narrow screen", () => {
     await option.click();
     await expect(page.getByRole("heading", { level: 1, name: post.title })).toBeVisible();
     await expect(page.getByRole("banner").getByRole("combobox")).toBeHidden();
+
+    // A search from the menu closes it too, also from /search to /search (only the query changes).
+    for (const query of [word, word.slice(0, -1)]) {
+      await page.keyboard.press("/");
+      await expect(combobox(page)).toBeFocused();
+      await page.keyboard.type(query);
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(`/search?q=${query}`);
+      await expect(page.getByRole("main").getByRole("link", { name: post.title })).toBeVisible();
+      await expect(page.getByRole("banner").getByRole("combobox")).toBeHidden();
+    }
   });
 });
 
