@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { faqService } from "#app/domains/faq/faq.server.ts";
 import { findInviteCode } from "#app/domains/invites/invites.server.ts";
+import { searchSite } from "#app/domains/search/search.server.ts";
 import { isAdmin } from "#app/domains/users/users.server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { cleanEnv, type ProcessResult, run } from "#tests/support/server-process.ts";
+import { testAdmin } from "#tests/support/service-actor.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 const CODE = /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/;
@@ -61,6 +64,19 @@ describe.each(databaseKinds)("the command line (%s)", (kind) => {
     expect(revoked.code).toBe(0);
     expect(await isAdmin(database.db, first.id)).toBe(false);
     expect(await isAdmin(database.db, second.id)).toBe(true);
+  });
+
+  it("rebuilds the search index with search reindex", async () => {
+    await faqService.create(database.db, testAdmin, { question: "Puffin colony?", answer: "North.", active: true });
+    await database.db.deleteFrom("search_documents").execute();
+    const search = () => searchSite(database.db, { lang: "en", query: "puffin", page: 1 });
+    expect((await search()).total).toBe(0);
+
+    const result = await cli("search", "reindex");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/Search index rebuilt in \d+ ms: 0 posts, 0 pictures, 1 faq, 0 videos, 0 links\./);
+    expect((await search()).hits.map((hit) => hit.title)).toEqual(["Puffin colony?"]);
   });
 });
 
