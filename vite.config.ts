@@ -28,7 +28,7 @@ export default defineConfig({
                 // screens use (their data hooks, action results, upload limits), which no visitor's page needs.
                 {
                   name: "site",
-                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.|account-data\.|admin-data\.|action-result\.|upload-limit\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles)\.tsx)/,
+                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.|account-data\.|admin-data\.|action-result\.|upload-limit\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles|search-field)\.tsx)/,
                 },
                 // The two picture parts that the gallery, the home page and a post share: one file, not two of a few
                 // hundred bytes each (each its own request, each compressed alone). Not the gallery's rows: a post

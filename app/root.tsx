@@ -96,10 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-indigo-700 focus:px-4 focus:py-2 focus:text-white"
-        >
+        <a href="#main" className="skip-link">
           {root ? t("common.skipToContent") : "Skip to content"}
         </a>
         <div className="flex min-h-screen flex-col">

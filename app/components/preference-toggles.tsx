@@ -66,8 +66,8 @@ function PreferenceForm(props: {
   );
 }
 
-const buttonClass =
-  "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-200 dark:hover:bg-zinc-800";
+// Its class list is in app.css (`.header-toggle`): every page loads this file.
+const buttonClass = "header-toggle";
 
 export function ThemeToggle() {
   const t = useTranslate();

@@ -25,19 +25,15 @@ function LegalEntry({ title, html, href }: { title: string; html: string; href: 
       >
         {title}
       </a>
-      <dialog
-        ref={dialog}
-        aria-labelledby={titleId}
-        className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-black/60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-      >
-        <div className="flex items-start justify-between gap-4 border-b border-zinc-200 px-6 py-4 dark:border-zinc-700">
+      <dialog ref={dialog} aria-labelledby={titleId} className="legal-dialog">
+        <div className="legal-dialog-head">
           <h2 id={titleId} className="text-lg font-semibold">
             {title}
           </h2>
           <button
             type="button"
             onClick={() => dialog.current?.close()}
-            className="rounded-md p-1 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-zinc-200 dark:hover:bg-zinc-800"
+            className="legal-dialog-close"
             aria-label={t("common.close")}
           >
             <X aria-hidden="true" className="size-5" />
@@ -46,12 +42,8 @@ function LegalEntry({ title, html, href }: { title: string; html: string; href: 
         <div className="max-h-[60vh] overflow-y-auto px-6 py-4 text-sm">
           <MarkdownContent html={html} />
         </div>
-        <div className="border-t border-zinc-200 px-6 py-3 text-right dark:border-zinc-700">
-          <Link
-            to={href}
-            onClick={() => dialog.current?.close()}
-            className="text-sm font-medium text-indigo-700 underline-offset-4 hover:underline dark:text-indigo-300"
-          >
+        <div className="legal-dialog-foot">
+          <Link to={href} onClick={() => dialog.current?.close()} className="legal-dialog-link">
             {t("footer.readFull")}
           </Link>
         </div>

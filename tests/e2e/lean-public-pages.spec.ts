@@ -14,6 +14,12 @@ const FRAMEWORK_CHUNK = /\/assets\/framework-[\w-]+\.js$/;
  */
 const LIVE_CHUNK = /\/assets\/live-[\w-]+\.js$/;
 const LIVE_BUDGET_KIB = 5;
+/**
+ * The header's search type-ahead (issue 22), loaded when the search field is first focused (search-field.tsx): in
+ * no page's load at all until then, and held to a budget of its own.
+ */
+const TYPEAHEAD_CHUNK = /\/assets\/search-typeahead-[\w-]+\.js$/;
+const TYPEAHEAD_BUDGET_KIB = 5;
 
 const publicPaths = [
   "/",
@@ -43,13 +49,17 @@ async function expectWithinBudget(page: Page, path: string) {
   const response = await page.goto(path);
   // The first load is what the page's HTML names (its module preloads and imports): the live code is not in it. It
   // was, once, while site.js imported helpers that the bundler had put in the live file.
-  expect(await response?.text(), `the first load of ${path}`).not.toContain("/assets/live-");
+  const firstLoad = await response?.text();
+  expect(firstLoad, `the first load of ${path}`).not.toContain("/assets/live-");
+  expect(firstLoad, `the first load of ${path}`).not.toContain("/assets/search-typeahead-");
   // The live connection's code loads once the page is idle (issue 19): it counts towards the budget, so the page
   // is measured after it has run.
   await expect(page.locator("html")).toHaveAttribute("data-live", /.+/, { timeout: 15_000 });
   await waitForQuiet(page);
   const scripts = new Map(await Promise.all([...bodies].map(async ([url, body]) => [url, await body] as const)));
   expect(scripts.size).toBeGreaterThan(0);
+  // Nobody focused the search field: its type-ahead did not load, not even once the page was idle.
+  expect([...scripts.keys()].filter((url) => TYPEAHEAD_CHUNK.test(url))).toEqual([]);
   for (const [url, body] of scripts) {
     for (const marker of authPaths.includes(path) ? [] : forbiddenMarkers) {
       expect(body.includes(marker), `${url} contains "${marker}"`).toBe(false);
@@ -97,6 +107,27 @@ test("a blog post's page stays within the JavaScript budget and loads no auth-fo
   const published = await setPostStatus(database.db, actor, created.id, { status: "published" });
   if (!published.ok) throw new Error("The post was not published");
   await expectWithinBudget(page, `/blog/${created.post.slug}`);
+});
+
+test("the search type-ahead loads when the field is first focused, within its own budget", async ({ page }) => {
+  const bodies = new Map<string, Promise<Buffer>>();
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") bodies.set(response.url(), response.body());
+  });
+  await page.goto("/home");
+  await waitForQuiet(page);
+  const typeahead = () => [...bodies.keys()].filter((url) => TYPEAHEAD_CHUNK.test(url));
+  expect(typeahead()).toEqual([]);
+  await page.getByRole("banner").getByRole("searchbox", { name: "Search the site" }).focus();
+  await expect(page.getByRole("banner").getByRole("combobox", { name: "Search the site" })).toBeFocused();
+  expect(typeahead()).toHaveLength(1);
+  const body = await bodies.get(typeahead()[0] ?? "");
+  const kib = gzipSync(body ?? Buffer.alloc(0)).length / 1024;
+  console.log(`The search type-ahead: ${kib.toFixed(1)} KiB gzipped`);
+  expect(kib).toBeGreaterThan(0);
+  expect(kib).toBeLessThanOrEqual(TYPEAHEAD_BUDGET_KIB);
+  // Only the search's types and constants reach the browser, not the query schema's validation library (zod).
+  for (const [url, script] of bodies) expect((await script).includes("ZodError"), url).toBe(false);
 });
 
 test("the auth page loads the toast library only when it has something to say", async ({ page }) => {

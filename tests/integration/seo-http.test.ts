@@ -91,6 +91,8 @@ describe.each(databaseKinds)("sitemap, robots.txt and structured data over HTTP 
     const withLang = (path: string) => `${server.origin}${path}${path.includes("?") ? "&" : "?"}lang=de`;
     expect(locs.sort()).toEqual(expected.flatMap((path) => [`${server.origin}${path}`, withLang(path)]).sort());
     expect(response.body).not.toContain(hiddenId);
+    // Search results are no page of their own (issue 22): not listed, and noindex (below).
+    expect(locs.filter((loc) => new URL(loc).pathname === "/search")).toEqual([]);
 
     for (const url of urls) {
       // The same alternates as the page's own head: en and de by ?lang=, x-default without.
@@ -142,6 +144,12 @@ describe.each(databaseKinds)("sitemap, robots.txt and structured data over HTTP 
       url: `${server.origin}/`,
       inLanguage: "en",
       publisher: { "@id": person?.["@id"] },
+      // The site's search (issue 22): a search engine fills in the placeholder, braces and all.
+      potentialAction: {
+        "@type": "SearchAction",
+        target: `${server.origin}/search?q={search_term_string}`,
+        "query-input": "required name=search_term_string",
+      },
     });
     expect(person).toMatchObject({
       name: 'Jo </script><script>alert("x")</script> & Co',
@@ -155,6 +163,15 @@ describe.each(databaseKinds)("sitemap, robots.txt and structured data over HTTP 
     // No other page claims to be the site (the FAQ page has its own FAQPage block).
     const faqTypes = jsonLdNodes((await request(server.url("/faq"))).body).map((node) => node["@type"]);
     expect(faqTypes).toEqual(["FAQPage"]);
+  });
+
+  it("/search, where the SearchAction leads, answers with results that no search engine may keep", async () => {
+    for (const path of ["/search?q=harbour", "/search?q=harbour&lang=de", "/search"]) {
+      const response = await request(server.url(path));
+      expect(response.status, path).toBe(200);
+      expect(response.body, path).toMatch(/<meta name="robots" content="noindex[^"]*"\/?>/);
+    }
+    expect((await request(server.url("/search?q=harbour"))).body).toContain("Harbour lights");
   });
 
   it("a shared picture's page describes it as an ImageObject whose picture answers 200", async () => {

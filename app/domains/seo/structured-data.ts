@@ -47,6 +47,13 @@ export function websiteAndPerson(seo: SeoData, owner: OwnerData): JsonLd {
         description: seo.description,
         inLanguage: seo.lang,
         publisher: { "@id": personId },
+        // The site's search (issue 22), for a search engine's box that searches the site from its results page.
+        potentialAction: {
+          "@type": "SearchAction",
+          // Built as text: a URL object would escape the placeholder's braces.
+          target: `${home}search?q={search_term_string}`,
+          "query-input": "required name=search_term_string",
+        },
       },
       person,
     ],
