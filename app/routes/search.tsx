@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { SearchPageView } from "#app/components/search/search-page.tsx";
 import { searchSearchPage } from "#app/domains/search/search-page.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
@@ -35,6 +35,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers: Record<string, string> = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
   if (answer.retryAfterSeconds) headers["Retry-After"] = String(answer.retryAfterSeconds);
   return data(answer.data, { status: answer.status, headers });
+}
+
+/**
+ * A search depends on its address, not on what the visitor does elsewhere: after an action (the theme or language
+ * toggle, the header's sign-out) the results, and the header's type-ahead fetcher, are not loaded again, which
+ * would also count against the visitor's limit. A navigation or a live reload still loads them.
+ */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return false;
+  return defaultShouldRevalidate;
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { createPost } from "#app/domains/posts/post-admin.server.ts";
 import { SearchLimiter } from "#app/domains/search/search-limit.server.ts";
-import { loader as searchLoader } from "#app/routes/search.tsx";
+import { loader as searchLoader, shouldRevalidate } from "#app/routes/search.tsx";
 import { createUser } from "../support/factories.ts";
 import { outcomeOf, routeArgs, statusOf, useRouteRuntime } from "../support/route-context.ts";
 import { idOfAccepted, testAdmin } from "../support/service-actor.ts";
@@ -86,5 +86,24 @@ describe.each(databaseKinds)("the admin's search, called in-process (%s)", (kind
     expect(titles(await searchLoader(routeArgs(runtime, member, path)))).toEqual([]);
     expect(titles(await searchLoader(routeArgs(runtime, null, path)))).toEqual([]);
     expect(titles(await searchLoader(routeArgs(runtime, admin, "/search?q=lynx")))).toEqual([]);
+  });
+});
+
+describe("the search route's revalidation", () => {
+  const args = (formMethod?: string) =>
+    ({
+      currentUrl: new URL("http://site.test/search?q=alpen"),
+      nextUrl: new URL("http://site.test/search?q=alpen"),
+      currentParams: {},
+      nextParams: {},
+      formMethod,
+      defaultShouldRevalidate: true,
+    }) as Parameters<typeof shouldRevalidate>[0];
+
+  it("does not search again after an action elsewhere (each search counts against the limit), but does otherwise", () => {
+    expect(shouldRevalidate(args("POST"))).toBe(false);
+    expect(shouldRevalidate(args("post"))).toBe(false);
+    expect(shouldRevalidate(args("GET"))).toBe(true);
+    expect(shouldRevalidate(args())).toBe(true);
   });
 });
