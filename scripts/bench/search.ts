@@ -1,14 +1,11 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { openDatabase } from "#app/db/database.server.ts";
-import { reindexAll } from "#app/domains/search-index/search-index.server.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { request, type ServerProcess } from "#tests/support/server-process.ts";
 import { startApp } from "./processes.ts";
-import { Corpus, RARE_WORD, random } from "./search-corpus.ts";
-import { seedDataFolder } from "./seed-data.ts";
+import { RARE_WORD } from "./search-corpus.ts";
+import { postgresServerUrl, seedSearchPostgres } from "./search-postgres.ts";
+import { seedSearchData } from "./search-seed.ts";
 import { describe, formatNumber, median, type Row, range } from "./stats.ts";
 import type { WrkOptions, WrkResult } from "./wrk.ts";
 
@@ -31,8 +28,6 @@ export type SearchSettings = { rounds: number; seconds: number; pictures: number
 
 const CONNECTIONS = 50;
 const ADDRESSES = 8000;
-/** Words of a post body: "a few hundred". */
-const BODY_WORDS = { min: 200, max: 700 };
 
 /** The searches of the rotation: language, query, and what each one stands for. */
 export const SEARCH_QUERIES: { lang: "en" | "de"; q: string; kind: string }[] = [
@@ -57,125 +52,9 @@ export type SearchResult = {
   databaseBytes: number;
   /** Each query with the page's count of results ("1000+ results for …"), as a check that it found something. */
   queries: ((typeof SEARCH_QUERIES)[number] & { found: string })[];
+  /** The same on PostgreSQL (pg_total_relation_size of search_documents), when a server was named. */
+  postgres: { reindexMs: number; indexBytes: number; databaseBytes: number } | null;
 };
-
-/**
- * Seeds the folder: sample content through the real services, then `pictures` pictures and `posts` posts
- * inserted as rows, published; then the index rebuilt by `reindexAll`, timed.
- */
-export async function seedSearchData(dir: string, settings: SearchSettings, authSecret: string) {
-  await seedDataFolder(dir, { realPictures: 0, authSecret });
-  const file = sqliteFileIn(dir);
-  const corpus = new Corpus(random(22));
-  const db = new Database(file);
-  try {
-    const image = db.prepare("SELECT * FROM images WHERE ready = 1 ORDER BY created_at LIMIT 1").get() as
-      | Record<string, unknown>
-      | undefined;
-    if (!image) throw new Error("The sample content has no ready picture to copy");
-    const insert = (table: string, row: Record<string, unknown>) => {
-      const columns = Object.keys(row);
-      db.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`).run(
-        row,
-      );
-    };
-    const start = Date.parse("2020-01-01T00:00:00Z");
-    const { sortOrder } = db.prepare("SELECT coalesce(max(sort_order), 0) AS sortOrder FROM gallery_images").get() as {
-      sortOrder: number;
-    };
-    db.transaction(() => {
-      for (let index = 0; index < settings.pictures; index++) {
-        const created = new Date(start + index * 3_600_000).toISOString();
-        const imageId = randomUUID();
-        insert("images", { ...image, id: imageId, created_at: created });
-        insert("gallery_images", {
-          id: randomUUID(),
-          image_id: imageId,
-          title: corpus.title("en"),
-          title_de: corpus.title("de"),
-          // The rare word in 1 picture of 500 and 1 post of 100 (both languages): some 40 items of the full size.
-          description: corpus.short("en", index % 500 === 0),
-          description_de: corpus.short("de", index % 500 === 0),
-          ...corpus.category(),
-          alt: corpus.short("en"),
-          alt_de: corpus.short("de"),
-          sort_order: sortOrder + index + 1,
-          published: 1,
-          created_at: created,
-          updated_at: created,
-        });
-      }
-      const author = randomUUID();
-      for (let index = 0; index < settings.posts; index++) {
-        const created = new Date(start + index * 7_200_000).toISOString();
-        const id = randomUUID();
-        const words = () => corpus.between(BODY_WORDS.min, BODY_WORDS.max);
-        const [title, titleDe] = [corpus.title("en"), corpus.title("de")];
-        const slug = `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${index}`;
-        const slugDe = `${titleDe
-          .toLowerCase()
-          .normalize("NFKD")
-          .replace(/[^a-z0-9]+/g, "-")}-${index}`;
-        insert("posts", {
-          id,
-          author_id: author,
-          status: "published",
-          publish_at: created,
-          title,
-          title_de: titleDe,
-          slug,
-          slug_de: slugDe,
-          excerpt: corpus.short("en"),
-          excerpt_de: corpus.short("de"),
-          body: corpus.body("en", words(), index % 100 === 0),
-          body_de: corpus.body("de", words(), index % 100 === 0),
-          cover_image_id: null,
-          cover_alt: "",
-          cover_alt_de: "",
-          created_at: created,
-          updated_at: created,
-        });
-        insert("post_slugs", { slug, lang: "en", post_id: id });
-        insert("post_slugs", { slug: slugDe, lang: "de", post_id: id });
-        for (const tag of [...corpus.tags("en", 2), ...corpus.tags("de", 1)]) insert("post_tags", { post_id: id, tag });
-      }
-    })();
-  } finally {
-    db.close();
-  }
-
-  const database = openDatabase({ sqliteFile: file });
-  let reindexMs: number;
-  let indexed: Record<string, number>;
-  try {
-    const started = performance.now();
-    indexed = await reindexAll(database.db);
-    reindexMs = performance.now() - started;
-  } finally {
-    await database.close();
-  }
-  return { reindexMs, indexed, ...indexSize(file) };
-}
-
-/**
- * The index's bytes on disk: the pages of `search_documents` (its rows and indexes) and of the FTS5 table's
- * shadow tables (`search_fts_data`, `_idx`, `_docsize`, `_config`), summed by SQLite's `dbstat` table.
- */
-export function indexSize(sqliteFile: string): { indexBytes: number; databaseBytes: number } {
-  const db = new Database(sqliteFile, { readonly: true });
-  try {
-    const { bytes } = db
-      .prepare(
-        `SELECT coalesce(sum(d.pgsize), 0) AS bytes FROM dbstat d JOIN sqlite_master m ON m.name = d.name
-         WHERE m.tbl_name = 'search_documents' OR m.tbl_name LIKE 'search\\_fts%' ESCAPE '\\'`,
-      )
-      .get() as { bytes: number };
-    const { total } = db.prepare("SELECT sum(pgsize) AS total FROM dbstat").get() as { total: number };
-    return { indexBytes: bytes, databaseBytes: total };
-  } finally {
-    db.close();
-  }
-}
 
 /** The wrk script: each request the next search URL of the rotation, from the next address of the pool. */
 export function searchScript(): string {
@@ -224,7 +103,7 @@ export type SearchContext = {
   started: (server: Promise<ServerProcess>) => Promise<ServerProcess>;
 };
 
-/** Seeds, starts the server, measures the rounds, stops the server. */
+/** Seeds, measures on SQLite, then (with a PostgreSQL server named) on PostgreSQL; stops what it started. */
 export async function measureSearch(context: SearchContext): Promise<SearchResult> {
   const { settings, record } = context;
   const dataDir = path.join(context.dir, "search");
@@ -234,8 +113,55 @@ export async function measureSearch(context: SearchContext): Promise<SearchResul
   console.log(
     `Search: reindexed in ${formatNumber(seeded.reindexMs / 1000)} s; index ${formatNumber(seeded.indexBytes / 1024 / 1024)} MB`,
   );
+  const script = path.join(context.dir, "search.lua");
+  fs.writeFileSync(script, searchScript());
+  const blogScript = path.join(context.dir, "p95.lua");
+  fs.writeFileSync(blogScript, P95_DONE);
+  const scripts = { script, blogScript };
+  const queries = await measureOn(context, { dataDir }, "", scripts);
+  const result: SearchResult = {
+    ...seeded,
+    pictures: settings.pictures,
+    posts: settings.posts,
+    queries,
+    postgres: null,
+  };
+
+  const serverUrl = postgresServerUrl();
+  if (serverUrl) {
+    console.log("Search: the same data on PostgreSQL, reindexing…");
+    const pg = await seedSearchPostgres(serverUrl, sqliteFileIn(dataDir));
+    try {
+      record("pg search reindex", pg.reindexMs / 1000);
+      await measureOn(context, { dataDir, databaseUrl: pg.databaseUrl }, "pg ", scripts);
+      result.postgres = { reindexMs: pg.reindexMs, indexBytes: pg.indexBytes, databaseBytes: pg.databaseBytes };
+    } finally {
+      await pg.database.destroy();
+    }
+  }
+  return result;
+}
+
+/**
+ * One server on that database (page cache off), checked to find something for every query, then the rounds:
+ * search against `/blog`, which goes first alternating. Figures are recorded under `prefix`.
+ */
+async function measureOn(
+  context: SearchContext,
+  where: { dataDir: string; databaseUrl?: string },
+  prefix: string,
+  scripts: { script: string; blogScript: string },
+): Promise<SearchResult["queries"]> {
+  const { settings } = context;
+  const record = (name: string, value: number) => context.record(`${prefix}${name}`, value);
+  const kind = prefix ? "PostgreSQL" : "SQLite";
   const server = await context.started(
-    startApp({ dataDir, authSecret: context.authSecret, pageCache: false, env: { TRUST_PROXY: "1" } }),
+    startApp({
+      dataDir: where.dataDir,
+      authSecret: context.authSecret,
+      pageCache: false,
+      env: { TRUST_PROXY: "1", DATABASE_URL: where.databaseUrl },
+    }),
   );
   const queries: SearchResult["queries"] = [];
   try {
@@ -246,38 +172,38 @@ export async function measureSearch(context: SearchContext): Promise<SearchResul
       });
       if (response.status !== 200) throw new Error(`/search?q=${entry.q} answered ${response.status}`);
       const found = response.body.match(/id="search-results-heading"[^>]*>([^<]*)</)?.[1] ?? "no results";
-      if (found === "no results") context.problems.push(`Search: "${entry.q}" (${entry.lang}) found nothing`);
+      if (found === "no results") context.problems.push(`Search (${kind}): "${entry.q}" (${entry.lang}) found nothing`);
       queries.push({ ...entry, found });
     }
     const blog = await request(server.url("/blog"));
     if (blog.status !== 200) throw new Error(`/blog answered ${blog.status}`);
-    if (!context.hasWrk) return { ...seeded, pictures: settings.pictures, posts: settings.posts, queries };
+    if (!context.hasWrk) return queries;
 
-    const script = path.join(context.dir, "search.lua");
-    fs.writeFileSync(script, searchScript());
-    const blogScript = path.join(context.dir, "p95.lua");
-    fs.writeFileSync(blogScript, P95_DONE);
     if (!context.smoke) {
-      console.log("Search: warming up…");
-      await context.runWrk(server.url("/"), { connections: 10, seconds: 2, script });
+      console.log(`Search (${kind}): warming up…`);
+      await context.runWrk(server.url("/"), { connections: 10, seconds: 2, script: scripts.script });
       await context.runWrk(server.url("/blog"), { connections: 10, seconds: 2 });
     }
     for (let round = 1; round <= settings.rounds; round++) {
-      console.log(`Search: round ${round} of ${settings.rounds}…`);
+      console.log(`Search (${kind}): round ${round} of ${settings.rounds}…`);
       const runSearch = () =>
         context.load(
-          `search (rotation of ${SEARCH_QUERIES.length}), ${CONNECTIONS} connections`,
+          `${kind}: search (rotation of ${SEARCH_QUERIES.length}), ${CONNECTIONS} connections`,
           round,
           server.url("/"),
           CONNECTIONS,
-          {
-            script,
-          },
+          { script: scripts.script },
         );
       const runBlog = () =>
-        context.load(`app (cache off) /blog, ${CONNECTIONS} connections`, round, server.url("/blog"), CONNECTIONS, {
-          script: blogScript,
-        });
+        context.load(
+          `${kind}: app (cache off) /blog, ${CONNECTIONS} connections`,
+          round,
+          server.url("/blog"),
+          CONNECTIONS,
+          {
+            script: scripts.blogScript,
+          },
+        );
       const searchFirst = round % 2 === 1;
       const first = await (searchFirst ? runSearch() : runBlog());
       const second = await (searchFirst ? runBlog() : runSearch());
@@ -294,19 +220,46 @@ export async function measureSearch(context: SearchContext): Promise<SearchResul
   } finally {
     await server.stop();
   }
-  return { ...seeded, pictures: settings.pictures, posts: settings.posts, queries };
+  return queries;
 }
 
-/** The section's rows: the two with goals, then the figures reported. */
+/** The section's rows: per database kind the two with goals, the yardstick, the index's size and the reindex. */
 export function searchRows(result: SearchResult | null, values: (name: string) => number[], hasWrk: boolean): Row[] {
   if (!result) return [];
+  const rows = kindRows("", "SQLite", result, values, hasWrk);
+  rows.push({
+    figure: "The rotation's queries (language: query, kind → the page's count of results on SQLite)",
+    measured: result.queries.map((entry) => `${entry.lang}: "${entry.q}", ${entry.kind} → ${entry.found}`).join("; "),
+    goal: "reported",
+    verdict: "reported",
+  });
+  if (result.postgres) rows.push(...kindRows("pg ", "PostgreSQL", { ...result, ...result.postgres }, values, hasWrk));
+  else {
+    rows.push({
+      figure: "The same on PostgreSQL",
+      measured: "n/a",
+      goal: "reported",
+      verdict: "skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)",
+    });
+  }
+  return rows;
+}
+
+function kindRows(
+  prefix: string,
+  kind: string,
+  result: Pick<SearchResult, "pictures" | "posts" | "queries" | "indexed" | "indexBytes" | "databaseBytes">,
+  all: (name: string) => number[],
+  hasWrk: boolean,
+): Row[] {
+  const values = (name: string) => all(`${prefix}${name}`);
   const size = `${result.pictures} pictures + ${result.posts} posts, EN and DE`;
   const verdict = (value: number, meets: boolean) =>
     Number.isFinite(value) ? (meets ? "meets goal" : "MISSES goal") : "skipped (wrk missing)";
   const rows: Row[] = [];
   const p95 = median(values("search p95"));
   rows.push({
-    figure: `Search at ${CONNECTIONS} connections (${result.queries.length} queries rotated), server time p95 (${size})`,
+    figure: `${kind}: search at ${CONNECTIONS} connections (${result.queries.length} queries rotated), server time p95 (${size})`,
     measured: hasWrk
       ? `${describe(values("search p95"), "ms")}; p50 ${describe(values("search p50"), "ms")}; ${describe(values("search rps"), "req/s")}`
       : "n/a",
@@ -315,7 +268,7 @@ export function searchRows(result: SearchResult | null, values: (name: string) =
   });
   const ratio = median(values("search rps")) / median(values("blog rps"));
   rows.push({
-    figure: `A search costs no more than an uncached \`/blog\` render: search req/s ÷ \`/blog\` req/s (${CONNECTIONS} connections)`,
+    figure: `${kind}: a search costs no more than an uncached \`/blog\` render: search req/s ÷ \`/blog\` req/s (${CONNECTIONS} connections)`,
     measured: hasWrk
       ? `${formatNumber(ratio)} (rounds ${range(values("search/blog rps"))}); /blog p50 ÷ search p50 ${formatNumber(median(values("blog/search p50")))} (rounds ${range(values("blog/search p50"))})`
       : "n/a",
@@ -323,7 +276,7 @@ export function searchRows(result: SearchResult | null, values: (name: string) =
     verdict: verdict(ratio, ratio >= 1),
   });
   rows.push({
-    figure: `Uncached \`/blog\` at ${CONNECTIONS} connections (the yardstick)`,
+    figure: `${kind}: uncached \`/blog\` at ${CONNECTIONS} connections (the yardstick)`,
     measured: hasWrk
       ? `p50 ${describe(values("blog p50"), "ms")}; p95 ${describe(values("blog p95"), "ms")}; ${describe(values("blog rps"), "req/s")}`
       : "n/a",
@@ -331,22 +284,18 @@ export function searchRows(result: SearchResult | null, values: (name: string) =
     verdict: "reported",
   });
   rows.push({
-    figure: "The rotation's queries (language: query, kind → the page's count of results)",
-    measured: result.queries.map((entry) => `${entry.lang}: "${entry.q}", ${entry.kind} → ${entry.found}`).join("; "),
-    goal: "reported",
-    verdict: "reported",
-  });
-  rows.push({
-    figure: "Search index on disk (SQLite dbstat: search_documents with its indexes + the FTS5 shadow tables)",
+    figure: prefix
+      ? `${kind}: search index on disk (pg_total_relation_size of search_documents: rows, TOAST, the GIN index)`
+      : `${kind}: search index on disk (dbstat: search_documents with its indexes + the FTS5 shadow tables)`,
     measured: `${formatNumber(result.indexBytes / 1024 / 1024)} MB of a ${formatNumber(result.databaseBytes / 1024 / 1024)} MB database`,
     goal: "reported",
     verdict: "reported",
   });
   const items = Object.entries(result.indexed)
-    .map(([kind, count]) => `${count} ${kind}`)
+    .map(([item, count]) => `${count} ${item}`)
     .join(", ");
   rows.push({
-    figure: "Reindex everything (`reindexAll`, as `npm run cli -- search reindex`)",
+    figure: `${kind}: reindex everything (\`reindexAll\`, as \`npm run cli -- search reindex\`)`,
     measured: `${describe(values("search reindex"), "s")} (${items})`,
     goal: "reported",
     verdict: "reported",
