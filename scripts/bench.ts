@@ -92,7 +92,8 @@ const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 1
   --instances-only  only the several-instances section (needs nginx, not the bare app's build)
   --search       add the search section: 10,000 pictures + 2,000 posts in EN and DE seeded into a database,
                  the index rebuilt (timed), then search URLs at 50 connections ÷ uncached /blog, p50/p95, and
-                 the index's size on disk (about ROUNDS × 2 × SECONDS more, and a minute to seed)
+                 the index's size on disk (about ROUNDS × 2 × SECONDS more, and a minute to seed); then the
+                 same on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL names a server (a fresh database)
   --search-only  only the search section (needs neither nginx nor the bare app's build)
   --media-serving  only the media-serving comparison of decision 012 (scripts/bench/media-serving.ts): a phone's
                  page of pictures through the site ÷ by redirect to a signed S3 URL (bytes and CPU of Node, latency,
