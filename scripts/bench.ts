@@ -461,7 +461,7 @@ async function main() {
       ...(LIVE ? liveRows(liveResult, values, hasWrk) : []),
       ...(AREAS ? areaRows(areaResult, values, hasWrk) : []),
       ...(INSTANCES ? instanceRows(instanceResult, values, hasWrk, instancesWhy) : []),
-      ...searchRows(searchResult, values, hasWrk),
+      ...(SEARCH ? searchRows(searchResult, values, hasWrk) : []),
     ];
     report(rows, startedAt, [], {
       live: liveResult,
