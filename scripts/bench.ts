@@ -350,7 +350,7 @@ async function main() {
     .join(" and ");
   const section = SITE
     ? `${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} and ${LARGE} pictures`
-    : `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} pictures`;
+    : `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs${LIVE || AREAS ? `; ${SMALL} pictures` : ""}`;
   const liveNote =
     (LIVE ? `; live streams: ${LIVE.streams} streams, ${LIVE.saves} saves` : "") +
     (AREAS ? `; per-area dropping: a FAQ write every ${AREAS.writeEveryMs} ms` : "") +
