@@ -26,11 +26,27 @@ Transfer/sec:     10.00MB
     expect(parseWrk(output)).toEqual({
       requestsPerSecond: 8099.5,
       p50Ms: 0.85,
+      // wrk prints no 95th percentile: only a script's `done` does (below).
+      p95Ms: Number.NaN,
       p99Ms: 1020,
       requests: 8100,
       non2xx: 4,
       socketErrors: 3,
     });
+  });
+
+  it("reads the 95th percentile that the search section's script writes after wrk's own figures", () => {
+    const output = `  Latency Distribution
+     50%   10.00ms
+     75%   12.00ms
+     90%   14.00ms
+     99%   30.00ms
+  900 requests in 1.00s, 1.00MB read
+Requests/sec:    900.00
+Transfer/sec:      1.00MB
+  95%  21500us
+`;
+    expect(parseWrk(output)).toMatchObject({ p50Ms: 10, p95Ms: 21.5, p99Ms: 30 });
   });
 });
 
@@ -113,4 +129,41 @@ describe("npm run bench -- --smoke --instances-only", () => {
     // The section's own checks (every way in answers the full page; both instances answer behind nginx) held.
     expect(result.stdout).not.toMatch(/^\s+Instances: /m);
   }, 180_000);
+});
+
+// The search section on its own (its own data folder of pictures and posts in both languages, one server): it
+// must seed, reindex, find something for every query of its rotation, and print its rows with numbers.
+describe("npm run bench -- --smoke --search-only", () => {
+  it("runs searches against /blog and prints the section's rows with numbers", async () => {
+    const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+    const result = await run(
+      process.execPath,
+      [tsx, "scripts/bench.ts", "--smoke", "--search-only"],
+      cleanEnv({}),
+      120_000,
+    );
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const rows = result.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| Figure"))
+      .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    // Without a PostgreSQL server named (cleanEnv drops TEST_DATABASE_URL) the PostgreSQL half says it was skipped.
+    expect(rows.map((cells) => cells[1])).toEqual([
+      expect.stringMatching(/^SQLite: search at 50 connections .*server time p95/),
+      expect.stringMatching(/^SQLite: a search costs no more than an uncached `\/blog` render/),
+      expect.stringMatching(/^SQLite: uncached `\/blog` at 50 connections/),
+      expect.stringMatching(/^SQLite: search index on disk/),
+      expect.stringMatching(/^SQLite: reindex everything/),
+      expect.stringMatching(/^The rotation's queries/),
+      "The same on PostgreSQL",
+    ]);
+    for (const [, figure, measured, goal, verdict] of rows.slice(0, -1)) {
+      if (verdict?.startsWith("skipped (") && /missing/.test(verdict)) continue;
+      expect(measured, figure).toMatch(/\d/);
+      expect(verdict, figure).toMatch(goal === "reported" ? /^reported$/ : /^(meets goal|MISSES goal)$/);
+    }
+    expect(rows.at(-1)?.[4]).toMatch(/^skipped \(set BENCH_DATABASE_URL/);
+    // Every query found something (the section lists the ones that did not as problems).
+    expect(result.stdout).not.toMatch(/found nothing/);
+  }, 130_000);
 });

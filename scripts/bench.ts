@@ -6,7 +6,8 @@
 // streams section (scripts/bench/live-streams.ts), `--live-only` runs that section alone; `--areas` adds the
 // per-area dropping section (scripts/bench/area-dropping.ts), `--areas-only` runs that section alone;
 // `--instances` adds one instance against two behind nginx on PostgreSQL and S3 (scripts/bench/instances.ts),
-// `--instances-only` runs that section alone.
+// `--instances-only` runs that section alone; `--search` adds site search against an uncached /blog render
+// (scripts/bench/search.ts), `--search-only` runs that section alone.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -53,6 +54,7 @@ import {
   startNginx,
   unpin,
 } from "./bench/processes.ts";
+import { measureSearch, type SearchResult, type SearchSettings, searchRows } from "./bench/search.ts";
 import {
   copyPictureRows,
   FILTER_CATEGORY,
@@ -62,13 +64,14 @@ import {
   visiblePictures,
 } from "./bench/seed-data.ts";
 import { describe, formatNumber, median, type Row, range, spread } from "./bench/stats.ts";
-import { runWrk, type WrkResult } from "./bench/wrk.ts";
+import { runWrk, type WrkOptions, type WrkResult } from "./bench/wrk.ts";
 import { buildIsCurrent } from "./build-if-stale.js";
 
 const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 10010] [--json FILE] [--lighthouse]
                         [--live | --live-only] [--streams 1000] [--saves 30]
                         [--areas | --areas-only] [--write-every 100]
-                        [--instances | --instances-only] [--media-serving] [--smoke] [--keep]
+                        [--instances | --instances-only] [--search | --search-only] [--media-serving]
+                        [--smoke] [--keep]
   --rounds N     interleaved rounds per comparison (default 3)
   --seconds S    length of each wrk run (default 10)
   --pictures N   pictures of the large data folder (default 10010: its last page holds as many as the small one's)
@@ -87,11 +90,16 @@ const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pictures 1
                  one instance directly, one behind nginx, two behind nginx (about ROUNDS × 3 × SECONDS more, and
                  a minute to seed); PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL, else a cluster of its own
   --instances-only  only the several-instances section (needs nginx, not the bare app's build)
+  --search       add the search section: 10,000 pictures + 2,000 posts in EN and DE seeded into a database,
+                 the index rebuilt (timed), then search URLs at 50 connections ÷ uncached /blog, p50/p95, and
+                 the index's size on disk (about ROUNDS × 2 × SECONDS more, and a minute to seed); then the
+                 same on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL names a server (a fresh database)
+  --search-only  only the search section (needs neither nginx nor the bare app's build)
   --media-serving  only the media-serving comparison of decision 012 (scripts/bench/media-serving.ts): a phone's
                  page of pictures through the site ÷ by redirect to a signed S3 URL (bytes and CPU of Node, latency,
                  behind a caching proxy), on s3rver
   --smoke        a quick check that everything runs: 1 round, 1-second runs, 60 pictures, a small upload
-                 (and with --live: 50 streams, 3 saves)
+                 (and with --live: 50 streams, 3 saves; with --search: 200 pictures, 40 posts)
   --keep         keep the temp folder (data folders, nginx config) for a look afterwards`;
 
 const { values: options } = parseArgs({
@@ -109,6 +117,8 @@ const { values: options } = parseArgs({
     "areas-only": { type: "boolean", default: false },
     instances: { type: "boolean", default: false },
     "instances-only": { type: "boolean", default: false },
+    search: { type: "boolean", default: false },
+    "search-only": { type: "boolean", default: false },
     "write-every": { type: "string" },
     "media-serving": { type: "boolean", default: false },
     smoke: { type: "boolean", default: false },
@@ -152,7 +162,7 @@ const REAL_PICTURES = smoke ? 10 : SMALL;
 const UPLOADS = smoke ? 1 : 3;
 const UPLOAD_SIZE = smoke ? { width: 1200, height: 800 } : { width: 4240, height: 2832 };
 // The site section is everything but the live streams and areas: the table of the issue "Fast for every visitor".
-const SITE = !options["live-only"] && !options["areas-only"] && !options["instances-only"];
+const SITE = !options["live-only"] && !options["areas-only"] && !options["instances-only"] && !options["search-only"];
 const AREAS: AreaSettings | null =
   options.areas || options["areas-only"]
     ? {
@@ -165,6 +175,10 @@ const AREAS: AreaSettings | null =
 const INSTANCES: Omit<InstanceSettings, "authSecret"> | null =
   options.instances || options["instances-only"]
     ? { rounds: ROUNDS, seconds: SECONDS, pictures: smoke ? 4 : 24 }
+    : null;
+const SEARCH: SearchSettings | null =
+  options.search || options["search-only"]
+    ? { rounds: ROUNDS, seconds: SECONDS, pictures: smoke ? 200 : 10_000, posts: smoke ? 40 : 2_000 }
     : null;
 const LIVE: LiveSettings | null =
   options.live || options["live-only"]
@@ -216,9 +230,9 @@ async function load(
   round: number,
   url: string,
   connections: number,
-  headers?: Record<string, string>,
+  extra: Partial<WrkOptions> = {},
 ): Promise<WrkResult> {
-  const result = await runWrk(url, { connections, seconds: SECONDS, headers });
+  const result = await runWrk(url, { connections, seconds: SECONDS, ...extra });
   runs.push({ label, round, url, connections, result });
   // A run with errors measured something else than the page (an error page, refused connections).
   if (result.non2xx > 0 || result.socketErrors > 0) {
@@ -326,16 +340,22 @@ function lighthouse(url: string): { score: number; lcpMs: number } | string {
 async function main() {
   const startedAt = Date.now();
   const authSecret = `bench-${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex")}`;
-  const only = [LIVE ? "live streams" : "", AREAS ? "per-area dropping" : "", INSTANCES ? "several instances" : ""]
+  const only = [
+    LIVE ? "live streams" : "",
+    AREAS ? "per-area dropping" : "",
+    INSTANCES ? "several instances" : "",
+    SEARCH ? "search" : "",
+  ]
     .filter(Boolean)
     .join(" and ");
   const section = SITE
     ? `${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} and ${LARGE} pictures`
-    : `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} pictures`;
+    : `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs${LIVE || AREAS ? `; ${SMALL} pictures` : ""}`;
   const liveNote =
     (LIVE ? `; live streams: ${LIVE.streams} streams, ${LIVE.saves} saves` : "") +
     (AREAS ? `; per-area dropping: a FAQ write every ${AREAS.writeEveryMs} ms` : "") +
-    (INSTANCES ? `; several instances: ${INSTANCES.pictures} pictures on PostgreSQL and S3` : "");
+    (INSTANCES ? `; several instances: ${INSTANCES.pictures} pictures on PostgreSQL and S3` : "") +
+    (SEARCH ? `; search: ${SEARCH.pictures} pictures + ${SEARCH.posts} posts` : "");
   console.log(
     `Vitrine bench: ${section}${liveNote}; ` +
       `${os.cpus().length} cores, ${pinningNote()}${smoke ? "; SMOKE run (figures not meaningful)" : ""}`,
@@ -413,18 +433,42 @@ async function main() {
     }
   };
 
+  // The search section: its own data folder and server, stopped once it is measured.
+  const runSearch = (): Promise<SearchResult | null> =>
+    SEARCH
+      ? measureSearch({
+          settings: SEARCH,
+          authSecret,
+          dir: tempRoot,
+          hasWrk,
+          smoke,
+          record,
+          load,
+          runWrk,
+          problems,
+          started,
+        })
+      : Promise.resolve(null);
+
   if (!SITE) {
     console.log("Starting the server(s)…");
     const liveResult = LIVE ? await measureLive(await startLive(LIVE), LIVE) : null;
     const areaResult = AREAS ? await measureAreas(await startAreas(), AREAS) : null;
     const instanceResult = await runInstances();
+    const searchResult = await runSearch();
     await cleanUp();
     const rows = [
       ...(LIVE ? liveRows(liveResult, values, hasWrk) : []),
       ...(AREAS ? areaRows(areaResult, values, hasWrk) : []),
       ...(INSTANCES ? instanceRows(instanceResult, values, hasWrk, instancesWhy) : []),
+      ...(SEARCH ? searchRows(searchResult, values, hasWrk) : []),
     ];
-    report(rows, startedAt, [], { live: liveResult, areas: areaResult, instances: instanceResult });
+    report(rows, startedAt, [], {
+      live: liveResult,
+      areas: areaResult,
+      instances: instanceResult,
+      search: searchResult,
+    });
     return;
   }
 
@@ -528,7 +572,7 @@ async function main() {
       }
       const identity = await load("app (cache on) /, no Accept-Encoding", round, cached.url("/"), 10);
       const compressed = await load("app (cache on) /, Accept-Encoding: gzip, br", round, cached.url("/"), 10, {
-        "Accept-Encoding": "gzip, br",
+        headers: { "Accept-Encoding": "gzip, br" },
       });
       record("plain rps", identity.requestsPerSecond);
       record("compressed rps", compressed.requestsPerSecond);
@@ -542,6 +586,7 @@ async function main() {
   let areaResult: AreaResult | null = null;
   if (areaServers && AREAS) areaResult = await measureAreas(areaServers, AREAS);
   const instanceResult = await runInstances();
+  const searchResult = await runSearch();
 
   // Last, as it changes the gallery: uploads to the cached server, each timed to its answer and to the moment
   // a visitor sees the picture (the gallery page a shared link to it opens, which lists it once it is ready).
@@ -730,6 +775,7 @@ async function main() {
   rows.push(...liveRows(liveResult, values, hasWrk));
   rows.push(...areaRows(areaResult, values, hasWrk));
   rows.push(...instanceRows(instanceResult, values, hasWrk, instancesWhy));
+  rows.push(...searchRows(searchResult, values, hasWrk));
 
   report(
     rows,
@@ -738,7 +784,7 @@ async function main() {
       `<picture> elements on /: app ${pictures.app}, bare app ${pictures.bare}`,
       `HTML bytes: / ${Buffer.byteLength(home["/"])}, /home ${Buffer.byteLength(home["/home"])}`,
     ],
-    { pictures, live: liveResult, areas: areaResult, instances: instanceResult },
+    { pictures, live: liveResult, areas: areaResult, instances: instanceResult, search: searchResult },
   );
 }
 
@@ -776,10 +822,12 @@ function report(rows: Row[], startedAt: number, notes: string[], extra: Record<s
               ...(LIVE ? ["live"] : []),
               ...(AREAS ? ["areas"] : []),
               ...(INSTANCES ? ["instances"] : []),
+              ...(SEARCH ? ["search"] : []),
             ],
             live: LIVE,
             areas: AREAS,
             instances: INSTANCES,
+            search: SEARCH,
             pinning: pinningNote(),
             cores: os.cpus().length,
           },

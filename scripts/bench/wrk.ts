@@ -5,6 +5,8 @@ export type WrkResult = {
   requestsPerSecond: number;
   /** Latency percentiles in milliseconds. */
   p50Ms: number;
+  /** wrk prints no 95th percentile of its own: NaN unless a script's `done` writes a `95%` line (search.ts). */
+  p95Ms: number;
   p99Ms: number;
   requests: number;
   /** Responses outside 2xx/3xx and socket errors: a run with any of them did not measure the page. */
@@ -27,6 +29,7 @@ export function parseWrk(output: string): WrkResult {
   return {
     requestsPerSecond: Number(output.match(/^Requests\/sec:\s+([\d.]+)/m)?.[1] ?? Number.NaN),
     p50Ms: percentile(50),
+    p95Ms: percentile(95),
     p99Ms: percentile(99),
     requests: Number(output.match(/^\s+(\d+) requests in /m)?.[1] ?? Number.NaN),
     non2xx: Number(output.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0),
@@ -34,12 +37,19 @@ export function parseWrk(output: string): WrkResult {
   };
 }
 
-export type WrkOptions = { connections: number; seconds: number; headers?: Record<string, string> };
+export type WrkOptions = {
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  /** A wrk Lua script (its path), e.g. one that chooses each request's path and headers. */
+  script?: string;
+};
 
 /** One wrk run (one thread, on the load generator's core); fails when the output has no figures. */
 export function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
   const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
+  if (options.script) args.push("-s", options.script);
   args.push(url);
   const [command, commandArgs] = pinned("load", "wrk", args);
   return new Promise((resolve, reject) => {
