@@ -92,7 +92,9 @@ export async function seedSearchData(dir: string, settings: { pictures: number; 
         });
         insert("post_slugs", { slug, lang: "en", post_id: id });
         insert("post_slugs", { slug: slugDe, lang: "de", post_id: id });
-        for (const tag of [...corpus.tags("en", 2), ...corpus.tags("de", 1)]) insert("post_tags", { post_id: id, tag });
+        // The two lists share some words (a German tag may also be an English one): each once per post.
+        const tags = new Set([...corpus.tags("en", 2), ...corpus.tags("de", 1)]);
+        for (const tag of tags) insert("post_tags", { post_id: id, tag });
       }
     })();
   } finally {

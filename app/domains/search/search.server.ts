@@ -46,7 +46,10 @@ function matchCondition(db: Db, terms: QueryTerm[]): RawBuilder<boolean> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     return sql<boolean>`d.terms_vector @@ ${tsqueryExpression(terms)}::tsquery`;
   }
-  return sql<boolean>`d.id in (select rowid from search_fts where search_fts match ${ftsMatchExpression(terms)})`;
+  // `+d.id`: not an index constraint. SQLite would otherwise probe the index once per matching row for every item
+  // it joins (posts first, by their own index): 2,000 posts × 9,000 matches took 11 s for "mountain"; as a
+  // filter, the matches are looked up in a Bloom filter and a list made once (21 ms).
+  return sql<boolean>`+d.id in (select rowid from search_fts where search_fts match ${ftsMatchExpression(terms)})`;
 }
 
 function timeOf(value: DbDate | null): number {
