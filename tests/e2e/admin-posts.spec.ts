@@ -287,7 +287,7 @@ test("the list filters by status and search without JavaScript, and a post is de
     await signInAs(plain, await makeUser({ admin: true }));
     await plain.goto("/admin/posts");
     await plain.getByLabel("Status").selectOption("draft");
-    await plain.getByLabel("Search").fill(`kept draft ${id}`);
+    await plain.getByLabel("Search", { exact: true }).fill(`kept draft ${id}`);
     await plain.getByRole("button", { name: "Show", exact: true }).click();
     await expect(plain).toHaveURL(/status=draft/);
     await expect(plain.getByRole("link", { name: `Edit Kept draft ${id}` })).toBeVisible();
