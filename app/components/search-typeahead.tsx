@@ -1,11 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher, useLocation, useNavigate } from "react-router";
-import {
-  SEARCH_MAX_RESULTS,
-  type SearchHit,
-  type SearchKind,
-  type SearchPageData,
-} from "#app/domains/search/search-schema.ts";
+import type { SearchHit, SearchKind, SearchPageData } from "#app/domains/search/search-schema.ts";
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
 import { useTranslate } from "#app/web/root-data.ts";
 import type { SearchFieldVariant } from "./search-field.tsx";
@@ -45,12 +40,12 @@ function announcementOf(data: SearchPageData, t: Translate): string {
   const result = data.result;
   if (!result) return "";
   if (result.total === 0) return t("siteSearch.none", { query: result.query });
-  // The search stops counting at its bound (search-schema.ts): a total that high means "at least".
+  // The search stops reading at its bound (search.server.ts): a capped total means "at least".
   const count =
-    result.total === 1
+    result.total === 1 && !result.capped
       ? t("siteSearch.one")
-      : result.total >= SEARCH_MAX_RESULTS
-        ? t("siteSearch.moreThan", { count: SEARCH_MAX_RESULTS })
+      : result.capped
+        ? t("siteSearch.moreThan", { count: result.total })
         : t("siteSearch.many", { count: result.total });
   const shown = Math.min(result.hits.length, SHOWN);
   return shown < result.total ? `${count} ${t("siteSearch.firstShown", { shown })}` : count;

@@ -1,5 +1,5 @@
 import type { Generated } from "kysely";
-import type { SearchDocumentsTable } from "./search-documents-table.ts";
+import type { SearchDocumentsTable, SearchFtsTable } from "./search-documents-table.ts";
 
 /** Dates are ISO text on SQLite, Date objects on PostgreSQL; booleans 0/1 on SQLite: services use `values.ts`. */
 export type DbDate = string | Date;
@@ -395,4 +395,6 @@ export interface Database {
   secret_fingerprints: SecretFingerprintsTable;
   outbox_mails: OutboxMailsTable;
   search_documents: SearchDocumentsTable;
+  /** SQLite only (search-documents-table.ts). */
+  search_fts: SearchFtsTable;
 }

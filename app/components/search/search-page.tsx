@@ -2,7 +2,6 @@ import { Form, Link, useSearchParams } from "react-router";
 import { PageHeader } from "#app/components/page-header.tsx";
 import { type MenuItem, menuItemsFor } from "#app/domains/content/menu-sections.ts";
 import {
-  SEARCH_MAX_RESULTS,
   SEARCH_QUERY_MAX,
   type SearchHit,
   type SearchPageData,
@@ -95,10 +94,10 @@ function SearchResults({
   return (
     <section aria-labelledby="search-results-heading">
       <h2 id="search-results-heading" className="mb-6 text-lg font-semibold" aria-live="polite">
-        {result.total === 1
+        {result.total === 1 && !result.capped
           ? t("search.countOne", { query: result.query })
-          : result.total >= SEARCH_MAX_RESULTS
-            ? t("search.countMany", { count: SEARCH_MAX_RESULTS, query: result.query })
+          : result.capped
+            ? t("search.countMany", { count: result.total, query: result.query })
             : t("search.count", { count: result.total, query: result.query })}
       </h2>
       <ol aria-label={t("search.resultsLabel")} className="max-w-3xl space-y-6">

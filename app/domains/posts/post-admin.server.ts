@@ -354,6 +354,8 @@ export async function setPostStatus(
       .set({ status, publish_at: publishAt, updated_at: now })
       .where("id", "=", id)
       .execute();
+    // The index orders a post by its publication date (search-index/document-ids.server.ts).
+    await indexItems(trx, "post", [id]);
     // Its slugs now may have been linked to: from here on a rename keeps them.
     if (status !== "draft") await keepSlugs(trx, id, { en: row.slug, de: row.slug_de }, true);
     await recordAudit(trx, actor, {

@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from "kysely";
-import type { Database } from "#app/db/schema.ts";
+import type { Database, DbDate } from "#app/db/schema.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { markdownToText } from "#app/lib/markdown.server.ts";
 import { indexTerms } from "#app/lib/search-text.ts";
+import { DocumentIds, firstIdOf, scopeTerm } from "./document-ids.server.ts";
 
 /*
  * The search index's writes (issue 22, docs/decisions/015-search.md): the rows of `search_documents`, one per item
@@ -104,10 +105,21 @@ export const fieldsOf = {
 /** Reads items of a kind: those named, or (for a rebuild) a batch after `after` in id order. */
 type Selection = { ids: string[] } | { after: string; limit: number };
 
-async function postRows(db: Db, selection: Selection): Promise<PostRow[]> {
+async function postRows(db: Db, selection: Selection): Promise<(PostRow & Dated)[]> {
   let query = db
     .selectFrom("posts")
-    .select(["id", "title", "title_de", "excerpt", "excerpt_de", "body", "body_de", "cover_alt", "cover_alt_de"]);
+    .select([
+      "id",
+      "title",
+      "title_de",
+      "excerpt",
+      "excerpt_de",
+      "body",
+      "body_de",
+      "cover_alt",
+      "cover_alt_de",
+      (eb) => eb.fn.coalesce("publish_at", "created_at").as("created_at"),
+    ]);
   query = "ids" in selection ? query.where("id", "in", selection.ids) : query.where("id", ">", selection.after);
   const rows = await ("ids" in selection ? query : query.orderBy("id").limit(selection.limit)).execute();
   if (rows.length === 0) return [];
@@ -124,32 +136,50 @@ async function postRows(db: Db, selection: Selection): Promise<PostRow[]> {
   return rows.map((row) => ({ ...row, tags: tags.filter((tag) => tag.post_id === row.id).map((tag) => tag.tag) }));
 }
 
+/** Every reader also gives the item's date, the order of the index (document-ids.server.ts). */
+type Dated = { created_at: DbDate };
+
 const readers: {
-  [K in SearchDocumentKind]: (db: Db, selection: Selection) => Promise<Parameters<(typeof fieldsOf)[K]>[0][]>;
+  [K in SearchDocumentKind]: (db: Db, selection: Selection) => Promise<(Parameters<(typeof fieldsOf)[K]>[0] & Dated)[]>;
 } = {
   post: postRows,
   picture: async (db, selection) => {
     const query = db
       .selectFrom("gallery_images")
-      .select(["id", "title", "title_de", "description", "description_de", "alt", "alt_de", "category", "category_de"]);
+      .select([
+        "id",
+        "title",
+        "title_de",
+        "description",
+        "description_de",
+        "alt",
+        "alt_de",
+        "category",
+        "category_de",
+        "created_at",
+      ]);
     return "ids" in selection
       ? query.where("id", "in", selection.ids).execute()
       : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
   },
   faq: async (db, selection) => {
-    const query = db.selectFrom("faq_entries").select(["id", "question", "question_de", "answer", "answer_de"]);
+    const query = db
+      .selectFrom("faq_entries")
+      .select(["id", "question", "question_de", "answer", "answer_de", "created_at"]);
     return "ids" in selection
       ? query.where("id", "in", selection.ids).execute()
       : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
   },
   video: async (db, selection) => {
-    const query = db.selectFrom("videos").select(["id", "title", "title_de", "description", "description_de"]);
+    const query = db
+      .selectFrom("videos")
+      .select(["id", "title", "title_de", "description", "description_de", "created_at"]);
     return "ids" in selection
       ? query.where("id", "in", selection.ids).execute()
       : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
   },
   link: async (db, selection) => {
-    const query = db.selectFrom("links").select(["id", "title", "title_de", "url"]);
+    const query = db.selectFrom("links").select(["id", "title", "title_de", "url", "created_at"]);
     return "ids" in selection
       ? query.where("id", "in", selection.ids).execute()
       : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
@@ -171,51 +201,59 @@ export async function readSearchFields(
   return found;
 }
 
-type DocumentRow = { kind: string; item_id: string; lang: string; title_terms: string; terms: string };
+type DocumentRow = { id: number; kind: string; item_id: string; lang: string; title_terms: string; terms: string };
 
-function documentsOf(kind: SearchDocumentKind, row: { id: string }): DocumentRow[] {
+/** An item's rows, one per language, each beginning with its scope term, numbered by `ids` in its date's order. */
+async function documentsOf(
+  db: Db,
+  ids: DocumentIds,
+  kind: SearchDocumentKind,
+  rows: ({ id: string } & Dated)[],
+): Promise<DocumentRow[]> {
   const fields = fieldsOf[kind] as (row: unknown, lang: Language) => SearchFields;
-  return (["en", "de"] as const).map((lang) => {
-    const { title, fields: others } = fields(row, lang);
-    const titleTerms = indexTerms(title, lang);
-    const terms = new Set(titleTerms);
-    for (const field of others) indexTerms(field, lang, terms);
-    return { kind, item_id: row.id, lang, title_terms: [...titleTerms].join(" "), terms: [...terms].join(" ") };
-  });
+  const made = rows.flatMap((row) =>
+    (["en", "de"] as const).map((lang) => {
+      const { title, fields: others } = fields(row, lang);
+      const titleTerms = indexTerms(title, lang);
+      const terms = new Set(titleTerms);
+      for (const field of others) indexTerms(field, lang, terms);
+      return {
+        first: firstIdOf(row.created_at),
+        kind,
+        item_id: row.id,
+        lang,
+        title_terms: [...titleTerms].join(" "),
+        terms: [scopeTerm(kind, lang), ...terms].join(" "),
+      };
+    }),
+  );
+  const numbers = await ids.allocate(
+    db,
+    made.map((row) => row.first),
+  );
+  return made.map(({ first: _, ...row }, index) => ({ ...row, id: numbers[index] as number }));
 }
 
 async function writeDocuments(db: Db, documents: DocumentRow[]): Promise<void> {
-  // Upserts: two saves of one item at once (two admins) each leave complete rows; the last commit's stay.
   for (let start = 0; start < documents.length; start += 200) {
     await db
       .insertInto("search_documents")
       .values(documents.slice(start, start + 200))
-      .onConflict((oc) =>
-        oc.columns(["kind", "lang", "item_id"]).doUpdateSet((eb) => ({
-          title_terms: eb.ref("excluded.title_terms"),
-          terms: eb.ref("excluded.terms"),
-        })),
-      )
       .execute();
   }
 }
 
 /**
  * Brings the index's rows of these items up to date with their tables, in the caller's transaction (call it after
- * the item's write): an item that exists is (re)indexed in both languages, one that is gone loses its rows.
+ * the item's write): an item that exists is (re)indexed in both languages, one that is gone loses its rows. The
+ * old rows go first (a new date is a new id): two saves of one item at once wait for each other at the item's own
+ * row, written before this, so the second replaces the first's rows.
  */
 export async function indexItems(db: Db, kind: SearchDocumentKind, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const rows = await readers[kind](db, { ids });
-  const present = new Set(rows.map((row) => row.id));
-  const gone = ids.filter((id) => !present.has(id));
-  if (gone.length > 0) {
-    await db.deleteFrom("search_documents").where("kind", "=", kind).where("item_id", "in", gone).execute();
-  }
-  await writeDocuments(
-    db,
-    rows.flatMap((row) => documentsOf(kind, row)),
-  );
+  await db.deleteFrom("search_documents").where("kind", "=", kind).where("item_id", "in", ids).execute();
+  await writeDocuments(db, await documentsOf(db, new DocumentIds(), kind, rows));
 }
 
 /** Items read per statement by a rebuild. */
@@ -229,13 +267,11 @@ export async function reindexAll(db: Kysely<Database>): Promise<Record<SearchDoc
   const counts = { post: 0, picture: 0, faq: 0, video: 0, link: 0 };
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("search_documents").execute();
+    const ids = new DocumentIds(true);
     for (const kind of SEARCH_DOCUMENT_KINDS) {
       for (let after = ""; ; ) {
         const rows = await readers[kind](trx, { after, limit: REBUILD_BATCH });
-        await writeDocuments(
-          trx,
-          rows.flatMap((row) => documentsOf(kind, row)),
-        );
+        await writeDocuments(trx, await documentsOf(trx, ids, kind, rows));
         counts[kind] += rows.length;
         const last = rows.at(-1);
         if (!last || rows.length < REBUILD_BATCH) break;

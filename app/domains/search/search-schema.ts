@@ -10,10 +10,11 @@ import type { Language } from "#app/i18n/i18n.ts";
 export const SEARCH_QUERY_MAX = 200;
 /** Results per page on `/search` (the type-ahead shows the first ones of page 1). */
 export const SEARCH_PAGE_SIZE = 20;
-/** No page beyond this is served: the candidate set is bounded (see search.server.ts), so deeper pages are empty. */
+/**
+ * No page beyond this is served: a search reads at most 200 candidates of each of its 5 kinds (search.server.ts),
+ * so deeper pages would be empty.
+ */
 export const SEARCH_MAX_PAGE = 50;
-/** The most matches a search collects (its work is bounded): a `total` this high means "at least this many". */
-export const SEARCH_MAX_RESULTS = SEARCH_PAGE_SIZE * SEARCH_MAX_PAGE;
 
 export type SearchKind = "post" | "picture" | "faq" | "video" | "link";
 export const SEARCH_KINDS: readonly SearchKind[] = ["post", "picture", "faq", "video", "link"];
@@ -34,8 +35,10 @@ export type SearchHit = {
 export type SearchResult = {
   /** The query as searched (trimmed, white space collapsed). */
   query: string;
-  /** Every match the searcher may see (bounded by the candidate limit). */
+  /** The matches the searcher may see that the search read (each kind's newest, and best by title: search.server.ts). */
   total: number;
+  /** More matched than were read: the page says "{total}+ results". */
+  capped: boolean;
   page: number;
   pageCount: number;
   hits: SearchHit[];

@@ -3,6 +3,7 @@ import type { Database, DbDate } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
 import { publishedQuery } from "#app/domains/gallery/gallery-public.server.ts";
 import { visibleAt } from "#app/domains/posts/post-rows.server.ts";
+import { scopeTerm } from "#app/domains/search-index/document-ids.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import {
   ftsMatchExpression,
@@ -12,19 +13,15 @@ import {
   tsqueryExpression,
 } from "#app/lib/search-text.ts";
 import { type Candidate, presentHits } from "./search-hits.server.ts";
-import {
-  SEARCH_KINDS,
-  SEARCH_MAX_RESULTS,
-  SEARCH_PAGE_SIZE,
-  type SearchKind,
-  type SearchResult,
-} from "./search-schema.ts";
+import { SEARCH_KINDS, SEARCH_PAGE_SIZE, type SearchKind, type SearchResult } from "./search-schema.ts";
 
 /*
  * The site's search (issue 22, docs/decisions/015-search.md). The index (app/domains/search-index/) holds stems;
  * the database finds the items whose stems hold every query term (FTS5 on SQLite, a tsvector under GIN on
  * PostgreSQL), joined to the content tables under the same rules the public pages use, so that what a visitor may
- * not see is never found nor counted. The order is decided here, in JavaScript, the same on both databases.
+ * not see is never found nor counted. The work is bounded: each kind reads its newest matches and its newest
+ * matches by title, at most SEARCH_STREAM_LIMIT each, along the index's order (`matchParts`). The order of the
+ * results is decided here, in JavaScript, the same on both databases.
  */
 
 export type SearchAudience = "public" | "admin";
@@ -37,53 +34,94 @@ export type SearchOptions = {
   /** `admin` finds drafts, scheduled posts and hidden items too (the admin area's search). */
   audience?: SearchAudience;
   now?: Date;
+  /** SEARCH_STREAM_LIMIT unless given (the tests of the bound use a small one). */
+  streamLimit?: number;
 };
 
 type Db = Kysely<Database>;
 
-/** The database's own test of "the document holds every term": FTS5's MATCH, or tsvector @@ tsquery. */
-function matchCondition(db: Db, terms: QueryTerm[]): RawBuilder<boolean> {
+/** Candidates of each kind and stream: the newest this many matches (see `candidatesOf`). */
+export const SEARCH_STREAM_LIMIT = 100;
+
+/**
+ * Which matches a stream reads: every row of the kind and language that holds every term, or only those whose
+ * title holds every term.
+ */
+type Stream = "all" | "title";
+type Lookup = { kind: SearchKind; lang: Language; terms: QueryTerm[]; stream: Stream; limit: number };
+type CandidateRow = { id: string; title_terms: string; time: DbDate | null };
+
+/** How a stream's query finds its matches, newest first: the parts each kind's query takes in. */
+type MatchParts = { joinFts: boolean; condition: RawBuilder<boolean>; newest: RawBuilder<unknown> };
+
+/**
+ * The matching documents of the lookup's scope, newest first (the index's ids follow the items' dates:
+ * search-index/document-ids.server.ts). SQLite walks the FTS5 matches in rowid order, PostgreSQL the primary key or
+ * the GIN matches; joined to the items the audience may see, either stops at the limit once the visibility rule
+ * has let that many through, so a common word costs the limit, not every item that holds it.
+ */
+function matchParts(db: Db, lookup: Lookup): MatchParts {
+  const scope = scopeTerm(lookup.kind, lookup.lang);
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    return sql<boolean>`d.terms_vector @@ ${tsqueryExpression(terms)}::tsquery`;
+    const terms = tsqueryExpression(lookup.terms);
+    const condition =
+      lookup.stream === "all"
+        ? sql<boolean>`d.terms_vector @@ ${`'${scope}' & (${terms})`}::tsquery`
+        : sql<boolean>`d.title_vector @@ ${terms}::tsquery`;
+    return { joinFts: false, condition, newest: sql`d.id` };
   }
-  // `+d.id`: not an index constraint. SQLite would otherwise probe the index once per matching row for every item
-  // it joins (posts first, by their own index): 2,000 posts × 9,000 matches took 11 s for "mountain"; as a
-  // filter, the matches are looked up in a Bloom filter and a list made once (21 ms).
-  return sql<boolean>`+d.id in (select rowid from search_fts where search_fts match ${ftsMatchExpression(terms)})`;
+  const terms = ftsMatchExpression(lookup.terms);
+  const expression =
+    lookup.stream === "all" ? `"${scope}" AND (${terms})` : `"${scope}" AND {title_terms} : (${terms})`;
+  // `f.rowid`, not `d.id`: only an order by the FTS5 table's own rowid is walked by it (no sort of every match).
+  return { joinFts: true, condition: sql<boolean>`search_fts match ${expression}`, newest: sql`f.rowid` };
 }
 
 function timeOf(value: DbDate | null): number {
   return value === null ? 0 : new Date(toIsoString(value)).getTime();
 }
 
-type Lookup = { kind: SearchKind; lang: Language; match: RawBuilder<boolean> };
-type CandidateRow = { id: string; title_terms: string; time: DbDate | null };
-
 /**
- * The matching items of one kind the audience may see, newest first (ties by id), at most SEARCH_MAX_RESULTS: the
- * work of one search is bounded however common its words.
+ * The candidates of one kind: the newest SEARCH_STREAM_LIMIT matches the audience may see and, when there were more,
+ * also the newest SEARCH_STREAM_LIMIT whose title holds every term (the best matches, however old). `capped` says
+ * that more matched than were read.
  */
-async function candidatesOf(db: Db, lookup: Lookup, audience: SearchAudience, now: Date): Promise<Candidate[]> {
-  const rows = await readCandidates(db, lookup, audience, now);
-  return rows.map((row) => ({ kind: lookup.kind, id: row.id, titleTerms: row.title_terms, time: timeOf(row.time) }));
+async function candidatesOf(
+  db: Db,
+  base: Omit<Lookup, "stream">,
+  audience: SearchAudience,
+  now: Date,
+): Promise<{ candidates: Candidate[]; capped: boolean }> {
+  const toCandidate = (row: CandidateRow): Candidate => ({
+    kind: base.kind,
+    id: row.id,
+    titleTerms: row.title_terms,
+    time: timeOf(row.time),
+  });
+  const all = await readCandidates(db, { ...base, stream: "all" }, audience, now);
+  if (all.length < base.limit) return { candidates: all.map(toCandidate), capped: false };
+  const seen = new Set(all.map((row) => row.id));
+  const titled = await readCandidates(db, { ...base, stream: "title" }, audience, now);
+  const more = titled.filter((row) => !seen.has(row.id));
+  return { candidates: [...all, ...more].map(toCandidate), capped: true };
 }
 
-async function readCandidates(db: Db, doc: Lookup, audience: SearchAudience, now: Date): Promise<CandidateRow[]> {
+async function readCandidates(db: Db, lookup: Lookup, audience: SearchAudience, now: Date): Promise<CandidateRow[]> {
   const admin = audience === "admin";
-  switch (doc.kind) {
+  const match = matchParts(db, lookup);
+  switch (lookup.kind) {
     case "post": {
       // The blog's rule (post-rows.server.ts): published, or scheduled and due; drafts only for the admin.
       const base = db.selectFrom("posts as p");
-      const visible = admin ? base : base.where(visibleAt(now));
-      return visible
+      return (admin ? base : base.where(visibleAt(now)))
         .innerJoin("search_documents as d", "d.item_id", "p.id")
-        .where("d.kind", "=", doc.kind)
-        .where("d.lang", "=", doc.lang)
-        .where(doc.match)
+        .$if(match.joinFts, (query) => query.innerJoin("search_fts as f", "f.rowid", "d.id"))
+        .where("d.kind", "=", lookup.kind)
+        .where("d.lang", "=", lookup.lang)
+        .where(match.condition)
         .select(["p.id", "d.title_terms", (eb) => eb.fn.coalesce("p.publish_at", "p.created_at").as("time")])
-        .orderBy("time", "desc")
-        .orderBy("p.id")
-        .limit(SEARCH_MAX_RESULTS)
+        .orderBy(match.newest, "desc")
+        .limit(lookup.limit)
         .execute();
     }
     case "picture": {
@@ -93,21 +131,21 @@ async function readCandidates(db: Db, doc: Lookup, audience: SearchAudience, now
         : publishedQuery(db);
       return base
         .innerJoin("search_documents as d", "d.item_id", "g.id")
-        .where("d.kind", "=", doc.kind)
-        .where("d.lang", "=", doc.lang)
-        .where(doc.match)
+        .$if(match.joinFts, (query) => query.innerJoin("search_fts as f", "f.rowid", "d.id"))
+        .where("d.kind", "=", lookup.kind)
+        .where("d.lang", "=", lookup.lang)
+        .where(match.condition)
         .select(["g.id", "d.title_terms", "g.created_at as time"])
-        .orderBy("g.created_at", "desc")
-        .orderBy("g.id")
-        .limit(SEARCH_MAX_RESULTS)
+        .orderBy(match.newest, "desc")
+        .limit(lookup.limit)
         .execute();
     }
     case "faq":
-      return activeContent(db, "faq_entries", doc, admin);
+      return activeContent(db, "faq_entries", lookup, match, admin);
     case "video":
-      return activeContent(db, "videos", doc, admin);
+      return activeContent(db, "videos", lookup, match, admin);
     case "link":
-      return activeContent(db, "links", doc, admin);
+      return activeContent(db, "links", lookup, match, admin);
   }
 }
 
@@ -115,21 +153,21 @@ async function readCandidates(db: Db, doc: Lookup, audience: SearchAudience, now
 async function activeContent(
   db: Db,
   table: "faq_entries" | "videos" | "links",
-  doc: Lookup,
+  lookup: Lookup,
+  match: MatchParts,
   admin: boolean,
 ): Promise<CandidateRow[]> {
   // The three tables share these columns; Kysely cannot type a query over a union of tables (as content.server.ts).
   const base = db.selectFrom(`${table as "links"} as c`);
-  const visible = admin ? base : base.where("c.active", "=", true);
-  return visible
+  return (admin ? base : base.where("c.active", "=", true))
     .innerJoin("search_documents as d", "d.item_id", "c.id")
-    .where("d.kind", "=", doc.kind)
-    .where("d.lang", "=", doc.lang)
-    .where(doc.match)
+    .$if(match.joinFts, (query) => query.innerJoin("search_fts as f", "f.rowid", "d.id"))
+    .where("d.kind", "=", lookup.kind)
+    .where("d.lang", "=", lookup.lang)
+    .where(match.condition)
     .select(["c.id", "d.title_terms", "c.created_at as time"])
-    .orderBy("c.created_at", "desc")
-    .orderBy("c.id")
-    .limit(SEARCH_MAX_RESULTS)
+    .orderBy(match.newest, "desc")
+    .limit(lookup.limit)
     .execute();
 }
 
@@ -161,17 +199,20 @@ export function rankCandidates(candidates: Candidate[], terms: QueryTerm[]): Can
  */
 export async function searchSite(db: Db, options: SearchOptions): Promise<SearchResult> {
   const terms = queryTerms(options.query, options.lang);
-  if (terms.length === 0) return { query: options.query, total: 0, page: 1, pageCount: 1, hits: [] };
+  if (terms.length === 0) return { query: options.query, total: 0, capped: false, page: 1, pageCount: 1, hits: [] };
   const now = options.now ?? new Date();
   const audience = options.audience ?? "public";
-  const match = matchCondition(db, terms);
   const candidates: Candidate[] = [];
+  let capped = false;
   // One kind after the other: on SQLite every statement runs alone anyway, and on PostgreSQL one connection of the
   // pool per search leaves the others to other requests.
   for (const kind of SEARCH_KINDS) {
-    candidates.push(...(await candidatesOf(db, { kind, lang: options.lang, match }, audience, now)));
+    const limit = options.streamLimit ?? SEARCH_STREAM_LIMIT;
+    const found = await candidatesOf(db, { kind, lang: options.lang, terms, limit }, audience, now);
+    candidates.push(...found.candidates);
+    capped ||= found.capped;
   }
-  const ranked = rankCandidates(candidates, terms).slice(0, SEARCH_MAX_RESULTS);
+  const ranked = rankCandidates(candidates, terms);
   const total = ranked.length;
   const pageCount = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
   // A page past the last (an old link, a hand-made address) shows the last one.
@@ -179,5 +220,5 @@ export async function searchSite(db: Db, options: SearchOptions): Promise<Search
   const start = (page - 1) * SEARCH_PAGE_SIZE;
   const onPage = ranked.slice(start, start + SEARCH_PAGE_SIZE);
   const hits = await presentHits(db, onPage, terms, options.lang, audience);
-  return { query: options.query, total, page, pageCount, hits };
+  return { query: options.query, total, capped, page, pageCount, hits };
 }
