@@ -1,6 +1,6 @@
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { SearchPageView } from "#app/components/search/search-page.tsx";
-import { searchSearchPage } from "#app/domains/search/search-page.server.ts";
+import { answerSearchPage } from "#app/domains/search/search-page.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext, sessionUserContext } from "#app/lib/request-context.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
@@ -13,17 +13,22 @@ import type { Route } from "./+types/search";
  * with a fetcher. Its data is `SearchPageData` (search-schema.ts) plus the page's strings. Never kept by a cache:
  * it varies by query, and a kept answer would bypass the limit per address.
  */
+const SEARCH_HEADERS = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
+
+/**
+ * React Router makes a document's and a `.data` answer's headers from the routes' `headers` exports only, so the
+ * loader's (SEARCH_HEADERS, and a 429's Retry-After) are passed on as it set them. The loader does not run when only
+ * the root's data is loaded again (shouldRevalidate keeps the results after an action): that answer is not kept
+ * either, or a page cache would keep one per query.
+ */
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
-  const passed = new Headers({ "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" });
-  const retryAfter = loaderHeaders.get("Retry-After");
-  if (retryAfter) passed.set("Retry-After", retryAfter);
-  return passed;
+  return loaderHeaders.has("Cache-Control") ? loaderHeaders : SEARCH_HEADERS;
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const runtime = runtimeOf(context);
   const params = new URL(request.url).searchParams;
-  const answer = await searchSearchPage({
+  const answer = await answerSearchPage({
     db: runtime.database.db,
     limiter: runtime.searchLimiter,
     client: context.get(clientAddressContext),
@@ -32,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The admin's search (drafts, hidden items too) for an admin who asks; anyone else gets the visitors' search.
     audience: params.get("scope") === "admin" && context.get(sessionUserContext)?.isAdmin ? "admin" : "public",
   });
-  const headers: Record<string, string> = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
+  const headers: Record<string, string> = { ...SEARCH_HEADERS };
   if (answer.retryAfterSeconds) headers["Retry-After"] = String(answer.retryAfterSeconds);
   return data(answer.data, { status: answer.status, headers });
 }

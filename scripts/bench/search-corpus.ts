@@ -78,18 +78,6 @@ const VOCABULARY = {
 /** A word that few items hold (about 1 in 200): the "few results" query. */
 export const RARE_WORD = { en: "zeppelin", de: "Zeppelin" };
 
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Lang = "en" | "de";
 
 export class Corpus {

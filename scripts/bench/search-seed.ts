@@ -3,7 +3,8 @@ import Database from "better-sqlite3";
 import { openDatabase } from "#app/db/database.server.ts";
 import { reindexAll } from "#app/domains/search-index/search-index.server.ts";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
-import { Corpus, random } from "./search-corpus.ts";
+import { seededRandom } from "#tests/support/fuzz-values.ts";
+import { Corpus } from "./search-corpus.ts";
 import { seedDataFolder } from "./seed-data.ts";
 
 /*
@@ -21,7 +22,7 @@ const BODY_WORDS = { min: 200, max: 700 };
 export async function seedSearchData(dir: string, settings: { pictures: number; posts: number }, authSecret: string) {
   await seedDataFolder(dir, { realPictures: 0, authSecret });
   const file = sqliteFileIn(dir);
-  const corpus = new Corpus(random(22));
+  const corpus = new Corpus(seededRandom(22));
   const db = new Database(file);
   try {
     const image = db.prepare("SELECT * FROM images WHERE ready = 1 ORDER BY created_at LIMIT 1").get() as

@@ -111,10 +111,19 @@ describe.each(databaseKinds)("search over HTTP (%s)", (kind) => {
     expect(visibleText(response.body)).toContain("Try fewer or other words");
   });
 
-  it("gives the type-ahead the same data (.data, as a fetcher loads it)", async () => {
+  it("gives the type-ahead the same data (.data, as a fetcher loads it), never cached nor indexed", async () => {
     const response = await get("/search.data?q=alpine");
     expect(response.status).toBe(200);
     expect(response.body).toContain("Where is the alpine hut?");
+    expect(response.headers["cache-control"]).toBe("private, no-store");
+    expect(response.headers["x-robots-tag"]).toBe("noindex");
+    // After an action only the root's data is loaded again (the route's shouldRevalidate): no search runs, and
+    // still nothing may keep the answer, or a page cache would hold one per query.
+    const rootOnly = await get("/search.data?q=alpine&_routes=root");
+    expect(rootOnly.status).toBe(200);
+    expect(rootOnly.body).not.toContain("Where is the alpine hut?");
+    expect(rootOnly.headers["cache-control"]).toBe("private, no-store");
+    expect(rootOnly.headers["x-robots-tag"]).toBe("noindex");
   });
 
   it.each(HOSTILE_QUERIES.map((query) => [query]))("answers %j without a server error or a stack", async (query) => {
@@ -149,6 +158,12 @@ describe.each(databaseKinds)("search over HTTP (%s)", (kind) => {
     expect(last.status).toBe(429);
     expect(Number(last.headers["retry-after"])).toBeGreaterThan(0);
     expect(last.body).toMatch(/role="alert"[^>]*>Too many searches from your address\. Please wait \d+ seconds/);
+    expect(last.headers["cache-control"]).toBe("private, no-store");
+    // The type-ahead's fetcher is refused the same way.
+    const typeAhead = await request(server.url("/search.data?q=alpine"), { localAddress: from });
+    expect(typeAhead.status).toBe(429);
+    expect(Number(typeAhead.headers["retry-after"])).toBeGreaterThan(0);
+    expect(typeAhead.headers["cache-control"]).toBe("private, no-store");
     // Another address is not held back.
     expect((await get("/search?q=alpine")).status).toBe(200);
   }, 60_000);

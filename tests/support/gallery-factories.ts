@@ -32,6 +32,20 @@ export async function testPhoto(options: { width?: number; height?: number; hue?
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
 
+/** A picture's whole texts, as the edit form sends them: the ones given, every other one empty. */
+export function galleryTexts(texts: Partial<GalleryTexts> = {}): GalleryTexts {
+  return {
+    title: texts.title ?? "",
+    title_de: texts.title_de ?? "",
+    description: texts.description ?? "",
+    description_de: texts.description_de ?? "",
+    category: texts.category ?? "",
+    category_de: texts.category_de ?? "",
+    alt: texts.alt ?? "",
+    alt_de: texts.alt_de ?? "",
+  };
+}
+
 export const factoryActor: AuditActor = { id: "test-factory", email: "factory@example.test" };
 
 /**
@@ -68,16 +82,7 @@ export async function createGalleryPicture(
       placement: options.placement,
       storage,
     });
-    await updateGalleryTexts(db, factoryActor, id, {
-      title: options.title ?? "",
-      title_de: options.title_de ?? "",
-      description: options.description ?? "",
-      description_de: options.description_de ?? "",
-      category: options.category ?? "",
-      category_de: options.category_de ?? "",
-      alt: options.alt ?? "",
-      alt_de: options.alt_de ?? "",
-    });
+    await updateGalleryTexts(db, factoryActor, id, galleryTexts(options));
     await whenImageQueueIdle();
     return id;
   } finally {

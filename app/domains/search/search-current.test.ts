@@ -1,7 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "#app/db/database.server.ts";
 import { createBackup } from "#app/domains/backup/backup.server.ts";
 import { restoreBackup } from "#app/domains/backup/restore.server.ts";
@@ -13,7 +11,7 @@ import { createPost, deletePost, setPostStatus, updatePost } from "#app/domains/
 import { localizedText, reindexAll } from "#app/domains/search-index/search-index.server.ts";
 import { videosService } from "#app/domains/videos/videos.server.ts";
 import { createEmptyTarget } from "#tests/support/backup-dump.ts";
-import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
+import { galleryTexts, storageIn, useGalleryTestStorage } from "#tests/support/gallery-factories.ts";
 import { idOfAccepted, testAdmin } from "#tests/support/service-actor.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
 import { searchSite } from "./search.server.ts";
@@ -23,20 +21,9 @@ import { searchSite } from "./search.server.ts";
  * update found by its new words only, and a delete no longer found, at once; `reindexAll` rebuilds it all.
  */
 
-const EMPTY_PICTURE_TEXTS = {
-  title_de: "",
-  description: "",
-  description_de: "",
-  category: "",
-  category_de: "",
-  alt: "",
-  alt_de: "",
-};
-
 describe.each(databaseKinds)("search: always current (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-search-"));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const files = useGalleryTestStorage(() => database.db);
 
   /** The titles a visitor finds for a query. */
   async function found(query: string, lang: "en" | "de" = "en"): Promise<string[]> {
@@ -66,25 +53,24 @@ describe.each(databaseKinds)("search: always current (%s)", (kind) => {
 
   it("a picture", async () => {
     const db = database.db;
-    const storage = storageIn(dir);
-    const id = await createGalleryPicture(db, storage, { width: 360, height: 240, title: "Heron at dawn" });
+    const id = await files.add({ title: "Heron at dawn" });
     expect(await found("heron")).toEqual(["Heron at dawn"]);
-    await updateGalleryTexts(db, testAdmin, id, {
-      ...EMPTY_PICTURE_TEXTS,
-      title: "Egret at dusk",
-      alt: "A white bird",
-      category: "Birds",
-    });
+    await updateGalleryTexts(
+      db,
+      testAdmin,
+      id,
+      galleryTexts({ title: "Egret at dusk", alt: "A white bird", category: "Birds" }),
+    );
     expect(await found("heron")).toEqual([]);
     expect(await found("egret")).toEqual(["Egret at dusk"]);
     expect(await found("bird")).toEqual(["Egret at dusk"]);
-    await deleteGalleryEntry(db, testAdmin, id, storage);
+    await deleteGalleryEntry(db, testAdmin, id, files.storage);
     expect(await found("egret")).toEqual([]);
   });
 
   it("a question, a video and a link", async () => {
     const db = database.db;
-    const storage = storageIn(dir);
+    const { storage } = files;
     const faq = idOfAccepted(
       await faqService.create(db, testAdmin, { question: "Do you sell prints?", answer: "Yes.", active: true }),
     );
@@ -157,7 +143,7 @@ describe.each(databaseKinds)("search: always current (%s)", (kind) => {
   it("is in no backup, and a restore rebuilds it", async () => {
     const db = database.db;
     idOfAccepted(await faqService.create(db, testAdmin, { question: "Kingfisher?", answer: "Blue.", active: true }));
-    const archive = path.join(dir, `search-${kind}.tar.gz`);
+    const archive = path.join(files.dir, `search-${kind}.tar.gz`);
     const dataDir = database.location.dataDir;
     const backup = await createBackup({ database, dataDir, storage: storageIn(dataDir) }, archive);
     expect(Object.keys(backup.manifest.counts.rows)).toContain("faq_entries");

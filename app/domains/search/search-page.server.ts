@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
-import type { Language } from "#app/i18n/i18n.ts";
+import { createTranslator, type Language } from "#app/i18n/i18n.ts";
 import { type SearchDictionary, searchDictionaryFor } from "#app/i18n/search-dictionary.ts";
 import { searchSite } from "./search.server.ts";
 import type { SearchLimiter } from "./search-limit.server.ts";
@@ -16,7 +16,7 @@ export type SearchPageAnswer = {
  * What `/search` answers for an address's parameters: nothing searched (no query), a too long query's refusal
  * (200, the message shown by the field), too many searches from this address (429, its message), or the result.
  */
-export async function searchSearchPage(options: {
+export async function answerSearchPage(options: {
   db: Kysely<Database>;
   limiter: SearchLimiter;
   client: string;
@@ -33,7 +33,7 @@ export async function searchSearchPage(options: {
   const waitMs = options.limiter.take(options.client);
   if (waitMs > 0) {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    const error = dictionary["search.tooMany"].replace("{seconds}", String(seconds));
+    const error = createTranslator(dictionary)("search.tooMany", { seconds });
     return { data: { ...base, error }, status: 429, retryAfterSeconds: seconds };
   }
   const result = await searchSite(options.db, {
