@@ -149,8 +149,9 @@ describe("npm run bench -- --smoke --search-only", () => {
       .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
     // Without a PostgreSQL server named (cleanEnv drops TEST_DATABASE_URL) the PostgreSQL half says it was skipped.
     expect(rows.map((cells) => cells[1])).toEqual([
-      expect.stringMatching(/^SQLite: search at 50 connections .*server time p95/),
+      expect.stringMatching(/^SQLite: search server time p95 \(each request alone, 1 connection/),
       expect.stringMatching(/^SQLite: a search costs no more than an uncached `\/blog` render/),
+      expect.stringMatching(/^SQLite: search at 50 connections, latency with the queue/),
       expect.stringMatching(/^SQLite: uncached `\/blog` at 50 connections/),
       expect.stringMatching(/^SQLite: search index on disk/),
       expect.stringMatching(/^SQLite: reindex everything/),

@@ -59,6 +59,14 @@ describe("the search's text analysis", () => {
     expect(queryTerms("a b c d e f g h i j k", "en")).toHaveLength(MAX_QUERY_TERMS);
   });
 
+  it("matches a last word of one letter as a word, not as every word it begins", () => {
+    expect(queryTerms("lake m", "en")).toEqual([
+      { alternatives: ["lake"], prefix: false },
+      { alternatives: ["m"], prefix: false },
+    ]);
+    expect(queryTerms("mo", "en")).toEqual([{ alternatives: ["mo"], prefix: true }]);
+  });
+
   it("lets no operator of FTS5 or tsquery through: every term is letters and digits, quoted", () => {
     const hostile = `"x" * NEAR(a b) AND OR NOT -y z:w ^v (u) & | ! <-> \u0000 'q' \\ {col}: a* x"y`;
     for (const lang of ["en", "de"] as const) {

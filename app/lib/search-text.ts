@@ -87,9 +87,10 @@ export type QueryTerm = { alternatives: string[]; prefix: boolean };
 
 /**
  * The terms of a query in the searcher's language: its first MAX_QUERY_TERMS distinct words, stemmed; the last one
- * a prefix too ("phot" finds "photography"). Only letters and digits survive, so nothing a visitor types (quotes,
- * `*`, `-`, `:`, `NEAR`, `&`, `|`, `!`, brackets) can reach a database's query language as an operator; a word such
- * as NEAR or NOT is only a word (and is quoted as one: see `ftsMatchExpression`, `tsqueryExpression`).
+ * a prefix too ("phot" finds "photography") unless it is a single letter. Only letters and digits survive, so
+ * nothing a visitor types (quotes, `*`, `-`, `:`, `NEAR`, `&`, `|`, `!`, brackets) can reach a database's query
+ * language as an operator; a word such as NEAR or NOT is only a word (and is quoted as one: see
+ * `ftsMatchExpression`, `tsqueryExpression`).
  */
 export function queryTerms(query: string, lang: TextLanguage): QueryTerm[] {
   const tokens: string[] = [];
@@ -104,7 +105,9 @@ export function queryTerms(query: string, lang: TextLanguage): QueryTerm[] {
   const kept = tokens.slice(0, MAX_QUERY_TERMS);
   return kept
     .map((token, index) => {
-      const prefix = index === kept.length - 1;
+      // A single letter is no beginning worth finding ("a" would be every word with an a first), and would make
+      // the database gather nearly every document: it is matched as a word.
+      const prefix = index === kept.length - 1 && token.length > 1;
       const alternatives = [stem(token, lang)];
       // While typing, the stem of a word cut short may not lead to the word ("runnin" is no stem of "running"); the
       // beginning as typed does, where it is not covered by the stem already.

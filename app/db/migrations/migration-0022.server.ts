@@ -34,10 +34,12 @@ export function migration0022(kind: DatabaseKind): Record<string, Migration> {
         await sql`DROP TRIGGER search_documents_fts_update`.execute(db);
         await sql`DROP TABLE search_fts`.execute(db);
         await renumber(db, sql`cast(round((julianday(t.at) - 2440587.5) * 86400000) as integer)`);
-        // `_` is part of a word here, so that the scope term stays one term; the stems never hold one.
+        // `_` is part of a word here, so that the scope term stays one term; the stems never hold one. The indexes
+        // of 2- and 3-letter beginnings: while typing, "ph" or "mou" would otherwise gather the matches of every
+        // term they begin (7 ms for a common letter pair at 10,000 pictures), several times per search.
         await sql`CREATE VIRTUAL TABLE search_fts USING fts5(
           title_terms, terms, content='search_documents', content_rowid='id',
-          tokenize="unicode61 remove_diacritics 2 tokenchars '_'"
+          tokenize="unicode61 remove_diacritics 2 tokenchars '_'", prefix='2 3'
         )`.execute(db);
         await sql`INSERT INTO search_fts (search_fts) VALUES ('rebuild')`.execute(db);
         await sql`CREATE TRIGGER search_documents_fts_insert AFTER INSERT ON search_documents BEGIN

@@ -50,14 +50,15 @@ describe("the search's plan on SQLite", () => {
     const matching = recorder.nodes
       .map((node): CompiledQuery => executor.compileQuery(node, { queryId: "plan" }))
       .filter((query) => query.sql.includes("search_fts"));
-    expect(matching.length).toBeGreaterThanOrEqual(11);
+    expect(matching.length).toBeGreaterThanOrEqual(10);
     for (const query of matching) {
       const plan = await database.db.executeQuery({ ...query, sql: `explain query plan ${query.sql}` });
       const steps = plan.rows.map((row) => String((row as { detail: string }).detail));
       // The matches drive the query, in the FTS5 table's own rowid order (the items' dates): a common word at
       // 10,000 pictures cost 25–30 ms a search while every match was listed, joined and sorted; now the limit's worth.
       expect(steps[0], query.sql).toMatch(/^SCAN f VIRTUAL TABLE/);
-      expect(steps.join("\n"), query.sql).not.toMatch(/TEMP B-TREE|LIST SUBQUERY/);
+      // (The look for which of the few kinds match at all lists their kinds: a handful of documents.)
+      expect(steps.join("\n"), query.sql).not.toMatch(/TEMP B-TREE FOR (LAST TERM OF )?ORDER BY|LIST SUBQUERY/);
       // A picture's readiness comes from an index, not from the image's row with its sizes' JSON.
       if (query.sql.includes('"images"'))
         expect(steps.join("\n"), query.sql).toMatch(/COVERING INDEX images_ready_idx/);

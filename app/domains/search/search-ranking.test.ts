@@ -40,7 +40,7 @@ const QUERIES: [lang: "en" | "de", query: string][] = [
   ["en", "run"],
   ["en", "photograph"],
   ["en", "stripe burrow"],
-  ["en", "o"],
+  ["en", "ot"],
   ["de", "otter"],
   ["de", "fluss"],
   ["de", "fischotter"],

@@ -171,6 +171,33 @@ async function activeContent(
     .execute();
 }
 
+/** The kinds a site holds few of (tens, hundreds): one look for all three before a query for each that matched. */
+const FEW_KINDS: readonly SearchKind[] = ["faq", "video", "link"];
+
+/**
+ * Which of these kinds have any document in the language that holds every term (whoever may see it): one full-text
+ * match for all of them instead of one per kind, which for a common word and its beginning costs the gathering of
+ * all its matches each time (0.7 ms at 10,000 pictures). The kinds' own queries then apply their visibility.
+ */
+async function kindsHolding(db: Db, kinds: readonly SearchKind[], lang: Language, terms: QueryTerm[]) {
+  const scopes = kinds.map((kind) => scopeTerm(kind, lang));
+  const query = db.selectFrom("search_documents as d").select("d.kind").distinct();
+  const rows =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? await query
+          .where(
+            sql<boolean>`d.terms_vector @@ ${`(${scopes.map((scope) => `'${scope}'`).join(" | ")}) & (${tsqueryExpression(terms)})`}::tsquery`,
+          )
+          .execute()
+      : await query
+          .innerJoin("search_fts as f", "f.rowid", "d.id")
+          .where(
+            sql<boolean>`search_fts match ${`(${scopes.map((scope) => `"${scope}"`).join(" OR ")}) AND (${ftsMatchExpression(terms)})`}`,
+          )
+          .execute();
+  return new Set(rows.map((row) => row.kind));
+}
+
 const KIND_ORDER: Record<SearchKind, number> = { post: 0, picture: 1, faq: 2, video: 3, link: 4 };
 
 /**
@@ -206,7 +233,9 @@ export async function searchSite(db: Db, options: SearchOptions): Promise<Search
   let capped = false;
   // One kind after the other: on SQLite every statement runs alone anyway, and on PostgreSQL one connection of the
   // pool per search leaves the others to other requests.
+  const few = await kindsHolding(db, FEW_KINDS, options.lang, terms);
   for (const kind of SEARCH_KINDS) {
+    if (FEW_KINDS.includes(kind) && !few.has(kind)) continue;
     const limit = options.streamLimit ?? SEARCH_STREAM_LIMIT;
     const found = await candidatesOf(db, { kind, lang: options.lang, terms, limit }, audience, now);
     candidates.push(...found.candidates);
