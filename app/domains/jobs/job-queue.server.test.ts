@@ -306,6 +306,35 @@ describe.each(databaseKinds)("job workers sharing one database (%s)", (kind) => 
     expect(new Date(row.run_at).getTime()).toBeGreaterThanOrEqual(before + 5_000);
   });
 
+  it("looks again at once when the next turn came due while it looked, instead of sleeping a whole poll", async () => {
+    // A clock that moves 60 ms at every reading: the turn 100 ms after a run is not due when the worker claims, and
+    // is past when it asks for the next due time. (CI's loaded PostgreSQL took that long once: the worker then
+    // slept a whole poll, here a minute.)
+    let clock = Date.now();
+    const runs: number[] = [];
+    const tick: JobHandler = {
+      lane: "default",
+      async run() {
+        runs.push(clock);
+      },
+      every: { firstRunAt: (now) => now, nextRunAt: (now) => new Date(now.getTime() + 100) },
+    };
+    const worker = createJobWorker({
+      db: database.db,
+      kind,
+      handlers: { tick },
+      logger: silent,
+      pollMs: 60_000,
+      now: () => {
+        clock += 60;
+        return new Date(clock);
+      },
+    });
+    await worker.start();
+    await expect.poll(() => runs.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    await worker.stop();
+  });
+
   it("runs a recurring job again at the time its handler names", async () => {
     const times: number[] = [];
     const tick: JobHandler = {

@@ -202,16 +202,18 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
           await ensureRecurring(lane);
           ensured = true;
         }
-        const job = await claimJob(db, options.kind, { lane, kinds, worker: id, leaseMs, now: now() });
+        const looked = now();
+        const job = await claimJob(db, options.kind, { lane, kinds, worker: id, leaseMs, now: looked });
         if (job) {
           await runOne(job, signal);
           continue;
         }
-        // Due later: sleep until then. Due already yet not claimed (its key has a job running elsewhere, or another
-        // process took it a moment ago): the poll, not a spin.
+        // Due later, or come due since this turn looked (a loaded machine takes a while between the two questions):
+        // sleep until then, or not at all. Due already when it looked yet not claimed (its key has a job running
+        // elsewhere, or another process took it a moment ago): the poll, not a spin.
         const due = await nextDueAt(db, lane, kinds);
-        const wait = due ? due.getTime() - now().getTime() : pollMs;
-        if (wait > 0) delay = Math.min(pollMs, wait);
+        if (due && due.getTime() > looked.getTime())
+          delay = Math.min(pollMs, Math.max(0, due.getTime() - now().getTime()));
       } catch (error) {
         // The database may be away for a moment (a restart): look again at the next poll.
         if (!signal.aborted) onError(`Could not claim background jobs (${lane})`, error);
