@@ -127,14 +127,24 @@ export function termMatches(term: QueryTerm, stem: string): boolean {
   return term.alternatives.some((alternative) => (term.prefix ? stem.startsWith(alternative) : stem === alternative));
 }
 
+/** A query term as FTS5 is asked for it: whole words, and beginnings (`"phot" *`); any of them matches. */
+export type FtsTerm = { words: string[]; beginnings: string[] };
+
+export function ftsTermsOf(terms: QueryTerm[]): FtsTerm[] {
+  return terms.map((term) =>
+    term.prefix ? { words: [], beginnings: term.alternatives } : { words: term.alternatives, beginnings: [] },
+  );
+}
+
 /**
- * The query as an FTS5 MATCH expression: every term a quoted string (a `"` inside doubled, though none survives
- * `queryTerms`), alternatives joined by OR, terms by AND, the last one with `*` (a prefix query).
+ * The query as an FTS5 MATCH expression: every word or beginning a quoted string (a `"` inside doubled, though none
+ * survives `queryTerms`), a beginning with `*` (a prefix query), alternatives joined by OR, terms by AND.
  */
-export function ftsMatchExpression(terms: QueryTerm[]): string {
+export function ftsMatchExpression(terms: FtsTerm[]): string {
   return terms
     .map((term) => {
-      const parts = term.alternatives.map((alt) => `"${alt.replaceAll('"', '""')}"${term.prefix ? " *" : ""}`);
+      const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
+      const parts = [...term.words.map(quote), ...term.beginnings.map((beginning) => `${quote(beginning)} *`)];
       return parts.length === 1 ? parts[0] : `(${parts.join(" OR ")})`;
     })
     .join(" AND ");

@@ -104,6 +104,9 @@ test("a mail link added in the admin screen opens the visitor's mail program fro
   // The icon drawn on the server is the mail icon (lucide's class names it).
   await expect(link.locator("svg").first()).toHaveClass(/lucide-mail/);
 
+  // The page's live connection opens once it has settled (CI once saw its request after the click): up first, so
+  // that what is recorded is what the click causes.
+  await expect(page.locator("html")).toHaveAttribute("data-live", "connected", { timeout: 15_000 });
   // A click hands the address to the mail program: the browser stays on this page, nothing is fetched.
   const requests: string[] = [];
   page.on("request", (request) => requests.push(request.url()));

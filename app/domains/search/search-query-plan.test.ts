@@ -49,7 +49,7 @@ describe("the search's plan on SQLite", () => {
     const executor = db.getExecutor();
     const matching = recorder.nodes
       .map((node): CompiledQuery => executor.compileQuery(node, { queryId: "plan" }))
-      .filter((query) => query.sql.includes("search_fts"));
+      .filter((query) => query.sql.includes(`"search_fts"`));
     expect(matching.length).toBeGreaterThanOrEqual(10);
     for (const query of matching) {
       const plan = await database.db.executeQuery({ ...query, sql: `explain query plan ${query.sql}` });

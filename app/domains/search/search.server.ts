@@ -6,12 +6,15 @@ import { visibleAt } from "#app/domains/posts/post-rows.server.ts";
 import { scopeTerm } from "#app/domains/search-index/document-ids.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import {
+  type FtsTerm,
   ftsMatchExpression,
+  ftsTermsOf,
   type QueryTerm,
   queryTerms,
   termMatches,
   tsqueryExpression,
 } from "#app/lib/search-text.ts";
+import { expandPrefixes } from "./fts-prefix.server.ts";
 import { type Candidate, presentHits } from "./search-hits.server.ts";
 import { SEARCH_KINDS, SEARCH_PAGE_SIZE, type SearchKind, type SearchResult } from "./search-schema.ts";
 
@@ -48,7 +51,15 @@ export const SEARCH_STREAM_LIMIT = 100;
  * title holds every term.
  */
 type Stream = "all" | "title";
-type Lookup = { kind: SearchKind; lang: Language; terms: QueryTerm[]; stream: Stream; limit: number };
+type Lookup = {
+  kind: SearchKind;
+  lang: Language;
+  terms: QueryTerm[];
+  /** The terms as FTS5 is asked for them (SQLite: prefixes read out as words, fts-prefix.server.ts). */
+  fts: FtsTerm[];
+  stream: Stream;
+  limit: number;
+};
 type CandidateRow = { id: string; title_terms: string; time: DbDate | null };
 
 /** How a stream's query finds its matches, newest first: the parts each kind's query takes in. */
@@ -70,7 +81,7 @@ function matchParts(db: Db, lookup: Lookup): MatchParts {
         : sql<boolean>`d.title_vector @@ ${terms}::tsquery`;
     return { joinFts: false, condition, newest: sql`d.id` };
   }
-  const terms = ftsMatchExpression(lookup.terms);
+  const terms = ftsMatchExpression(lookup.fts);
   const expression =
     lookup.stream === "all" ? `"${scope}" AND (${terms})` : `"${scope}" AND {title_terms} : (${terms})`;
   // `f.rowid`, not `d.id`: only an order by the FTS5 table's own rowid is walked by it (no sort of every match).
@@ -179,7 +190,7 @@ const FEW_KINDS: readonly SearchKind[] = ["faq", "video", "link"];
  * match for all of them instead of one per kind, which for a common word and its beginning costs the gathering of
  * all its matches each time (0.7 ms at 10,000 pictures). The kinds' own queries then apply their visibility.
  */
-async function kindsHolding(db: Db, kinds: readonly SearchKind[], lang: Language, terms: QueryTerm[]) {
+async function kindsHolding(db: Db, kinds: readonly SearchKind[], lang: Language, terms: QueryTerm[], fts: FtsTerm[]) {
   const scopes = kinds.map((kind) => scopeTerm(kind, lang));
   const query = db.selectFrom("search_documents as d").select("d.kind").distinct();
   const rows =
@@ -192,7 +203,7 @@ async function kindsHolding(db: Db, kinds: readonly SearchKind[], lang: Language
       : await query
           .innerJoin("search_fts as f", "f.rowid", "d.id")
           .where(
-            sql<boolean>`search_fts match ${`(${scopes.map((scope) => `"${scope}"`).join(" OR ")}) AND (${ftsMatchExpression(terms)})`}`,
+            sql<boolean>`search_fts match ${`(${scopes.map((scope) => `"${scope}"`).join(" OR ")}) AND (${ftsMatchExpression(fts)})`}`,
           )
           .execute();
   return new Set(rows.map((row) => row.kind));
@@ -226,18 +237,26 @@ export function rankCandidates(candidates: Candidate[], terms: QueryTerm[]): Can
  */
 export async function searchSite(db: Db, options: SearchOptions): Promise<SearchResult> {
   const terms = queryTerms(options.query, options.lang);
-  if (terms.length === 0) return { query: options.query, total: 0, capped: false, page: 1, pageCount: 1, hits: [] };
+  const nothing: SearchResult = { query: options.query, total: 0, capped: false, page: 1, pageCount: 1, hits: [] };
+  if (terms.length === 0) return nothing;
   const now = options.now ?? new Date();
   const audience = options.audience ?? "public";
+  let fts = ftsTermsOf(terms);
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const expanded = await expandPrefixes(db, terms);
+    // A beginning that no word of the index has: nothing can match.
+    if (!expanded) return nothing;
+    fts = expanded;
+  }
   const candidates: Candidate[] = [];
   let capped = false;
+  const few = await kindsHolding(db, FEW_KINDS, options.lang, terms, fts);
   // One kind after the other: on SQLite every statement runs alone anyway, and on PostgreSQL one connection of the
   // pool per search leaves the others to other requests.
-  const few = await kindsHolding(db, FEW_KINDS, options.lang, terms);
   for (const kind of SEARCH_KINDS) {
     if (FEW_KINDS.includes(kind) && !few.has(kind)) continue;
     const limit = options.streamLimit ?? SEARCH_STREAM_LIMIT;
-    const found = await candidatesOf(db, { kind, lang: options.lang, terms, limit }, audience, now);
+    const found = await candidatesOf(db, { kind, lang: options.lang, terms, fts, limit }, audience, now);
     candidates.push(...found.candidates);
     capped ||= found.capped;
   }
