@@ -329,7 +329,20 @@ app.use((req, res, next) => {
 });
 
 const loadBuild = () => import("virtual:react-router/server-build");
-const handleRequest = createRequestHandler(loadBuild, process.env.NODE_ENV);
+/*
+ * Given a function, React Router derives its route tables again on every request (it flattens, ranks and compiles
+ * every route's path: about 0.35 ms of each uncached page, measured in a CPU profile of /search and /blog). In
+ * development the function is what lets an edited route show at once; otherwise the build never changes, and it
+ * is handed over once, so the tables are made once.
+ */
+let buildHandler: ReturnType<typeof createRequestHandler> | undefined;
+async function handleRequest(request: Request, context: RouterContextProvider): Promise<Response> {
+  buildHandler ??= createRequestHandler(
+    process.env.NODE_ENV === "development" ? loadBuild : await loadBuild(),
+    process.env.NODE_ENV,
+  );
+  return buildHandler(request, context);
+}
 
 app.use(async (req, res, next) => {
   try {

@@ -10,6 +10,7 @@ import {
   OperationNodeTransformer,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
+  PostgresAdapter,
   PostgresDialect,
   type PrimitiveValueListNode,
   type QueryResult,
@@ -270,6 +271,11 @@ const changeNoters = new WeakMap<object, (areas?: readonly ChangeArea[]) => void
  */
 export function noteChangeOf(db: object, areas?: readonly ChangeArea[]): void {
   changeNoters.get(db)?.(areas);
+}
+
+/** Whether `db` (a database or a transaction) is PostgreSQL: for the few queries each database answers best its own way. */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 export function databaseKindOf(databaseUrl: string | undefined): DatabaseKind {

@@ -9,6 +9,7 @@ import { migration0019 } from "./migrations/migration-0019.server.ts";
 import { migration0020 } from "./migrations/migration-0020.server.ts";
 import { migration0021 } from "./migrations/migration-0021.server.ts";
 import { migration0022 } from "./migrations/migration-0022.server.ts";
+import { migration0023 } from "./migrations/migration-0023.server.ts";
 import type { MigrationSet } from "./migrations/migration-support.server.ts";
 import { migrations0001To0002 } from "./migrations/migrations-0001-0002.server.ts";
 import { migrations0003To0012 } from "./migrations/migrations-0003-0012.server.ts";
@@ -34,6 +35,7 @@ export const siteMigrations: MigrationSet = (kind) => ({
   ...migration0020(kind),
   ...migration0021(kind),
   ...migration0022(kind),
+  ...migration0023(kind),
 });
 
 class InlineMigrationProvider implements MigrationProvider {

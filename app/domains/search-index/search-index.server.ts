@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql, type Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
+import { isPostgres } from "#app/db/database.server.ts";
 import type { Database, DbDate } from "#app/db/schema.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { markdownToText } from "#app/lib/markdown.server.ts";
@@ -281,6 +282,6 @@ export async function reindexAll(db: Kysely<Database>): Promise<Record<SearchDoc
   });
   // Every row is new: PostgreSQL's planner would choose the search's plans from the old statistics until autovacuum
   // came by (a rare word planned as a common one walks every row of its kind).
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`ANALYZE search_documents`.execute(db);
+  if (isPostgres(db)) await sql`ANALYZE search_documents`.execute(db);
   return counts;
 }

@@ -67,6 +67,18 @@ describe.each(databaseKinds)("the search's bound on %s", (kind) => {
     expect(admin.capped).toBe(true);
   });
 
+  it("walks past any number of hidden matches to the visible ones, the same on both databases", async () => {
+    await publishedPost("Old trail", "A mountain path.");
+    // Newer than it: seven drafts (on PostgreSQL, batches of 2 and 4 documents, all hidden; the third finds it).
+    for (let draft = 1; draft <= 7; draft++) {
+      const created = await createPost(database.db, testAdmin, { title: `Draft ${draft}`, body: "Mountain notes." });
+      if (!created.ok) throw new Error("refused");
+    }
+    const visitor = await searchSite(database.db, { lang: "en", query: "mountain", page: 1, streamLimit: 2 });
+    expect(visitor.hits.map((hit) => hit.title)).toEqual(["Old trail"]);
+    expect(visitor).toMatchObject({ total: 1, capped: false });
+  });
+
   it("orders a post by its publication: publishing an older draft makes it the newest match", async () => {
     const first = await createPost(database.db, testAdmin, { title: "First draft", body: "A mountain walk." });
     await pause();
