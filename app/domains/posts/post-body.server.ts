@@ -89,11 +89,15 @@ export const CODE_THEMES = { light: "github-light-default", dark: "github-dark-d
 
 let highlighter: Promise<Highlighter> | undefined;
 
-/** Made once, on the first post rendered (the grammars take a moment to load). */
+/**
+ * Made once, with the two themes and no grammar: each language's grammar is loaded when a body first needs it
+ * (`loadLanguagesOf`). All 23 loaded and compiled took about 150 MB of the process's memory (measured with
+ * `process.memoryUsage`: 109 → 265 MB), most sites' posts use two or three of them, and many none.
+ */
 function loadHighlighter(): Promise<Highlighter> {
   highlighter ??= createHighlighter({
     themes: [CODE_THEMES.light, CODE_THEMES.dark],
-    langs: [...LANGUAGES],
+    langs: [],
     // The JavaScript engine needs no WebAssembly file beside the server build.
     engine: createJavaScriptRegexEngine(),
   }).catch((error: unknown) => {
@@ -103,25 +107,69 @@ function loadHighlighter(): Promise<Highlighter> {
   return highlighter;
 }
 
+/** The grammars this process has loaded so far (the tests of the on-demand loading read them). */
+export async function loadedCodeLanguages(): Promise<string[]> {
+  if (!highlighter) return [];
+  const loaded = new Set((await highlighter).getLoadedLanguages());
+  return LANGUAGES.filter((language) => loaded.has(language));
+}
+
+/** The highlighted languages a body's code blocks name (fences; an unknown or missing name is plain text). */
+function codeLanguagesOf(tokens: Token[]): Set<(typeof LANGUAGES)[number]> {
+  const languages = new Set<(typeof LANGUAGES)[number]>();
+  for (const token of tokens) {
+    if (token.type !== "fence") continue;
+    const language = codeLanguage(token.info);
+    if (language !== "text") languages.add(language);
+  }
+  return languages;
+}
+
+/** Loads the grammars of these languages that are not loaded yet (a grammar is loaded once per process). */
+async function loadLanguagesOf(code: Highlighter, languages: Iterable<(typeof LANGUAGES)[number]>): Promise<void> {
+  const loaded = new Set(code.getLoadedLanguages());
+  const missing = [...languages].filter((language) => !loaded.has(language));
+  if (missing.length > 0) await code.loadLanguage(...missing);
+}
+
 /**
- * Loads the highlighter and compiles each language's grammar once, in the background, one language per turn of
- * the event loop: on a site with posts, the first visitor after a restart would otherwise wait for it (about
- * 2.5 s on an idle machine, most of it C++'s grammar). A site without posts pays nothing.
+ * Loads the grammars the site's posts use and compiles each once, in the background, one language per turn of
+ * the event loop: the first visitor of a post with code after a restart would otherwise wait for them (about
+ * 2.5 s for all 23 on an idle machine, most of it C++'s grammar). A site without code in its posts pays nothing.
  */
 export async function warmPostRenderer(db: Kysely<Database>): Promise<void> {
-  const anyPost = await db.selectFrom("posts").select("id").limit(1).executeTakeFirst();
-  if (!anyPost) return;
+  const fenced = await db
+    .selectFrom("posts")
+    .select(["body", "body_de"])
+    .where((eb) =>
+      eb.or([
+        eb("body", "like", "%```%"),
+        eb("body", "like", "%~~~%"),
+        eb("body_de", "like", "%```%"),
+        eb("body_de", "like", "%~~~%"),
+      ]),
+    )
+    .execute();
+  if (fenced.length === 0) return;
+  const markdown = createSafeMarkdown();
+  const languages = new Set<(typeof LANGUAGES)[number]>();
+  for (const post of fenced) {
+    for (const body of [post.body, post.body_de])
+      for (const language of codeLanguagesOf(markdown.parse(body, {}))) languages.add(language);
+  }
+  if (languages.size === 0) return;
   const code = await loadHighlighter();
-  for (const lang of LANGUAGES) {
+  for (const lang of languages) {
     await new Promise((resolve) => setImmediate(resolve));
+    await loadLanguagesOf(code, [lang]);
     code.codeToHtml("x", { lang, themes: CODE_THEMES, defaultColor: false });
   }
 }
 
-function codeLanguage(info: string): string {
+function codeLanguage(info: string): (typeof LANGUAGES)[number] | "text" {
   const name = info.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-  if ((LANGUAGES as readonly string[]).includes(name)) return name;
-  return ALIASES[name] ?? "text";
+  const known = LANGUAGES.find((language) => language === name);
+  return known ?? ALIASES[name] ?? "text";
 }
 
 /** Ids the page around the body uses itself (the skip link's target). */
@@ -316,9 +364,11 @@ export async function renderPostBody(
   const key = `${lang}\u0000${markdown}`;
   let body = rendered.get(key);
   if (!body) {
-    postMarkdown ??= createPostMarkdown(await loadHighlighter());
+    const code = await loadHighlighter();
+    postMarkdown ??= createPostMarkdown(code);
     const env: RenderEnv = { lang, toc: [] };
     const tokens = postMarkdown.parse(markdown, env);
+    await loadLanguagesOf(code, codeLanguagesOf(tokens));
     body = {
       html: postMarkdown.renderer.render(tokens, postMarkdown.options, env),
       toc: env.toc,
