@@ -1,7 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { isPostgres } from "#app/db/database.server.ts";
 import type { Database, DbDate } from "#app/db/schema.ts";
-import { toIsoString } from "#app/db/values.ts";
 import { scopeTerm } from "#app/domains/search-index/document-ids.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import {
@@ -70,7 +69,8 @@ function ftsMatchOf(lookup: Lookup): string {
 }
 
 function timeOf(value: DbDate | null): number {
-  return value === null ? 0 : new Date(toIsoString(value)).getTime();
+  if (value === null) return 0;
+  return value instanceof Date ? value.getTime() : Date.parse(value);
 }
 
 /**
