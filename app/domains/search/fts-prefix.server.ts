@@ -24,8 +24,13 @@ type Db = Kysely<Database>;
  * schema, so that it is in no migration, backup or restore.
  */
 async function ensureVocabulary(db: Db): Promise<void> {
+  // One connection per SQLite database object (better-sqlite3): asked once per object, not at every search. (A
+  // transaction or a copy with a plugin is another object, and asks once more: IF NOT EXISTS.)
+  if (withVocabulary.has(db)) return;
   await sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab USING fts5vocab(main, search_fts, 'row')`.execute(db);
+  withVocabulary.add(db);
 }
+const withVocabulary = new WeakSet<Db>();
 
 /** The first string after every string that begins with `prefix` (its last character's successor). */
 function afterPrefix(prefix: string): string {
