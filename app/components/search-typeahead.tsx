@@ -35,7 +35,7 @@ const KIND_LABEL: Record<SearchKind, MessageKey> = {
 };
 
 /** What the live region says once results arrive: the count, and that the first ones are listed. */
-function announcementOf(data: SearchPageData, t: Translate): string {
+export function announcementOf(data: SearchPageData, t: Translate): string {
   if (data.error) return data.error;
   const result = data.result;
   if (!result) return "";

@@ -25,6 +25,13 @@ const browseItems: MenuItem<MessageKey>[] = [
   { id: "links", to: "/links", label: "nav.links", section: "links" },
 ];
 
+/** The results' heading: how many, "more than" when the search stopped reading at its bound (search.server.ts). */
+export function resultCountOf(result: SearchResult, t: T): string {
+  if (result.total === 1 && !result.capped) return t("search.countOne", { query: result.query });
+  if (result.capped) return t("search.countMany", { count: result.total, query: result.query });
+  return t("search.count", { count: result.total, query: result.query });
+}
+
 /** `/search`: a GET form that works without JavaScript, the refusal in an alert, the results a page at a time. */
 export function SearchPageView({ data }: { data: SearchPageData & { dictionary: SearchDictionary } }) {
   const t = useTranslateWith(data.dictionary);
@@ -94,11 +101,7 @@ function SearchResults({
   return (
     <section aria-labelledby="search-results-heading">
       <h2 id="search-results-heading" className="mb-6 text-lg font-semibold" aria-live="polite">
-        {result.total === 1 && !result.capped
-          ? t("search.countOne", { query: result.query })
-          : result.capped
-            ? t("search.countMany", { count: result.total, query: result.query })
-            : t("search.count", { count: result.total, query: result.query })}
+        {resultCountOf(result, t)}
       </h2>
       <ol aria-label={t("search.resultsLabel")} className="max-w-3xl space-y-6">
         {result.hits.map((hit) => (
