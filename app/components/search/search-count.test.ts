@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SearchPageData, SearchResult } from "#app/domains/search/search-schema.ts";
+import type { SearchHit, SearchPageData, SearchResult } from "#app/domains/search/search-schema.ts";
 import { translatorFor, translatorWith } from "#app/i18n/i18n.server.ts";
 import { searchDictionaryFor } from "#app/i18n/search-dictionary.ts";
 import { announcementOf } from "../search-typeahead.tsx";
@@ -9,7 +9,14 @@ import { resultCountOf } from "./search-page.tsx";
  * How many results a search says it found, on the page's heading and in the type-ahead's announcement: a search
  * that stopped reading at its bound (`capped`, search.server.ts) says "more than", in both languages.
  */
-const hit = { kind: "post", id: "p", title: "Mountain", url: "/blog/mountain", snippet: [], thumbnail: null } as const;
+const hit: SearchHit = {
+  kind: "post",
+  id: "p",
+  title: "Mountain",
+  url: "/blog/mountain",
+  snippet: [],
+  thumbnail: null,
+};
 const result = (total: number, capped: boolean): SearchResult => ({
   query: "mountain",
   total,
