@@ -48,6 +48,7 @@ import {
   bareAppBuildIsCurrent,
   ensureTools,
   pinningNote,
+  rssKb,
   sampleRss,
   startApp,
   startBareApp,
@@ -160,6 +161,8 @@ const LARGE = positiveInteger(options.pictures, smoke ? 60 : 10_010, "pictures")
 // The smoke run processes fewer pictures for real and copies their rows up to 50, to stay well under a minute.
 const REAL_PICTURES = smoke ? 10 : SMALL;
 const UPLOADS = smoke ? 1 : 3;
+/** When the idle memory is read, from the servers' start: after the one collection of the start's garbage (at 5 s). */
+const IDLE_AFTER_MS = 7000;
 const UPLOAD_SIZE = smoke ? { width: 1200, height: 800 } : { width: 4240, height: 2832 };
 // The site section is everything but the live streams and areas: the table of the issue "Fast for every visitor".
 const SITE = !options["live-only"] && !options["areas-only"] && !options["instances-only"] && !options["search-only"];
@@ -477,6 +480,7 @@ async function main() {
   copyPictureRows(sqliteFileIn(seedLarge), LARGE);
 
   console.log("Starting the servers…");
+  const serversStartedAt = performance.now();
   const [cached, uncached, uncachedLarge, live, areaServers] = await Promise.all([
     started(startApp({ dataDir: copyOf(seedSmall, "cached"), authSecret, pageCache: true })),
     started(startApp({ dataDir: copyOf(seedSmall, "uncached"), authSecret, pageCache: false })),
@@ -500,6 +504,13 @@ async function main() {
   if (pictures.app !== pictures.bare) {
     problems.push(`The app's / has ${pictures.app} <picture> elements, the bare app's ${pictures.bare}`);
   }
+
+  // Idle: the page-cached server (the default) once its start's garbage is collected (5 s after the start,
+  // settle-memory.server.ts), having answered only the pages read above.
+  await new Promise((resolve) =>
+    setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (performance.now() - serversStartedAt))),
+  );
+  record("rss idle", rssKb(cached.child.pid as number) / 1024);
 
   const lastPage = (total: number) => Math.max(1, Math.ceil(total / GALLERY_PAGE_SIZE));
   const scalingPaths = [
@@ -720,6 +731,15 @@ async function main() {
       measured: `×${formatNumber(ratio)} (rounds ${range(values(`scaling ${entry.name}`))}); ${describe(small, "ms")} → ${describe(large, "ms")}`,
       goal: "≤ ×1.2",
       verdict: verdict(ratio, (value) => value <= 1.2),
+    });
+  }
+  {
+    const idle = median(values("rss idle"));
+    rows.push({
+      figure: `Process memory (RSS) idle, ${IDLE_AFTER_MS / 1000} s after the start (page cache on)`,
+      measured: `${formatNumber(idle)} MB`,
+      goal: "≤ 100 MB",
+      verdict: verdict(idle, (value) => value <= 100),
     });
   }
   {

@@ -14,6 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
+import { startFlags } from "./bench/processes.ts";
 import { copyPictureRows, pictureIds, seedDataFolder } from "./bench/seed-data.ts";
 
 const { values } = parseArgs({
@@ -51,7 +52,7 @@ async function measure(label: string, dataDir: string, script: string) {
   const server = await startServer({
     dataDir,
     authSecret: TEST_AUTH_SECRET,
-    nodeFlags: ["--max-semi-space-size=16"],
+    nodeFlags: startFlags(),
     env: { PAGE_CACHE: label },
     launch: (command, args) => ["taskset", ["-c", "0", command, ...args]],
   });

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startServer, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
-import { pinned, pinningNote } from "./bench/processes.ts";
+import { pinned, pinningNote, startFlags } from "./bench/processes.ts";
 import { describe } from "./bench/stats.ts";
 import { runWrk } from "./bench/wrk.ts";
 
@@ -52,7 +52,6 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
-const startFlags = ["--max-semi-space-size=16"];
 const servers = [];
 for (const variant of variants) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `vitrine-cpu-${variant.name}-`));
@@ -60,7 +59,7 @@ for (const variant of variants) {
     dataDir,
     authSecret: TEST_AUTH_SECRET,
     env: variant.env,
-    nodeFlags: startFlags,
+    nodeFlags: startFlags(),
     launch: (command, args) => pinned("server", command, args),
   });
   servers.push({ variant, server, dataDir, perRequestUs: [] as number[], rps: [] as number[] });

@@ -9,6 +9,10 @@ import type { Logger } from "#app/lib/logger.server.ts";
 import { logBackgroundFailure } from "./background-failure.server.ts";
 import { createJobHandlers } from "./job-handlers.server.ts";
 import type { RuntimeServices } from "./runtime.server.ts";
+import { settleMemory } from "./settle-memory.server.ts";
+
+/** When the start's garbage is collected (settle-memory.server.ts). */
+const SETTLE_AFTER_MS = 5000;
 
 /** Every piece of work the server does besides answering requests: started together, stopped together. */
 export type BackgroundTasks = { start(): void; stop(): Promise<void> };
@@ -57,6 +61,16 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
         warmPostRenderer(db).catch((error: unknown) =>
           logger.warn({ err: error }, "the code highlighter could not be loaded ahead of the first post"),
         ),
+    },
+    {
+      // The start's garbage collected once its work is done (settle-memory.server.ts): the first turns of the tasks
+      // here, the warm-up and the first requests' lazily loaded modules make it in the first seconds.
+      name: "memory settling",
+      start: () => {
+        const timer = setTimeout(settleMemory, SETTLE_AFTER_MS);
+        timer.unref();
+        return () => clearTimeout(timer);
+      },
     },
     {
       // The jobs every process on the database shares (job-handlers.server.ts): an upload's sizes, watermark
