@@ -6,6 +6,7 @@ import { PageHeader } from "#app/components/page-header.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { inputClass, TextField } from "#app/components/ui/field.tsx";
 import { useAccountData, useAccountTranslate } from "#app/lib/account-data.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
 import type { Route } from "./+types/account._index";
 import { type AccountActionResult, accountOverviewAction, accountOverviewLoader } from "./account._index.server.ts";
@@ -49,7 +50,7 @@ export default function AccountOverview({ loaderData, actionData }: Route.Compon
   }, [result]);
   const { account } = loaderData;
   const lastSignIn = account.lastSignInAt
-    ? new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+    ? dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
         dateStyle: "medium",
         timeStyle: "short",
         timeZone: "UTC",

@@ -14,6 +14,7 @@ import { type AccountMessageKey, accountTranslatorFor } from "#app/i18n/account-
 import { translatorFor } from "#app/i18n/i18n.server.ts";
 import { useAccountData, useAccountTranslate } from "#app/lib/account-data.ts";
 import { readForm } from "#app/lib/forms.server.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
 import { passRetryAfter } from "#app/lib/retry-after.ts";
@@ -117,7 +118,7 @@ export default function AccountEmail({ loaderData, actionData }: Route.Component
   const lang = account?.lang ?? "en";
   const pending = loaderData.pending;
   const until = pending
-    ? new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+    ? dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
         dateStyle: "medium",
         timeStyle: "short",
         timeZone: "UTC",

@@ -7,6 +7,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import type { OwnSession } from "#app/domains/users/account.server.ts";
 import { useAccountData, useAccountTranslate } from "#app/lib/account-data.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import type { Route } from "./+types/account.sessions";
 import { sessionsAction, sessionsLoader } from "./account.sessions.server.ts";
 
@@ -20,7 +21,7 @@ export function action({ request, url, context }: Route.ActionArgs) {
 
 function useDateFormat() {
   const lang = useAccountData()?.lang ?? "en";
-  const format = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+  const format = dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: "UTC",

@@ -15,6 +15,7 @@ import { adminsWithoutTwoFactor, isTwoFactorRequiredForAdmins } from "#app/domai
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
+import { dateTimeFormat, numberFormat } from "#app/lib/intl-format.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin._index";
@@ -126,11 +127,9 @@ function BackupSection({ data }: { data: Route.ComponentProps["loaderData"] }) {
   const locale = lang === "de" ? "de-DE" : "en-GB";
   const { lastBackup: last, schedule } = data;
   const time = (iso: string) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }).format(
-      new Date(iso),
-    );
+    dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }).format(new Date(iso));
   const size = (bytes: number) =>
-    `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(bytes / 1024 / 1024)} MB`;
+    `${numberFormat(locale, { maximumFractionDigits: 1 }).format(bytes / 1024 / 1024)} MB`;
   return (
     <section
       aria-labelledby="backup-heading"
@@ -167,7 +166,7 @@ function MailSection({ mail }: { mail: Route.ComponentProps["loaderData"]["mail"
   const dismisser = useFetcher<ActionResult>();
   useResultToast(dismisser.data, t("admin.common.error"));
   const time = (iso: string) =>
-    `${new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+    `${dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
       dateStyle: "medium",
       timeStyle: "medium",
       timeZone: "UTC",

@@ -8,6 +8,7 @@ import { AUDIT_AREAS } from "#app/domains/audit/audit-areas.ts";
 import { describeAuditEntry } from "#app/domains/audit/audit-sentence.ts";
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
@@ -52,7 +53,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const t = useAdminTranslate();
   const lang = useAdminData()?.lang ?? "en";
   const { records, total, page, pages, area } = loaderData;
-  const format = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+  const format = dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "medium",
     timeZone: "UTC",

@@ -11,6 +11,7 @@ import type { InviteListItem } from "#app/domains/invites/invite-admin.server.ts
 import { MAX_CODES_AT_ONCE, MAX_NOTE_LENGTH } from "#app/domains/invites/invite-limits.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import type { Route } from "./+types/admin.invites";
 import { invitesAction, invitesLoader } from "./admin.invites.server.ts";
@@ -29,7 +30,7 @@ export function meta({ matches, location }: Route.MetaArgs) {
 
 function useDateFormat() {
   const lang = useAdminData()?.lang ?? "en";
-  const format = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+  const format = dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: "UTC",

@@ -8,6 +8,7 @@ import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { maskSmtpUrl } from "#app/lib/env.server.ts";
 import { readForm } from "#app/lib/forms.server.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { adminAction } from "#app/web/admin-action.server.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
@@ -41,7 +42,7 @@ export function meta({ matches, location }: Route.MetaArgs) {
 
 function useUtcTime() {
   const lang = useAdminData()?.lang ?? "en";
-  const format = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+  const format = dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "medium",
     timeZone: "UTC",

@@ -18,6 +18,7 @@ import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
 import { readForm } from "#app/lib/forms.server.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { AdminRefusal, adminAction } from "#app/web/admin-action.server.ts";
@@ -129,7 +130,7 @@ function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: bool
   const t = useAdminTranslate();
   const lang = useAdminData()?.lang ?? "en";
   const submit = (intent: string) => send({ intent, userId: user.id, ...(isSelf ? { confirmSelf: "yes" } : {}) });
-  const created = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+  const created = dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: "UTC",

@@ -7,6 +7,7 @@ import type { FailedJob } from "#app/domains/jobs/job-failures.server.ts";
 import { jobKindName } from "#app/i18n/job-kind-name.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 
 /**
  * The dashboard's background work that failed for good (issue 20), with "Try again" and "Dismiss" per job (posted
@@ -30,7 +31,7 @@ export function FailedJobsSection({ jobs }: { jobs: FailedJob[] }) {
   if (jobs.length === 0 && !answer) return null;
 
   // The mail failures' format (admin._index.tsx): every admin reads the same time, in UTC.
-  const format = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+  const format = dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "medium",
     timeZone: "UTC",

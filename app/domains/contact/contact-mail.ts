@@ -1,5 +1,6 @@
 import type { MailMessage } from "#app/domains/mail/mail-message.ts";
 import type { Language } from "#app/i18n/i18n.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 
 /** What a contact message's mail to the owner says, in the owner's language (that of their account's mails). */
 const CONTACT_MAIL: Record<
@@ -43,7 +44,7 @@ export function contactMail(input: {
   receivedAt: Date;
 }): MailMessage {
   const words = CONTACT_MAIL[input.language];
-  const date = new Intl.DateTimeFormat(input.language === "de" ? "de-DE" : "en-GB", {
+  const date = dateTimeFormat(input.language === "de" ? "de-DE" : "en-GB", {
     dateStyle: "long",
     timeStyle: "short",
     timeZone: "UTC",

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import type { Language } from "#app/i18n/i18n.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { renderPostBody } from "./post-body.server.ts";
 import {
   type AdjacentPost,
@@ -58,7 +59,7 @@ export function postHref(slug: string): string {
 }
 
 export function formatPostDate(iso: string, lang: Language): string {
-  return new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", { dateStyle: "long", timeZone: "UTC" }).format(
+  return dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", { dateStyle: "long", timeZone: "UTC" }).format(
     new Date(iso),
   );
 }

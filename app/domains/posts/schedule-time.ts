@@ -1,3 +1,5 @@
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
+
 /**
  * The schedule picker's times: a `datetime-local` value ("2026-03-29T09:30", a wall-clock time without a zone)
  * means that time in the admin's own time zone, which the browser sends beside it (its IANA name). The server
@@ -11,31 +13,25 @@ const LOCAL_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 export function isTimeZone(name: string): boolean {
   if (name === "" || name.length > 64) return false;
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    dateTimeFormat("en-US", { timeZone: name });
     return true;
   } catch {
     return false;
   }
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
+/** The parts of a moment in a zone (kept per zone by intl-format.ts). */
 function partsFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
+  return dateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 }
 
 /** The wall-clock time of a moment in a time zone, as a `datetime-local` value (minutes, no seconds). */

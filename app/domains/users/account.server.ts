@@ -7,6 +7,7 @@ import { toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import type { MailMessage } from "#app/domains/mail/mail-message.ts";
 import { isLanguage, type Language } from "#app/i18n/i18n.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 import { readableAddress } from "#app/lib/ip-address.server.ts";
 import { type TextProblem, textSchema } from "#app/lib/text-schema.ts";
 import { deleteUser } from "./user-admin.server.ts";
@@ -281,7 +282,7 @@ export function passwordChangedMail(input: {
   when: Date;
 }): MailMessage {
   const words = PASSWORD_CHANGED_MAIL[input.language];
-  const when = new Intl.DateTimeFormat(input.language === "de" ? "de-DE" : "en-GB", {
+  const when = dateTimeFormat(input.language === "de" ? "de-DE" : "en-GB", {
     dateStyle: "long",
     timeStyle: "short",
     timeZone: "UTC",

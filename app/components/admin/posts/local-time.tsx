@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useAdminData } from "#app/lib/admin-data.ts";
+import { dateTimeFormat } from "#app/lib/intl-format.ts";
 
 /** The browser's time zone, known only once the page runs in the browser (the server renders UTC until then). */
 export function useBrowserTimeZone(): string | null {
@@ -15,7 +16,7 @@ export function useFormatTime(): (iso: string) => string {
   const lang = useAdminData()?.lang ?? "en";
   const zone = useBrowserTimeZone();
   return (iso: string) => {
-    const text = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
+    const text = dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
       dateStyle: "medium",
       timeStyle: "short",
       timeZone: zone ?? "UTC",
