@@ -18,6 +18,7 @@ import {
 } from "#app/lib/upload-limit.ts";
 import { getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import { runtimeContext } from "#app/runtime/runtime-context.ts";
+import { noteRequest } from "#app/runtime/settle-memory.server.ts";
 import { mediaHandler } from "#app/web/serve-media.server.ts";
 import { identifyStreamHolder } from "#app/web/session.server.ts";
 import { databaseUnavailableResponse } from "./database-unavailable.ts";
@@ -93,8 +94,13 @@ let trustIncomingRequestId = false;
 /** Behind a proxy (TRUST_PROXY), the site's public origin (BASE_URL): see requestOrigin in fetch-bridge.ts. */
 let publicOrigin: string | null = null;
 
+const HEALTH_PATHS = /^\/(healthz|readyz)(\?|$)/;
+
 /** Gives every request its id and one log line; server.js calls it first, before the page cache's fast path. */
 export function logRequest(req: IncomingMessage, res: ServerResponse): void {
+  // Counted for the memory's settling when the site falls quiet (settle-memory.server.ts); a proxy's health checks
+  // every few seconds are no traffic, and would keep it from ever settling.
+  if (!HEALTH_PATHS.test(req.url ?? "")) noteRequest();
   (req as IncomingMessage & { id?: string }).id = startRequestLog(req, res, {
     logger: getLogger(),
     trustIncomingId: trustIncomingRequestId,

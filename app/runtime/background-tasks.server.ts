@@ -9,10 +9,10 @@ import type { Logger } from "#app/lib/logger.server.ts";
 import { logBackgroundFailure } from "./background-failure.server.ts";
 import { createJobHandlers } from "./job-handlers.server.ts";
 import type { RuntimeServices } from "./runtime.server.ts";
-import { settleMemory } from "./settle-memory.server.ts";
+import { startQuietSettling } from "./settle-memory.server.ts";
 
-/** When the start's garbage is collected (settle-memory.server.ts). */
-const SETTLE_AFTER_MS = 5000;
+/** How often the memory's settling looks whether the site fell quiet (settle-memory.server.ts). */
+const SETTLE_EVERY_MS = 5000;
 
 /** Every piece of work the server does besides answering requests: started together, stopped together. */
 export type BackgroundTasks = { start(): void; stop(): Promise<void> };
@@ -63,14 +63,11 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
         ),
     },
     {
-      // The start's garbage collected once its work is done (settle-memory.server.ts): the first turns of the tasks
-      // here, the warm-up and the first requests' lazily loaded modules make it in the first seconds.
+      // The garbage of the start and of each burst of requests collected once the site falls quiet
+      // (settle-memory.server.ts): the first turns of the tasks here, the warm-up and the first requests' lazily
+      // loaded modules make the start's in its first seconds.
       name: "memory settling",
-      start: () => {
-        const timer = setTimeout(settleMemory, SETTLE_AFTER_MS);
-        timer.unref();
-        return () => clearTimeout(timer);
-      },
+      start: () => startQuietSettling({ everyMs: SETTLE_EVERY_MS }),
     },
     {
       // The jobs every process on the database shares (job-handlers.server.ts): an upload's sizes, watermark

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { settleMemory } from "./settle-memory.server.ts";
+import { settleMemory, startQuietSettling } from "./settle-memory.server.ts";
 
 describe("settling the memory after the start", () => {
   const exposed = (globalThis as { gc?: unknown }).gc;
@@ -30,5 +30,39 @@ describe("settling the memory after the start", () => {
     const run = spawnSync(process.execPath, ["--expose-gc", "-e", script], { encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     expect(Number(run.stdout)).toBeGreaterThan(0);
+  });
+});
+
+describe("settling the memory when the site falls quiet", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("collects after the start, then once after each burst of requests, never while they keep coming", () => {
+    vi.useFakeTimers();
+    let requests = 0;
+    const settle = vi.fn(() => true);
+    const stop = startQuietSettling({ everyMs: 1000, settle, requestCount: () => requests });
+    // The start's work: collected at the first quiet look.
+    vi.advanceTimersByTime(1000);
+    expect(settle).toHaveBeenCalledTimes(1);
+    // Quiet: nothing more.
+    vi.advanceTimersByTime(5000);
+    expect(settle).toHaveBeenCalledTimes(1);
+    // A burst that goes on for a while: no collection in the middle of it.
+    for (let second = 0; second < 5; second++) {
+      requests += 40;
+      vi.advanceTimersByTime(1000);
+    }
+    expect(settle).toHaveBeenCalledTimes(1);
+    // Quiet again: one collection, one look later.
+    vi.advanceTimersByTime(1000);
+    expect(settle).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(10_000);
+    expect(settle).toHaveBeenCalledTimes(2);
+    stop();
+    requests += 1;
+    vi.advanceTimersByTime(10_000);
+    expect(settle).toHaveBeenCalledTimes(2);
   });
 });
