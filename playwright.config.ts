@@ -27,8 +27,15 @@ const SITE_WIDE =
 
 // The specs that also run against a server on PostgreSQL (the `postgres` project): sign-up and sign-in (auth),
 // an admin writing, uploading into and publishing a post that visitors then read (admin-posts), and the blog's
-// public pages (blog). None of them changes what other specs see, and the PostgreSQL server is theirs alone.
-const POSTGRES_SPECS = ["**/auth.spec.ts", "**/admin-posts.spec.ts", "**/blog.spec.ts"];
+// public pages (blog), a post for a group read by the person invited into it (members), and a video for a group
+// (member-videos). None of them changes what other specs see, and the PostgreSQL server is theirs alone.
+const POSTGRES_SPECS = [
+  "**/auth.spec.ts",
+  "**/admin-posts.spec.ts",
+  "**/blog.spec.ts",
+  "**/members.spec.ts",
+  "**/member-videos.spec.ts",
+];
 
 // Without TEST_DATABASE_URL the postgres project's tests are reported as skipped, with the reason (fixtures.ts);
 // in CI that would hide a whole database from the browser tests, so it is an error there.

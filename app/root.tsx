@@ -12,12 +12,14 @@ import {
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
-import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
+import { hasPublicAlbum, hasVisibleAlbum } from "#app/domains/albums/albums-public.server.ts";
+import { hasVisibleVideo, readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { menuOrderOf } from "#app/domains/content/menu-sections.ts";
 import { hasPublishedPost } from "#app/domains/posts/post-public.server.ts";
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting } from "#app/domains/settings/settings.ts";
+import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { dictionaryFor } from "#app/i18n/i18n.server.ts";
 import { keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
@@ -25,7 +27,7 @@ import { isThemeSetting, languageOf, THEME_SCRIPT, themeChoice } from "#app/lib/
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta } from "#app/web/meta.ts";
 import { type RootData, useRootData, useTranslate } from "#app/web/root-data.ts";
-import { getSessionUser } from "#app/web/session.server.ts";
+import { getSessionUser, readerOf } from "#app/web/session.server.ts";
 import { requestSettings, siteMiddleware } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
@@ -40,6 +42,23 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: appS
 
 // The gallery's lightbox steps change only the address; the site's data stays as it is.
 export const shouldRevalidate = keepDataForLightboxSteps;
+
+/**
+ * The menu's sections as visitors see them (kept until a write), and for a signed-in reader "Blog", "Videos" and
+ * "Albums" also when the only posts, videos or albums are theirs: restricted items count only for who may see them.
+ */
+async function readMenu(context: Route.LoaderArgs["context"], settings: SiteSettings): Promise<RootData["menu"]> {
+  const db = runtimeOf(context).database.db;
+  const menu = await readMenuSections(db, settings, { post: hasPublishedPost, album: hasPublicAlbum });
+  const reader = readerOf(context);
+  if (reader.kind === "visitor" || (menu.blog && menu.videos && menu.albums)) return menu;
+  const [blog, videos, albums] = await Promise.all([
+    menu.blog || hasPublishedPost(db, { reader }),
+    menu.videos || hasVisibleVideo(db, reader),
+    menu.albums || hasVisibleAlbum(db, { reader }),
+  ]);
+  return { ...menu, blog, videos, albums };
+}
 
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   const { lang } = languageOf(request);
@@ -60,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
     dictionary: dictionaryFor(lang),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
-    menu: await readMenuSections(runtimeOf(context).database.db, settings, hasPublishedPost),
+    menu: await readMenu(context, settings),
     menuOrder: menuOrderOf(settings.menu_order),
     footer: {
       copyright: brand("footer_copyright"),

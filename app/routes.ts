@@ -7,6 +7,9 @@ export default [
   route("links", "routes/links.tsx"),
   route("faq", "routes/faq.tsx"),
   route("videos", "routes/videos.tsx"),
+  // Albums (issue 21): the ones the reader may see, and one album by either language's slug.
+  route("albums", "routes/albums._index.tsx"),
+  route("albums/:slug", "routes/albums.$slug.tsx"),
   route("blog", "routes/blog._index.tsx"),
   route("blog/tag/:tag", "routes/blog.tag.$tag.tsx"),
   // A signed "preview as visitor" link (app/domains/posts/preview-link.server.ts); before the slugs.
@@ -24,6 +27,10 @@ export default [
     index("routes/admin._index.tsx"),
     route("gallery", "routes/admin.gallery.tsx"),
     route("uploads/gallery", "routes/admin.uploads.gallery.ts"),
+    // Albums (issue 21): the list and one album's editor.
+    route("albums", "routes/admin.albums.tsx"),
+    route("albums/:id", "routes/admin.albums.$id.tsx"),
+    route("albums/:id/shares", "routes/admin.albums.$id.shares.ts"),
     route("posts", "routes/admin.posts.tsx"),
     // "new" is the editor of a post not written yet: one route, so the first autosave does not remount the editor.
     route("posts/:id", "routes/admin.posts.$id.tsx"),
@@ -31,6 +38,8 @@ export default [
     route("posts/autosave", "routes/admin.posts.autosave.ts"),
     route("posts/:id/state", "routes/admin.posts.$id.state.ts"),
     route("posts/:id/presence", "routes/admin.posts.$id.presence.ts"),
+    // A post's share links (issue 21): the editor's list, make one, revoke one.
+    route("posts/:id/shares", "routes/admin.posts.$id.shares.ts"),
     route("uploads/posts", "routes/admin.uploads.posts.ts"),
     route("links", "routes/admin.links.tsx"),
     route("faq", "routes/admin.faq.tsx"),
@@ -40,6 +49,8 @@ export default [
     route("markdown-preview", "routes/admin.markdown-preview.ts"),
     route("invites", "routes/admin.invites.tsx"),
     route("users", "routes/admin.users.tsx"),
+    // Member groups (issue 21): who belongs to which; a post restricted to groups is for their members only.
+    route("groups", "routes/admin.groups.tsx"),
     route("audit", "routes/admin.audit.tsx"),
     route("messages", "routes/admin.messages.tsx"),
     route("messages/:id", "routes/admin.messages.$id.tsx"),
@@ -67,6 +78,11 @@ export default [
   route("contact", "routes/contact.tsx"),
   // The site's search (issue 22): the page, and the header's type-ahead reads its data.
   route("search", "routes/search.tsx"),
+  // A post shared by link with someone without an account (issue 21): the token is the only way in.
+  route("s/:token", "routes/share.$token.tsx"),
+  // A mail's unsubscribe link (issue 21): GET shows a button, POST (the button, or a mail program's one click) ends
+  // the subscriptions of the account its token names, without a session.
+  route("unsubscribe/:token", "routes/unsubscribe.$token.tsx"),
 
   route("auth/sign-out", "routes/auth.sign-out.ts"),
   route("api/settings", "routes/api.settings.ts"),

@@ -235,6 +235,10 @@ async function load(
   connections: number,
   extra: Partial<WrkOptions> = {},
 ): Promise<WrkResult> {
+  // The last run's queue drained first: wrk closes its connections when its time is up, but the server still answers
+  // what it had read, and a run started meanwhile (a 1-second smoke run above all) would time that backlog instead of
+  // its own requests, or see none of its own answered. One answered request on a new connection waits it out.
+  await request(url).catch(() => null);
   const result = await runWrk(url, { connections, seconds: SECONDS, ...extra });
   runs.push({ label, round, url, connections, result });
   // A run with errors measured something else than the page (an error page, refused connections).

@@ -19,6 +19,7 @@ import {
 import { getRuntime, startRuntime, stopRuntime } from "#app/runtime/runtime.server.ts";
 import { runtimeContext } from "#app/runtime/runtime-context.ts";
 import { noteRequest } from "#app/runtime/settle-memory.server.ts";
+import { memberFolderCheck } from "#app/web/member-media.server.ts";
 import { mediaHandler } from "#app/web/serve-media.server.ts";
 import { identifyStreamHolder } from "#app/web/session.server.ts";
 import { databaseUnavailableResponse } from "./database-unavailable.ts";
@@ -197,8 +198,11 @@ export function securityHeadersFor(baseUrl: string): [string, string][] {
 }
 
 /** On every response, static files included (server.js mounts this before them). */
-export const securityHeaders: express.RequestHandler = (_req, res, next) => {
+export const securityHeaders: express.RequestHandler = (req, res, next) => {
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+  // A share link's address holds its token (issue 21): its pages name no address to any site a link leads to.
+  if (req.path.startsWith("/s/") || req.path.startsWith("/unsubscribe/"))
+    res.setHeader("Referrer-Policy", "no-referrer");
   next();
 };
 
@@ -320,7 +324,7 @@ app.use(async (req, res, next) => {
 });
 
 // Uploaded media: public files by content-hashed name, private ones by signed URL (see serve-media.server.ts).
-app.use(mediaHandler(() => getRuntime().storage));
+app.use(mediaHandler(() => getRuntime().storage, memberFolderCheck(getRuntime)));
 
 // An address whose percent-encoding is not UTF-8 names no page: answered 400 here, where React Router would answer
 // the same after writing a warning to stderr for every such request (a scanner's noise in the owner's log).

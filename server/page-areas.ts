@@ -22,6 +22,7 @@ const PAGE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   faq: ["faq"],
   videos: ["videos", "media"],
   blog: ["posts", "media", "users"],
+  albums: ["albums", "gallery", "media"],
   "legal-notice": [],
   privacy: [],
   contact: [],

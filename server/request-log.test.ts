@@ -16,6 +16,11 @@ describe("loggedTarget", () => {
       "token=[redacted]&TOKEN=[redacted]&session_id=[redacted]&authCode=[redacted]",
     );
     expect(loggedTarget("/x?")).toEqual({ path: "/x" });
+    expect(loggedTarget("/unsubscribe/dXNlcg.c2lnbmF0dXJl?lang=de")).toEqual({
+      path: "/unsubscribe/[redacted]",
+      query: "lang=de",
+    });
+    expect(loggedTarget("/unsubscribe/dXNlcg.c2lnbmF0dXJl.data")).toEqual({ path: "/unsubscribe/[redacted]" });
   });
 });
 

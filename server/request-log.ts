@@ -7,14 +7,16 @@ const INCOMING_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,99}$/;
 /** Query parameters that carry secrets (signed media URLs, invite links, tokens): their values are not logged. */
 const SECRET_PARAMS = /^(sig|signature|token|invite|code|password|secret|key|auth.*|session.*)$/i;
 const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
+/** Paths whose last segment is a token: an unsubscribe link's (it unsubscribes whoever holds it). */
+const SECRET_PATH = /^(\/unsubscribe\/)[^/?]+/;
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
 /** The path and, when there is one, the query with known secret values replaced. */
 export function loggedTarget(url: string): { path: string; query?: string } {
   const mark = url.indexOf("?");
-  if (mark === -1) return { path: url };
-  const path = url.slice(0, mark);
+  const path = (mark === -1 ? url : url.slice(0, mark)).replace(SECRET_PATH, "$1[redacted]");
+  if (mark === -1) return { path };
   const params = new URLSearchParams(url.slice(mark + 1));
   if (params.size === 0) return { path };
   for (const name of new Set(params.keys())) if (SECRET_PARAMS.test(name)) params.set(name, "[redacted]");

@@ -8,16 +8,20 @@ import { LanguageSwitch, ThemeToggle } from "./preference-toggles.tsx";
 import { SearchField, useSearchShortcut } from "./search-field.tsx";
 
 // The content pages leave the menu while they have nothing published (root loader, menu-sections.server.ts);
-// the owner sets the order (the setting `menu_order`).
-const navItems: MenuItem<MessageKey>[] = [
-  { id: "gallery", to: "/", label: "nav.gallery" },
-  { id: "home", to: "/home", label: "nav.home" },
-  { id: "links", to: "/links", label: "nav.links", section: "links" },
-  { id: "faq", to: "/faq", label: "nav.faq", section: "faq" },
-  { id: "videos", to: "/videos", label: "nav.videos", section: "videos" },
-  { id: "blog", to: "/blog", label: "nav.blog", section: "blog" },
-  { id: "contact", to: "/contact", label: "nav.contact", section: "contact" },
-];
+// the owner sets the order (the setting `menu_order`). Each entry is [id, address, section]; its words are `nav.<id>`
+// (written once each, as this list is in every page's JavaScript).
+const navItems: MenuItem<MessageKey>[] = (
+  [
+    ["gallery", "/"],
+    ["home", "/home"],
+    ["links", "/links", "links"],
+    ["faq", "/faq", "faq"],
+    ["videos", "/videos", "videos"],
+    ["blog", "/blog", "blog"],
+    ["contact", "/contact", "contact"],
+    ["albums", "/albums", "albums"],
+  ] as const
+).map(([id, to, section]) => ({ id, to, label: `nav.${id}` as const, section }));
 
 function NavItems() {
   const t = useTranslate();

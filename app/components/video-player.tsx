@@ -134,12 +134,21 @@ export function VideoCard({
   headingLevel?: 2 | 3;
   first?: boolean;
 }) {
+  const t = useTranslate();
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  // Whom a restricted video is for, as a post's badge says it (PostMeta): only a reader who may see it gets it.
+  const audience =
+    video.visibility === "members"
+      ? t("access.members")
+      : video.visibility === "groups" && video.groups.length > 0
+        ? t("access.groups", { groups: video.groups.join(", ") })
+        : null;
   return (
     // The search's results link here (/videos#video-<id>).
     <article id={`video-${video.id}`} className="scroll-mt-24 space-y-3">
       <VideoPlayer video={video} first={first} />
       <Heading className="text-xl font-semibold">{video.title}</Heading>
+      {audience ? <p className="access-badge">{audience}</p> : null}
       {video.description ? (
         <p className="whitespace-pre-line text-zinc-700 dark:text-zinc-300">{video.description}</p>
       ) : null}

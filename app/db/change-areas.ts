@@ -12,6 +12,7 @@ export const CHANGE_AREAS = [
   "faq",
   "videos",
   "posts",
+  "albums",
   "settings",
   "invites",
   "users",
@@ -42,12 +43,28 @@ export const SHOWN_AREAS: readonly ChangeArea[] = CHANGE_AREAS.filter((area) => 
  * tables the page cache always ignored).
  */
 export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
-  gallery_images: ["gallery"],
+  gallery_images: ["gallery", "albums"],
   images: ["media", "videos", "posts"],
   links: ["links"],
   faq_entries: ["faq"],
   videos: ["videos"],
   posts: ["posts"],
+  // Who may see what (migration 0024): a group's name shows nowhere public, but a post's groups decide who sees it.
+  member_groups: ["users", "posts", "gallery", "albums"],
+  user_groups: ["users", "posts"],
+  content_groups: ["posts", "gallery", "albums"],
+  // Albums (migration 0027): an album's page also shows its pictures (gallery, media).
+  albums: ["albums"],
+  album_pictures: ["albums"],
+  invite_groups: ["invites"],
+  // Share links: read by their own page (never kept) and the post editor; nothing a kept page shows.
+  share_links: [],
+  // When members' visits ended: read only for that member's own home page, never kept.
+  member_visits: [],
+  // Mails about new posts (migration 0026): who asked (read only by /account, never kept) and what was announced.
+  member_subscriptions: [],
+  announcements: [],
+  announcement_recipients: [],
   post_slugs: ["posts"],
   post_tags: ["posts"],
   site_settings: ["settings"],

@@ -10,6 +10,10 @@ import { migration0020 } from "./migrations/migration-0020.server.ts";
 import { migration0021 } from "./migrations/migration-0021.server.ts";
 import { migration0022 } from "./migrations/migration-0022.server.ts";
 import { migration0023 } from "./migrations/migration-0023.server.ts";
+import { migration0024 } from "./migrations/migration-0024.server.ts";
+import { migration0025 } from "./migrations/migration-0025.server.ts";
+import { migration0026 } from "./migrations/migration-0026.server.ts";
+import { migration0027 } from "./migrations/migration-0027.server.ts";
 import type { MigrationSet } from "./migrations/migration-support.server.ts";
 import { migrations0001To0002 } from "./migrations/migrations-0001-0002.server.ts";
 import { migrations0003To0012 } from "./migrations/migrations-0003-0012.server.ts";
@@ -36,6 +40,10 @@ export const siteMigrations: MigrationSet = (kind) => ({
   ...migration0021(kind),
   ...migration0022(kind),
   ...migration0023(kind),
+  ...migration0024(kind),
+  ...migration0025(kind),
+  ...migration0026(kind),
+  ...migration0027(kind),
 });
 
 class InlineMigrationProvider implements MigrationProvider {

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "./schema.ts";
 
 /** Tables whose rows an admin orders by hand. */
-export type OrderedTable = "gallery_images" | "links" | "faq_entries" | "videos";
+export type OrderedTable = "gallery_images" | "links" | "faq_entries" | "videos" | "albums";
 
 /** The position after the last row, for a new row that should appear at the end. */
 export async function nextSortOrder(

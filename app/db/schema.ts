@@ -1,9 +1,28 @@
 import type { Generated } from "kysely";
+import type { DbBoolean, DbDate } from "./column-types.ts";
+import type { AlbumPicturesTable, AlbumsTable } from "./schema-albums.ts";
+import type {
+  AnnouncementRecipientsTable,
+  AnnouncementsTable,
+  ContentGroupsTable,
+  ContentVisibility,
+  InviteGroupsTable,
+  MemberGroupsTable,
+  MemberSubscriptionsTable,
+  MemberVisitsTable,
+  ShareLinksTable,
+  UserGroupsTable,
+} from "./schema-members.ts";
+import type {
+  AttemptCountsTable,
+  ChangeEventsTable,
+  EditorPresenceTable,
+  JobsTable,
+  SecretFingerprintsTable,
+} from "./schema-operations.ts";
 import type { SearchDocumentsTable, SearchFtsTable } from "./search-documents-table.ts";
 
-/** Dates are ISO text on SQLite, Date objects on PostgreSQL; booleans 0/1 on SQLite: services use `values.ts`. */
-export type DbDate = string | Date;
-export type DbBoolean = boolean | number;
+export type { DbBoolean, DbDate };
 
 export interface UserTable {
   id: string;
@@ -97,6 +116,11 @@ export interface ImagesTable {
   /** The watermark text drawn into the large variants, '' when none. */
   watermark: string;
   /**
+   * Where the files of a restricted picture are: `private/members/<folder>/`, a random name not derivable from
+   * the public one (migration 0024); null while the files have public names (`public/images/<id>/`).
+   */
+  private_folder: string | null;
+  /**
    * Whether every variant's file exists. An upload is answered once the original is safe and a first size
    * exists; the other sizes follow (and are redone after a restart), and only then do visitors see it.
    */
@@ -118,6 +142,8 @@ export interface GalleryImagesTable {
   alt_de: Generated<string>;
   sort_order: number;
   published: DbBoolean;
+  /** Who may see it once published (migration 0024; app/domains/access/). */
+  visibility: Generated<ContentVisibility>;
   created_at: DbDate;
   updated_at: DbDate;
 }
@@ -161,6 +187,10 @@ export interface VideosTable {
   poster_image_id: string | null;
   sort_order: number;
   active: DbBoolean;
+  /** Who may see it once active (migration 0025; app/domains/access/). */
+  visibility: Generated<ContentVisibility>;
+  /** A restricted uploaded video's member folder (`private/members/<folder>/`, its poster's too); else null. */
+  private_folder: Generated<string | null>;
   created_at: DbDate;
   updated_at: DbDate;
 }
@@ -269,6 +299,8 @@ export interface PostsTable {
   cover_image_id: string | null;
   cover_alt: string;
   cover_alt_de: string;
+  /** Who may see it once it is visible (migration 0024; app/domains/access/). */
+  visibility: Generated<ContentVisibility>;
   created_at: DbDate;
   updated_at: DbDate;
 }
@@ -300,71 +332,27 @@ export interface ContactMessagesTable {
   read_at: DbDate | null;
 }
 
-/** An open post editor (a browser tab), kept while its heartbeat comes (migration 0016). */
-export interface EditorPresenceTable {
-  post_id: string;
-  tab: string;
-  user_id: string;
-  seen_at: DbDate;
-}
-
-/** A change someone may notice (migration 0015, written by triggers): never the changed data itself. */
-export interface ChangeEventsTable {
-  /** In commit order; what a stream's `Last-Event-ID` counts. */
-  seq: Generated<number | string>;
-  area: string;
-  action: string;
-  entity_id: string | null;
-  /** everyone | members | admins | nobody (server-internal) */
-  audience: string;
-  created_at: DbDate;
-}
-
-/**
- * One counted limit's count for one key in its current window (migration 0017, app/auth/rate-limit.server.ts):
- * failed sign-ins per client address, reset requests per e-mail address, the contact form's limits and spent tokens.
- */
-export interface AttemptCountsTable {
-  /** Which limit: "auth", "reset-email", "contact-client", … */
-  scope: string;
-  /** What it counts: a client address, an e-mail address, a token's challenge. */
-  key: string;
-  /** Attempts counted in the window; 0 (all forgiven) counts as no row. */
-  failures: number;
-  /** When the window ends: from then on the key starts afresh. */
-  reset_at: DbDate;
-}
-
-/** One piece of background work (migration 0018, app/domains/jobs/). */
-export interface JobsTable {
-  id: string;
-  kind: string; // its handler's name: "image.finish", "watermark.redraw", "posts.publish", …
-  lane: string; // media | maintenance | default (job-queue.server.ts)
-  payload: string; // the handler's input, as JSON
-  /** At most one queued job per key, and none claimed while one of the key runs. */
-  dedupe_key: string | null;
-  state: string; // queued | running | done | failed (for good: shown to the admin)
-  /** Not claimed before this time (a retry's backoff, a recurring job's next turn). */
-  run_at: DbDate;
-  attempts: Generated<number>;
-  max_attempts: number;
-  /** Its holder while running, until `locked_until` (the lease, renewed while it works). */
-  locked_by: string | null;
-  locked_until: DbDate | null;
-  last_error: string | null;
-  created_at: DbDate;
-  updated_at: DbDate;
-  finished_at: DbDate | null;
-}
-
-/** The fingerprint of a secret the site signs with (migration 0019; app/auth/auth-secret.server.ts). */
-export interface SecretFingerprintsTable {
-  /** Which secret: "auth" (AUTH_SECRET, or DATA_DIR/auth-secret). */
-  name: string;
-  /** An HMAC of a fixed label under the secret, base64url: tells secrets apart without holding one. */
-  fingerprint: string;
-  recorded_at: DbDate;
-}
+// Background and bookkeeping tables (presence, change events, counted limits, jobs, secrets' fingerprints) are in
+// schema-operations.ts, who may see what (issue 21) in schema-members.ts: named here too, as every table is.
+export type {
+  AlbumPicturesTable,
+  AlbumsTable,
+  AnnouncementRecipientsTable,
+  AnnouncementsTable,
+  AttemptCountsTable,
+  ChangeEventsTable,
+  ContentGroupsTable,
+  ContentVisibility,
+  EditorPresenceTable,
+  InviteGroupsTable,
+  JobsTable,
+  MemberGroupsTable,
+  MemberSubscriptionsTable,
+  MemberVisitsTable,
+  SecretFingerprintsTable,
+  ShareLinksTable,
+  UserGroupsTable,
+};
 
 export interface Database {
   user: UserTable;
@@ -395,6 +383,17 @@ export interface Database {
   secret_fingerprints: SecretFingerprintsTable;
   outbox_mails: OutboxMailsTable;
   search_documents: SearchDocumentsTable;
+  member_groups: MemberGroupsTable;
+  user_groups: UserGroupsTable;
+  content_groups: ContentGroupsTable;
+  invite_groups: InviteGroupsTable;
+  share_links: ShareLinksTable;
+  member_visits: MemberVisitsTable;
+  albums: AlbumsTable;
+  album_pictures: AlbumPicturesTable;
+  member_subscriptions: MemberSubscriptionsTable;
+  announcements: AnnouncementsTable;
+  announcement_recipients: AnnouncementRecipientsTable;
   /** SQLite only (search-documents-table.ts). */
   search_fts: SearchFtsTable;
 }

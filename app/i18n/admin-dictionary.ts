@@ -1,3 +1,5 @@
+import { adminAlbumsDe } from "./admin/albums.de.ts";
+import { adminAlbumsEn } from "./admin/albums.en.ts";
 import { adminAuditDe } from "./admin/audit.de.ts";
 import { adminAuditEn } from "./admin/audit.en.ts";
 import { adminChecklistDe } from "./admin/checklist.de.ts";
@@ -8,6 +10,8 @@ import { adminContentDe } from "./admin/content.de.ts";
 import { adminContentEn } from "./admin/content.en.ts";
 import { adminGalleryDe } from "./admin/gallery.de.ts";
 import { adminGalleryEn } from "./admin/gallery.en.ts";
+import { adminGroupsDe } from "./admin/groups.de.ts";
+import { adminGroupsEn } from "./admin/groups.en.ts";
 import { adminJobsDe } from "./admin/jobs.de.ts";
 import { adminJobsEn } from "./admin/jobs.en.ts";
 import { adminMailDe } from "./admin/mail.de.ts";
@@ -39,6 +43,8 @@ export const adminEn = {
   ...adminPostsEditorEn,
   ...adminMessagesEn,
   ...adminJobsEn,
+  ...adminGroupsEn,
+  ...adminAlbumsEn,
 };
 export type AdminMessageKey = keyof typeof adminEn;
 export type AdminDictionary = Record<AdminMessageKey, string>;
@@ -54,6 +60,8 @@ export const adminDe = {
   ...adminPostsEditorDe,
   ...adminMessagesDe,
   ...adminJobsDe,
+  ...adminGroupsDe,
+  ...adminAlbumsDe,
 } satisfies AdminDictionary;
 
 export function adminDictionaryFor(lang: Language): AdminDictionary {

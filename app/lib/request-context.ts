@@ -1,7 +1,14 @@
 import { createContext } from "react-router";
 
 /** `sessionId` is the row of the session this request came with (never its token): "this device" on /account/sessions. */
-export type SessionUser = { id: string; email: string; isAdmin: boolean; sessionId: string };
+export type SessionUser = {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  sessionId: string;
+  /** The member groups the account belongs to (issue 21): what restricted content it may see. */
+  groupIds: readonly string[];
+};
 
 /** The signed-in user, resolved once per request by the root middleware. */
 export const sessionUserContext = createContext<SessionUser | null>(null);

@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { z } from "zod";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { isSubscribed, setSubscription } from "#app/domains/subscriptions/subscriptions.server.ts";
 import {
   changeOwnPassword,
   deleteOwnAccount,
@@ -25,15 +26,16 @@ import { requireUser } from "#app/web/session.server.ts";
 
 type Args = { request: Request; url: URL; context: Readonly<RouterContextProvider> };
 
-export type AccountIntent = "name" | "password" | "language" | "delete";
+export type AccountIntent = "name" | "password" | "language" | "subscriptions" | "delete";
 export type AccountActionResult = ActionResult & { intent: AccountIntent | null };
 
 export async function accountOverviewLoader({ url, context }: Omit<Args, "request">) {
   const user = requireUser(url, context);
-  const account = await getOwnAccount(runtimeOf(context).database.db, user.id);
+  const db = runtimeOf(context).database.db;
+  const [account, subscribed] = await Promise.all([getOwnAccount(db, user.id), isSubscribed(db, user.id, "post")]);
   // Deleted between the session check and here (by an admin): the layout sends the visitor to sign in next time.
   if (!account) throw redirect("/auth");
-  return { account };
+  return { account, subscribed };
 }
 
 // Passwords are bounded generously here: the policy (and its own maximum) speaks about them, not the form rule.
@@ -41,6 +43,8 @@ const secret = z.string().max(1000);
 const accountForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("password"), currentPassword: secret, newPassword: secret }),
   z.object({ intent: z.literal("language"), language: z.enum(languages) }),
+  // The switch's button sends the state it turns to: a repeated press (two tabs) asks for the same, not the opposite.
+  z.object({ intent: z.literal("subscriptions"), posts: z.enum(["on", "off"]) }),
   // Checked by setOwnName (the shared text rule), which says what is wrong with it.
   z.object({ intent: z.literal("name"), name: z.unknown() }),
   z.object({ intent: z.literal("delete"), password: secret }),
@@ -64,7 +68,7 @@ const PASSWORD_PROBLEMS: Record<string, AccountMessageKey> = {
 };
 
 /**
- * The account page's four forms. A wrong password (current one, or the one that confirms a deletion) counts
+ * The account page's five forms. A wrong password (current one, or the one that confirms a deletion) counts
  * towards the per-address limit of sign-in failures, so this page cannot be used to guess a password faster than
  * the sign-in form; a refusal for any other reason is forgiven. Nothing is changed on any refusal.
  */
@@ -92,6 +96,17 @@ export async function accountOverviewAction({ request, url, context }: Args) {
     await setOwnLanguage(db, actor, form.language);
     const language = t(`account.language.${form.language}`);
     return { ok: true, intent: form.intent, message: t("account.language.saved", { language }) };
+  }
+
+  if (form.intent === "subscriptions") {
+    const on = form.posts === "on";
+    // One switch for new posts and new albums (issue 21: one click), each kind a subscription of its own.
+    await setSubscription(db, actor, ["post", "album"], on);
+    return {
+      ok: true,
+      intent: form.intent,
+      message: t(on ? "account.subscriptions.savedOn" : "account.subscriptions.savedOff"),
+    };
   }
 
   const client = context.get(clientAddressContext);

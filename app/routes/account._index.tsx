@@ -35,6 +35,47 @@ function Section(props: { id: string; title: string; intro: string; children: Re
   );
 }
 
+/**
+ * "E-mail me new posts": a switch that is a form's submit button, so it works without JavaScript (a form post) and
+ * with it (the router's form, shown turned at once). It sends the state it turns to, and says its own state.
+ */
+function SubscriptionSwitch({ subscribed, busy }: { subscribed: boolean; busy: boolean }) {
+  const t = useAccountTranslate();
+  return (
+    <Form method="post" className="mt-4">
+      <input type="hidden" name="intent" value="subscriptions" />
+      <button
+        type="submit"
+        role="switch"
+        aria-checked={subscribed}
+        aria-busy={busy || undefined}
+        name="posts"
+        value={subscribed ? "off" : "on"}
+        className="group inline-flex items-center gap-3 rounded-md py-1 pr-2 text-left font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+      >
+        <span
+          aria-hidden="true"
+          className={`relative inline-block h-6 w-11 shrink-0 rounded-full border-2 transition-colors ${
+            subscribed
+              ? "border-indigo-700 bg-indigo-700 dark:border-indigo-400 dark:bg-indigo-400"
+              : "border-zinc-500 bg-zinc-200 dark:border-zinc-400 dark:bg-zinc-700"
+          }`}
+        >
+          <span
+            className={`absolute top-0.5 left-0.5 h-4 w-4 rounded-full bg-white shadow transition-transform dark:bg-zinc-950 ${
+              subscribed ? "translate-x-5" : ""
+            }`}
+          />
+        </span>
+        <span>{t("account.subscriptions.label")}</span>
+        <span aria-hidden="true" className="text-sm font-normal text-zinc-600 dark:text-zinc-300">
+          {subscribed ? t("account.subscriptions.on") : t("account.subscriptions.off")}
+        </span>
+      </button>
+    </Form>
+  );
+}
+
 export default function AccountOverview({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAccountTranslate();
   const lang = useAccountData()?.lang ?? "en";
@@ -48,7 +89,7 @@ export default function AccountOverview({ loaderData, actionData }: Route.Compon
   useEffect(() => {
     if (result?.ok && result.intent === "password") setPasswordFormKey((key) => key + 1);
   }, [result]);
-  const { account } = loaderData;
+  const { account, subscribed } = loaderData;
   const lastSignIn = account.lastSignInAt
     ? dateTimeFormat(lang === "de" ? "de-DE" : "en-GB", {
         dateStyle: "medium",
@@ -137,6 +178,17 @@ export default function AccountOverview({ loaderData, actionData }: Route.Compon
               {t("account.language.submit")}
             </Button>
           </Form>
+        </Section>
+
+        <Section
+          id="subscriptions-heading"
+          title={t("account.subscriptions.heading")}
+          intro={t("account.subscriptions.intro")}
+        >
+          <SubscriptionSwitch
+            subscribed={busyWith === "subscriptions" ? navigation.formData?.get("posts") === "on" : subscribed}
+            busy={busyWith === "subscriptions"}
+          />
         </Section>
 
         <Section id="delete-heading" title={t("account.delete.heading")} intro={t("account.delete.intro")}>

@@ -51,6 +51,43 @@ describe("the gallery screen's loader and action", () => {
     expect((await listAudit(database.db)).total).toBe(audited);
   });
 
+  it("sets who may see several pictures at once: each moves its files, with its own audit entry", async () => {
+    const first = await pictures.add({ title: "Shore", published: true });
+    const second = await pictures.add({ title: "Dunes", published: true });
+    const family = "7f0c3c2e-1111-4a4a-8b8b-000000000001";
+    await database.db
+      .insertInto("member_groups")
+      .values({ id: family, name: "Family", created_at: new Date() })
+      .execute();
+    const admin = sessionOf(await createUser(database.db, { admin: true }));
+    const send = (fields: Record<string, string>) =>
+      galleryAction({
+        ...formPost("/admin/gallery", { intent: "bulk-access", ...fields }),
+        context: servicesContext(runtime(), admin),
+      });
+    const refused = answerOf(await send({ ids: `${first},${second}`, visibility: "groups", group_ids: "" }));
+    expect(refused.status).toBe(400);
+    const answer = answerOf(await send({ ids: `${first},${second}`, visibility: "groups", group_ids: family }));
+    expect(answer).toEqual({ status: 200, body: { ok: true, message: expect.stringContaining("2") } });
+    const rows = await database.db
+      .selectFrom("gallery_images as g")
+      .innerJoin("images as i", "i.id", "g.image_id")
+      .select(["g.visibility", "i.private_folder", "i.variants"])
+      .execute();
+    for (const row of rows) {
+      expect(row.visibility).toBe("groups");
+      expect(row.private_folder).toMatch(/^[0-9a-f]{48}$/);
+      expect(row.variants).not.toContain("public/images/");
+    }
+    const groups = await database.db
+      .selectFrom("content_groups")
+      .select(["item_id", "group_id"])
+      .orderBy("item_id")
+      .execute();
+    expect(groups).toEqual([first, second].sort().map((id) => ({ item_id: id, group_id: family })));
+    expect((await listAudit(database.db, { action: "gallery.access" })).total).toBe(2);
+  });
+
   it("publishes a picture and records who did it in the audit log", async () => {
     const id = await pictures.add({ title: "Sunrise", published: false });
     const admin = sessionOf(await createUser(database.db, { admin: true }));

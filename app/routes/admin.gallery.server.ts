@@ -1,5 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { ReorderError } from "#app/db/ordering.server.ts";
+import { listGroupChoices } from "#app/domains/access/access.server.ts";
+import { setPictureAccess } from "#app/domains/gallery/gallery-access.server.ts";
 import {
   applyGalleryBulkAction,
   deleteGalleryEntry,
@@ -11,12 +13,14 @@ import {
   updateGalleryTexts,
 } from "#app/domains/gallery/gallery-admin.server.ts";
 import {
+  galleryBulkIdsSchema,
   galleryBulkSchema,
   galleryIdSchema,
   galleryReorderSchema,
   galleryTextsSchema,
 } from "#app/domains/gallery/gallery-schema.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
+import { translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { type AdminCall, AdminRefusal, adminAction } from "#app/web/admin-action.server.ts";
@@ -31,6 +35,7 @@ export async function galleryLoader({ url, context }: Omit<Args, "request">) {
   return {
     items: await listGalleryForAdmin(database.db),
     categories: await listGalleryCategories(database.db),
+    groups: await listGroupChoices(database.db),
     maxBytes: env.uploadMaxBytes,
   };
 }
@@ -68,6 +73,32 @@ async function runGalleryIntent({ admin, t, db, runtime, parse }: AdminCall, for
       await setGalleryPublished(db, admin, id(), published);
       const name = displayName(form.name);
       return done(t(published ? "admin.gallery.published" : "admin.gallery.unpublished", { name }));
+    }
+    case "access": {
+      // Who may see it; a move of its files between public and member names happens here (gallery-access).
+      const result = await setPictureAccess(db, storage, admin, id(), form);
+      if (result.ok) return done(t("admin.gallery.access.saved", { name: displayName(form.name) }));
+      if (result.reason === "not-found") throw new AdminRefusal(404, t("admin.common.notFound"));
+      if (result.reason === "busy") throw new AdminRefusal(409, t("admin.gallery.access.busy"));
+      throw new AdminRefusal(400, t("admin.gallery.invalid"), {
+        fieldErrors: translateFieldErrors(t, result.fieldErrors),
+      });
+    }
+    case "bulk-access": {
+      // Picture by picture, each move of files and its audit entry its own step (as the editor's would be).
+      const ids = parse(galleryBulkIdsSchema, form.ids ?? "", { message: t("admin.common.error"), fieldErrors: false });
+      const busy: string[] = [];
+      for (const pictureId of ids) {
+        const result = await setPictureAccess(db, storage, admin, pictureId, form);
+        if (result.ok || result.reason === "not-found") continue;
+        if (result.reason === "busy") busy.push(pictureId);
+        else
+          throw new AdminRefusal(400, t("admin.gallery.invalid"), {
+            fieldErrors: translateFieldErrors(t, result.fieldErrors),
+          });
+      }
+      if (busy.length > 0) throw new AdminRefusal(409, t("admin.gallery.bulk.accessBusy", { count: busy.length }));
+      return done(t("admin.gallery.bulk.accessSaved", { count: ids.length }));
     }
     case "delete":
       await deleteGalleryEntry(db, admin, id(), storage);

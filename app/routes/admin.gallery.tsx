@@ -1,6 +1,8 @@
 import { Eye, EyeOff, Tag, Trash2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher, useRevalidator } from "react-router";
+import { GalleryBulkAccess } from "#app/components/admin/gallery-bulk-access.tsx";
+import { type Category, CategoryOptions, GalleryEditor, nameOf } from "#app/components/admin/gallery-editor.tsx";
 import { GalleryUploader } from "#app/components/admin/gallery-uploader.tsx";
 import { EditDeleteActions } from "#app/components/admin/row-actions.tsx";
 import { SortableList } from "#app/components/admin/sortable-list.tsx";
@@ -8,7 +10,7 @@ import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
-import { TextAreaField, TextField } from "#app/components/ui/field.tsx";
+import { TextField } from "#app/components/ui/field.tsx";
 import type { AdminGalleryItem } from "#app/domains/gallery/gallery.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
@@ -25,140 +27,16 @@ export function action({ request, url, context }: Route.ActionArgs) {
   return galleryAction({ request, url, context });
 }
 
-function nameOf(item: AdminGalleryItem, fallback: string) {
-  return item.title.trim() || fallback;
-}
-
-type Category = { en: string; de: string };
-
-/** The categories in use, offered by the category fields (a typed new one is added by saving it). */
-function CategoryOptions({ id, categories, lang }: { id: string; categories: Category[]; lang: "en" | "de" }) {
-  const values = [...new Set(categories.map((category) => (lang === "de" ? category.de : category.en)))];
-  return (
-    <datalist id={id}>
-      {values.filter(Boolean).map((value) => (
-        <option key={value} value={value} />
-      ))}
-    </datalist>
-  );
-}
-
-function GalleryEditor({
-  item,
-  categories,
-  onClose,
-}: {
-  item: AdminGalleryItem;
-  categories: Category[];
-  onClose: () => void;
-}) {
-  const t = useAdminTranslate();
-  const fetcher = useFetcher<ActionResult>();
-  const result = useResultToast(fetcher.data, t("admin.common.error"));
-  const errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
-  const name = nameOf(item, t("admin.common.untitled"));
-  const listId = useId();
-
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
-  }, [fetcher.state, fetcher.data, onClose]);
-
-  const fields = (lang: "en" | "de") => {
-    const suffix = lang === "de" ? "_de" : "";
-    const hint = lang === "de" ? t("admin.common.germanFallback") : undefined;
-    return (
-      <fieldset className="min-w-0 space-y-3">
-        <legend className="mb-1 text-sm font-semibold">
-          {lang === "de" ? t("admin.common.german") : t("admin.common.english")}
-        </legend>
-        <TextField
-          label={t("admin.gallery.field.title")}
-          name={`title${suffix}`}
-          defaultValue={lang === "de" ? item.titleDe : item.title}
-          maxLength={200}
-          hint={hint}
-          error={errors[`title${suffix}`]}
-        />
-        <TextField
-          label={t("admin.gallery.field.alt")}
-          name={`alt${suffix}`}
-          defaultValue={lang === "de" ? item.altDe : item.alt}
-          maxLength={300}
-          hint={lang === "de" ? hint : t("admin.gallery.field.altHint")}
-          error={errors[`alt${suffix}`]}
-        />
-        <TextAreaField
-          label={t("admin.gallery.field.description")}
-          name={`description${suffix}`}
-          defaultValue={lang === "de" ? item.descriptionDe : item.description}
-          maxLength={2000}
-          rows={3}
-          hint={
-            lang === "de"
-              ? `${t("admin.gallery.field.descriptionHint")} ${hint}`
-              : t("admin.gallery.field.descriptionHint")
-          }
-          error={errors[`description${suffix}`]}
-        />
-        <TextField
-          label={t("admin.gallery.field.category")}
-          name={`category${suffix}`}
-          list={`${listId}-${lang}`}
-          autoComplete="off"
-          defaultValue={lang === "de" ? item.categoryDe : item.category}
-          maxLength={80}
-          hint={
-            lang === "en" ? `${t("admin.gallery.field.categoryPick")} ${t("admin.gallery.field.categoryHint")}` : hint
-          }
-          error={errors[`category${suffix}`]}
-          onChange={
-            lang === "en"
-              ? (event) => {
-                  // An existing category brings its German name along when none is written yet.
-                  const known = categories.find((category) => category.en === event.currentTarget.value);
-                  const german = event.currentTarget.form?.elements.namedItem("category_de");
-                  if (known && german instanceof HTMLInputElement && german.value === "") german.value = known.de;
-                }
-              : undefined
-          }
-        />
-        <CategoryOptions id={`${listId}-${lang}`} categories={categories} lang={lang} />
-      </fieldset>
-    );
-  };
-
-  return (
-    <fetcher.Form
-      method="post"
-      aria-label={t("admin.gallery.editHeading", { name })}
-      className="mt-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
-    >
-      <input type="hidden" name="intent" value="update" />
-      <input type="hidden" name="id" value={item.id} />
-      <div className="grid gap-6 md:grid-cols-2">
-        {fields("en")}
-        {fields("de")}
-      </div>
-      <div className="mt-4 flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          {t("admin.common.cancel")}
-        </Button>
-        <Button type="submit" disabled={fetcher.state !== "idle"}>
-          {fetcher.state === "idle" ? t("admin.common.save") : t("admin.common.saving")}
-        </Button>
-      </div>
-    </fetcher.Form>
-  );
-}
-
 function GalleryRow({
   item,
   categories,
+  groups,
   selected,
   onSelect,
 }: {
   item: AdminGalleryItem;
   categories: Category[];
+  groups: { id: string; name: string }[];
   selected: boolean;
   onSelect: (selected: boolean) => void;
 }) {
@@ -230,7 +108,9 @@ function GalleryRow({
           />
         </div>
       </div>
-      {editing ? <GalleryEditor item={item} categories={categories} onClose={() => setEditing(false)} /> : null}
+      {editing ? (
+        <GalleryEditor item={item} categories={categories} groups={groups} onClose={() => setEditing(false)} />
+      ) : null}
     </div>
   );
 }
@@ -240,12 +120,14 @@ function BulkActions({
   items,
   selected,
   categories,
+  groups,
   onSelectAll,
   onDone,
 }: {
   items: AdminGalleryItem[];
   selected: string[];
   categories: Category[];
+  groups: { id: string; name: string }[];
   onSelectAll: (all: boolean) => void;
   onDone: () => void;
 }) {
@@ -313,6 +195,7 @@ function BulkActions({
           {t("admin.gallery.bulk.setCategory")}
         </Button>
       </div>
+      <GalleryBulkAccess selected={selected} groups={groups} onDone={onDone} />
       <ConfirmDialog
         trigger={
           <Button size="sm" variant="dangerOutline" disabled={none}>
@@ -335,7 +218,7 @@ export default function AdminGallery({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const reorder = useFetcher<ActionResult>();
   useResultToast(reorder.data, t("admin.common.error"));
-  const { items, categories, maxBytes } = loaderData;
+  const { items, categories, groups, maxBytes } = loaderData;
   const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
   // Only pictures still in the list count (one deleted meanwhile drops out).
   const selected = items.filter((item) => selection.has(item.id)).map((item) => item.id);
@@ -374,6 +257,7 @@ export default function AdminGallery({ loaderData }: Route.ComponentProps) {
               items={items}
               selected={selected}
               categories={categories}
+              groups={groups}
               onSelectAll={(all) => setSelection(new Set(all ? items.map((item) => item.id) : []))}
               onDone={clearSelection}
             />
@@ -385,6 +269,7 @@ export default function AdminGallery({ loaderData }: Route.ComponentProps) {
                 <GalleryRow
                   item={item}
                   categories={categories}
+                  groups={groups}
                   selected={selection.has(item.id)}
                   onSelect={(on) => select(item.id, on)}
                 />

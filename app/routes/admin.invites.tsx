@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
+import { InviteGroupsField } from "#app/components/admin/invites/invite-groups-field.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
@@ -111,6 +112,13 @@ function InviteRow({
         ) : null}
       </td>
       <td className="py-3 pr-4 text-sm">
+        {invite.groups.length > 0 ? (
+          invite.groups.join(", ")
+        ) : (
+          <span className="text-zinc-600 dark:text-zinc-300">{t("admin.invites.noGroups")}</span>
+        )}
+      </td>
+      <td className="py-3 pr-4 text-sm">
         {invite.isUsed ? (
           <span>
             {t("admin.invites.used")}
@@ -194,7 +202,7 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
   const deleter = useFetcher<InviteAnswer>();
   useResultToast(deleter.data, t("admin.common.error"));
   const onDelete = (code: string) => deleter.submit({ intent: "delete", code }, { method: "post" });
-  const { invites, baseUrl, mailMode } = loaderData;
+  const { invites, groups, baseUrl, mailMode } = loaderData;
   const lang = useAdminData()?.lang ?? "en";
   return (
     <div>
@@ -211,28 +219,31 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
         <h2 id="invites-create-title" className="text-xl font-semibold">
           {t("admin.invites.createTitle")}
         </h2>
-        <fetcher.Form ref={createForm} method="post" className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
+        <fetcher.Form ref={createForm} method="post" className="mt-4 flex flex-col gap-4">
           <input type="hidden" name="intent" value="create" />
-          <TextField
-            label={t("admin.invites.count")}
-            name="count"
-            type="number"
-            min={1}
-            max={MAX_CODES_AT_ONCE}
-            defaultValue={1}
-            required
-            error={errors.count}
-            className="sm:w-40"
-          />
-          <TextField
-            label={t("admin.invites.note")}
-            name="note"
-            maxLength={MAX_NOTE_LENGTH}
-            hint={t("admin.invites.noteHint")}
-            error={errors.note}
-            className="flex-1"
-          />
-          <Button type="submit" className="sm:mt-6" disabled={fetcher.state !== "idle"}>
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            <TextField
+              label={t("admin.invites.count")}
+              name="count"
+              type="number"
+              min={1}
+              max={MAX_CODES_AT_ONCE}
+              defaultValue={1}
+              required
+              error={errors.count}
+              className="sm:w-40"
+            />
+            <TextField
+              label={t("admin.invites.note")}
+              name="note"
+              maxLength={MAX_NOTE_LENGTH}
+              hint={t("admin.invites.noteHint")}
+              error={errors.note}
+              className="flex-1"
+            />
+          </div>
+          <InviteGroupsField idPrefix="invite-create" groups={groups} error={errors.group_ids} />
+          <Button type="submit" className="self-start" disabled={fetcher.state !== "idle"}>
             {fetcher.state !== "idle" ? t("admin.common.saving") : t("admin.invites.createButton")}
           </Button>
         </fetcher.Form>
@@ -249,42 +260,45 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
         {mailMode === "outbox" ? (
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">{t("admin.invites.sendOutboxHint")}</p>
         ) : null}
-        <sender.Form ref={sendForm} method="post" className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start">
+        <sender.Form ref={sendForm} method="post" className="mt-4 flex flex-col gap-4">
           <input type="hidden" name="intent" value="send" />
-          <TextField
-            label={t("admin.invites.email")}
-            name="email"
-            type="email"
-            autoComplete="off"
-            maxLength={254}
-            required
-            error={sendErrors.email}
-            className="flex-1"
-          />
-          <div className="sm:w-48">
-            <label htmlFor="invite-mail-language" className="block text-sm font-medium">
-              {t("admin.invites.mailLanguage")}
-            </label>
-            <select
-              id="invite-mail-language"
-              name="language"
-              defaultValue={lang}
-              aria-invalid={sendErrors.language ? true : undefined}
-              aria-describedby={sendErrors.language ? "invite-mail-language-error" : undefined}
-              className={inputClass}
-            >
-              <option value="en">English</option>
-              <option value="de" lang="de">
-                Deutsch
-              </option>
-            </select>
-            {sendErrors.language ? (
-              <p id="invite-mail-language-error" className="mt-1 text-sm text-red-700 dark:text-red-300">
-                {sendErrors.language}
-              </p>
-            ) : null}
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            <TextField
+              label={t("admin.invites.email")}
+              name="email"
+              type="email"
+              autoComplete="off"
+              maxLength={254}
+              required
+              error={sendErrors.email}
+              className="flex-1"
+            />
+            <div className="sm:w-48">
+              <label htmlFor="invite-mail-language" className="block text-sm font-medium">
+                {t("admin.invites.mailLanguage")}
+              </label>
+              <select
+                id="invite-mail-language"
+                name="language"
+                defaultValue={lang}
+                aria-invalid={sendErrors.language ? true : undefined}
+                aria-describedby={sendErrors.language ? "invite-mail-language-error" : undefined}
+                className={inputClass}
+              >
+                <option value="en">English</option>
+                <option value="de" lang="de">
+                  Deutsch
+                </option>
+              </select>
+              {sendErrors.language ? (
+                <p id="invite-mail-language-error" className="mt-1 text-sm text-red-700 dark:text-red-300">
+                  {sendErrors.language}
+                </p>
+              ) : null}
+            </div>
           </div>
-          <Button type="submit" className="sm:mt-6" disabled={sender.state !== "idle"}>
+          <InviteGroupsField idPrefix="invite-send" groups={groups} error={sendErrors.group_ids} />
+          <Button type="submit" className="self-start" disabled={sender.state !== "idle"}>
             {sender.state !== "idle" ? t("admin.invites.sending") : t("admin.invites.sendButton")}
           </Button>
         </sender.Form>
@@ -307,6 +321,9 @@ export default function AdminInvites({ loaderData, actionData }: Route.Component
                   </th>
                   <th scope="col" className="py-2 pr-4 font-medium">
                     {t("admin.invites.column.note")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    {t("admin.invites.column.groups")}
                   </th>
                   <th scope="col" className="py-2 pr-4 font-medium">
                     {t("admin.invites.column.status")}

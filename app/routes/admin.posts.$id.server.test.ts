@@ -68,7 +68,7 @@ describe.each(databaseKinds)("the post editor's server side (%s)", (kind) => {
   const db = () => database.db;
   const files = useGalleryTestStorage(db);
   const run = (id: string, fields: Record<string, string>, t = en, now = NOW) =>
-    runEditorAction(db(), testAdmin, id, fields, { t, now });
+    runEditorAction(db(), testAdmin, id, fields, { t, now, storage: files.storage });
   const postCount = async () =>
     Number(
       (

@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
+import { listGroupChoices } from "#app/domains/access/access.server.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
+import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import {
   createPost,
   deletePost,
@@ -19,11 +21,14 @@ import {
   type PostConflict,
   type PostFormValues,
 } from "#app/domains/posts/post-editor-form.ts";
+import { imageIdsOfPost, placePostImages } from "#app/domains/posts/post-image-places.server.ts";
 import type { AdminPost, PostWriteResult } from "#app/domains/posts/post-rows.server.ts";
 import { signPreviewLink } from "#app/domains/posts/preview-link.server.ts";
 import { fromZonedLocal, isTimeZone } from "#app/domains/posts/schedule-time.ts";
+import { announceNewItem } from "#app/domains/subscriptions/announcements.server.ts";
 import type { AdminMessageKey, AdminTranslate } from "#app/i18n/admin-dictionary.ts";
 import { translateFieldErrors } from "#app/lib/field-errors.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { ROW_ID_PATTERN } from "#app/lib/text-schema.ts";
 
 // The editor's form and its answer are shared with the editor's components (client-safe, in the posts domain).
@@ -71,6 +76,8 @@ export function formValuesOf(post: AdminPost | null): PostFormValues {
     cover_alt: post?.coverAlt ?? "",
     cover_alt_de: post?.coverAltDe ?? "",
     tags: post?.tags.join(", ") ?? "",
+    visibility: post?.visibility ?? "everyone",
+    group_ids: post?.groupIds.join(",") ?? "",
   };
 }
 
@@ -90,17 +97,20 @@ export async function loadPostEditor(
   values: PostFormValues;
   knownTags: string[];
   previewLinks: { en: string; de: string } | null;
+  groups: { id: string; name: string }[];
 } | null> {
   const post = id === NEW_POST ? null : ROW_ID_PATTERN.test(id) ? await getPostForAdmin(db, id, options) : undefined;
   if (post === undefined) return null;
   if (id !== NEW_POST && post === null) return null;
   const knownTags = [...new Set((await listPostsForAdmin(db, options)).flatMap((summary) => summary.tags))].sort();
+  const groups = await listGroupChoices(db);
   const link = post ? signPreviewLink(post.id, { secret: options.previewSecret, now: options.now }) : null;
   return {
     post,
     values: formValuesOf(post),
     knownTags,
     previewLinks: link ? { en: link, de: `${link}&lang=de` } : null,
+    groups,
   };
 }
 
@@ -146,7 +156,7 @@ export async function runEditorAction(
   actor: AuditActor,
   routeId: string,
   form: Record<string, string>,
-  options: { t: AdminTranslate; now?: Date },
+  options: { t: AdminTranslate; storage: FileStorage; now?: Date },
 ): Promise<EditorResult> {
   const { t } = options;
   const now = options.now ?? new Date();
@@ -178,6 +188,7 @@ export async function runEditorAction(
     if (!id) return missing();
     const deleted = await deletePost(db, actor, id);
     if (!deleted.ok) return missing();
+    await placeShownImages(db, options.storage, existing, null);
     return {
       ok: true,
       intent,
@@ -220,6 +231,7 @@ export async function runEditorAction(
     }
     return refuse(t("admin.posts.error.notSaved"), translateFieldErrors(t, saved.fieldErrors), intent);
   }
+  await placeShownImages(db, options.storage, existing, values);
 
   let result: PostWriteResult = saved;
   if (intent === "publish") result = await setPostStatus(db, actor, saved.id, { status: "published" }, { now });
@@ -236,6 +248,14 @@ export async function runEditorAction(
     const fieldErrors = result.reason === "invalid" ? translateFieldErrors(t, result.fieldErrors) : {};
     return { ...refuse(t("admin.posts.statusNotChanged"), fieldErrors, intent), id: saved.id } as EditorResult;
   }
+  if (intent === "publish" && result.post.visible) {
+    // Mailed to the subscribers by a job, after this answer; not awaited. Should this enqueue be lost (the process
+    // ends now), the announcements' sweep finds the post within a minute: nothing waits on it here.
+    const postId = result.id;
+    void announceNewItem({ db }, { kind: "post", id: postId }, now).catch((error: unknown) =>
+      getLogger().warn({ err: error, post: postId }, "The new post's announcement is left to the sweep"),
+    );
+  }
   const message = {
     save: t("admin.posts.saved"),
     autosave: t("admin.posts.autosaved"),
@@ -244,4 +264,23 @@ export async function runEditorAction(
     unpublish: t("admin.posts.unpublished"),
   }[intent];
   return { ok: true, intent, message, id: result.id, updatedAt: result.post.updatedAt, redirectTo };
+}
+
+/**
+ * The pictures the post showed before this save and shows now, moved to where its visibility puts them
+ * (post-image-places.server.ts) before the answer, so the page the admin sees next names their new addresses. The
+ * post is saved either way: should the move fail, the hourly placing job tries again.
+ */
+async function placeShownImages(
+  db: Kysely<Database>,
+  storage: FileStorage,
+  before: AdminPost | null,
+  after: PostFormValues | null,
+): Promise<void> {
+  const shown = [before ? formValuesOf(before) : null, after].flatMap((post) => (post ? imageIdsOfPost(post) : []));
+  try {
+    await placePostImages(db, storage, shown);
+  } catch (error) {
+    getLogger().error({ err: error }, "Could not move a post's pictures to where its visibility puts them");
+  }
 }

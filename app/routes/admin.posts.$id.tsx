@@ -29,8 +29,9 @@ export function meta({ matches, location }: Route.MetaArgs) {
 }
 
 export function action(args: Route.ActionArgs) {
-  return adminAction(args, async ({ admin, t, db }) => {
-    const result = await runEditorAction(db, admin, args.params.id, await readForm(args.request), { t });
+  return adminAction(args, async ({ admin, t, db, runtime }) => {
+    const form = await readForm(args.request);
+    const result = await runEditorAction(db, admin, args.params.id, form, { t, storage: runtime.storage });
     // The editor's refusal carries what it needs to show the form again (its own fields), so it is answered as is.
     if (!result.ok) return data({ ...result, ok: false as const }, { status: editorStatus(result) });
     if (result.redirectTo) throw redirect(result.redirectTo, 303);
@@ -72,6 +73,7 @@ export default function AdminPostEditor({ loaderData, actionData }: Route.Compon
         values={refused?.values ?? loaderData.values}
         serverValues={loaderData.values}
         knownTags={loaderData.knownTags}
+        groups={loaderData.groups}
         previewLinks={loaderData.previewLinks}
         fieldErrors={refused?.fieldErrors ?? {}}
         conflict={refused?.conflict ?? null}

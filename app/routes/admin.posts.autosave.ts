@@ -12,9 +12,10 @@ import { editorStatus, NEW_POST, runEditorAction } from "./admin.posts.$id.serve
  * visitors may see is refused here: it changes only when the admin saves it.
  */
 export function action(args: Route.ActionArgs) {
-  return adminAction(args, async ({ admin, t, db }) => {
+  return adminAction(args, async ({ admin, t, db, runtime }) => {
     const form = await readForm(args.request);
-    const result = await runEditorAction(db, admin, NEW_POST, { ...form, intent: "autosave" }, { t });
+    const storage = runtime.storage;
+    const result = await runEditorAction(db, admin, NEW_POST, { ...form, intent: "autosave" }, { t, storage });
     return data(result, {
       status: editorStatus(result),
       headers: { "Cache-Control": "no-store" },

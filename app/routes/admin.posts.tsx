@@ -157,6 +157,11 @@ export default function AdminPosts({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="py-2 pr-4">
                     <PostStatusBadge status={post.status} visible={post.visible} />
+                    {post.visibility !== "everyone" ? (
+                      <span className="ml-1 inline-block rounded-full border border-indigo-400 px-2 py-0.5 text-xs font-medium text-indigo-900 dark:border-indigo-500 dark:text-indigo-200">
+                        {t(post.visibility === "members" ? "admin.posts.access.members" : "admin.posts.access.groups")}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="whitespace-nowrap py-2 pr-4">
                     {post.publishAt && post.status !== "draft" ? (

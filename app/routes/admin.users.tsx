@@ -3,9 +3,11 @@ import type { ButtonHTMLAttributes } from "react";
 import { redirect, useFetcher } from "react-router";
 import { z } from "zod";
 import { ActionMessage } from "#app/components/admin/action-message.tsx";
+import { UserGroupsForm } from "#app/components/admin/groups/user-groups-form.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
+import { listGroupMembers, listGroups } from "#app/domains/groups/groups.server.ts";
 import {
   deleteUser,
   listUsers,
@@ -25,10 +27,16 @@ import { AdminRefusal, adminAction } from "#app/web/admin-action.server.ts";
 import { adminPageMeta } from "#app/web/admin-meta.ts";
 import { requireAdmin } from "#app/web/session.server.ts";
 import type { Route } from "./+types/admin.users";
+import { runUserGroupsIntent } from "./admin.groups.server.ts";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const admin = requireAdmin(url, context);
-  return { users: await listUsers(runtimeOf(context).database.db), selfId: admin.id };
+  const { db } = runtimeOf(context).database;
+  const [users, groups, memberships] = await Promise.all([listUsers(db), listGroups(db), listGroupMembers(db)]);
+  // Each account's groups by id, for its checkboxes (member groups, issue 21).
+  const groupsOf: Record<string, string[]> = {};
+  for (const { userId, groupId } of memberships) groupsOf[userId] = [...(groupsOf[userId] ?? []), groupId];
+  return { users, selfId: admin.id, groups: groups.map(({ id, name }) => ({ id, name })), groupsOf };
 }
 
 const userForm = z.object({
@@ -45,8 +53,12 @@ const REASONS: Record<UserChangeReason, AdminMessageKey> = {
 };
 
 export function action(args: Route.ActionArgs) {
-  return adminAction(args, async ({ admin, t, db, parse }) => {
-    const { intent, userId, confirmSelf } = parse(userForm, await readForm(args.request), {
+  return adminAction(args, async (call) => {
+    const { admin, t, db, parse } = call;
+    const input = await readForm(args.request);
+    // An account's member groups: the groups screen's rules and answers (admin.groups.server.ts).
+    if (input.intent === "setGroups") return runUserGroupsIntent(call, input);
+    const { intent, userId, confirmSelf } = parse(userForm, input, {
       message: t("admin.users.error.form"),
       fieldErrors: false,
     });
@@ -126,7 +138,21 @@ function ConfirmRowButton({
   );
 }
 
-function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: boolean; busy: boolean; send: Submit }) {
+type Groups = { all: { id: string; name: string }[]; of: Record<string, string[]> };
+
+function UserRow({
+  user,
+  isSelf,
+  busy,
+  send,
+  groups,
+}: {
+  user: UserSummary;
+  isSelf: boolean;
+  busy: boolean;
+  send: Submit;
+  groups: Groups;
+}) {
   const t = useAdminTranslate();
   const lang = useAdminData()?.lang ?? "en";
   const submit = (intent: string) => send({ intent, userId: user.id, ...(isSelf ? { confirmSelf: "yes" } : {}) });
@@ -146,6 +172,9 @@ function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: bool
       <td className="py-3 pr-4 text-sm">{created} UTC</td>
       <td className="py-3 pr-4 text-sm">{user.isAdmin ? t("admin.users.roleAdmin") : t("admin.users.roleUser")}</td>
       <td className="py-3 pr-4 text-sm">{t("admin.users.sessionCount", { count: user.activeSessions })}</td>
+      <td className="py-3 pr-4">
+        <UserGroupsForm user={user} groups={groups.all} memberOf={groups.of[user.id] ?? []} />
+      </td>
       <td className="py-3">
         <div className="flex flex-col items-start gap-2 [&>button]:whitespace-nowrap">
           {user.isAdmin ? (
@@ -204,6 +233,7 @@ function UserRow({ user, isSelf, busy, send }: { user: UserSummary; isSelf: bool
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
   const t = useAdminTranslate();
   const { users, selfId } = loaderData;
+  const groups: Groups = { all: loaderData.groups, of: loaderData.groupsOf };
   // One fetcher for the whole table: its answer still shows when the row it came from is gone (deleted).
   const fetcher = useFetcher<ActionResult>();
   useResultToast(fetcher.data, t("admin.common.error"));
@@ -216,7 +246,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
       </header>
       <ActionMessage result={actionData} />
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[40rem] border-collapse">
+        <table className="w-full min-w-[48rem] border-collapse">
           <caption className="sr-only">{t("admin.users.caption", { count: users.length })}</caption>
           <thead>
             <tr className="text-left text-sm text-zinc-600 dark:text-zinc-300">
@@ -232,6 +262,9 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
               <th scope="col" className="py-2 pr-4 font-medium">
                 {t("admin.users.column.sessions")}
               </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("admin.users.column.groups")}
+              </th>
               <th scope="col" className="py-2 font-medium">
                 {t("admin.users.column.actions")}
               </th>
@@ -245,6 +278,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
                 isSelf={user.id === selfId}
                 busy={fetcher.state !== "idle"}
                 send={send}
+                groups={groups}
               />
             ))}
           </tbody>

@@ -2,8 +2,11 @@ import { Video } from "lucide-react";
 import { useMemo } from "react";
 import { BilingualField, ContentAdmin, type RenderFields } from "#app/components/admin/content-admin.tsx";
 import { UrlField } from "#app/components/admin/url-field.tsx";
+import { VideoAccessForm } from "#app/components/admin/video-access-form.tsx";
 import { PosterUploadForm, VideoUploadForm } from "#app/components/admin/video-upload-forms.tsx";
+import { listGroupChoices } from "#app/domains/access/access.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
+import { setVideoAccess } from "#app/domains/videos/video-access.server.ts";
 import { listVideosForAdmin, videosService } from "#app/domains/videos/videos.server.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
@@ -14,9 +17,11 @@ import type { Route } from "./+types/admin.videos";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   requireAdmin(url, context);
-  const { env } = runtimeOf(context);
+  const { env, database } = runtimeOf(context);
+  const [videos, groups] = await Promise.all([listVideosForAdmin(database.db), listGroupChoices(database.db)]);
   return {
-    videos: await listVideosForAdmin(runtimeOf(context).database.db),
+    videos,
+    groups,
     videoMax: formatMegabytes(env.videoUploadMaxBytes),
     posterMax: formatMegabytes(env.uploadMaxBytes),
   };
@@ -27,7 +32,10 @@ export function meta({ matches, location }: Route.MetaArgs) {
 }
 
 export function action(args: Route.ActionArgs) {
-  return contentAction(args, videosService);
+  return contentAction(args, {
+    ...videosService,
+    access: { set: setVideoAccess, saved: "admin.videos.access.saved", busy: "admin.videos.access.busy" },
+  });
 }
 
 export default function AdminVideos({ loaderData }: Route.ComponentProps) {
@@ -39,7 +47,17 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
         id: video.id,
         active: video.active,
         name: video.title,
-        detail: `${t(`admin.videos.source.${video.source}`)}${video.embed_url ? `: ${video.embed_url}` : ""}`,
+        // A restricted video says so in the list, as a restricted post does in the posts' list.
+        detail: [
+          `${t(`admin.videos.source.${video.source}`)}${video.embed_url ? `: ${video.embed_url}` : ""}`,
+          ...(video.visibility === "everyone"
+            ? []
+            : [
+                t(
+                  video.visibility === "members" ? "admin.videos.access.listMembers" : "admin.videos.access.listGroups",
+                ),
+              ]),
+        ].join(" · "),
         preview: video.posterSrc ? (
           <img
             src={video.posterSrc}
@@ -102,12 +120,15 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
       renderExtra={(item) => {
         const video = videosById.get(item.id);
         return (
-          <PosterUploadForm
-            id={item.id}
-            title={video?.title ?? item.name}
-            posterSrc={video?.posterSrc ?? null}
-            posterMax={posterMax}
-          />
+          <>
+            <PosterUploadForm
+              id={item.id}
+              title={video?.title ?? item.name}
+              posterSrc={video?.posterSrc ?? null}
+              posterMax={posterMax}
+            />
+            {video ? <VideoAccessForm item={video} name={video.title} groups={loaderData.groups} /> : null}
+          </>
         );
       }}
     />

@@ -7,6 +7,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { languageUrls, pageMeta, rootSeo } from "#app/web/meta.ts";
 import { useRootData } from "#app/web/root-data.ts";
+import { readerOf } from "#app/web/session.server.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog.$slug";
 
@@ -14,7 +15,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const [settings, post] = await Promise.all([
     requestSettings(context),
-    loadPostPage(runtimeOf(context).database.db, { lang, slug: params.slug }),
+    loadPostPage(runtimeOf(context).database.db, { lang, slug: params.slug, reader: readerOf(context) }),
   ]);
   // Unknown, a draft, or not yet due: the site's not-found page, whatever the post's state.
   if (post === null) throw data(null, { status: 404 });

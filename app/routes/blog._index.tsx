@@ -9,6 +9,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { useTranslate } from "#app/web/root-data.ts";
+import { readerOf } from "#app/web/session.server.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog._index";
 
@@ -17,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = pageParameter(new URL(request.url).searchParams.get("page"));
   const [settings, list] = await Promise.all([
     requestSettings(context),
-    loadBlogList(runtimeOf(context).database.db, { lang, page, tag: null }),
+    loadBlogList(runtimeOf(context).database.db, { lang, page, tag: null, reader: readerOf(context) }),
   ]);
   if (!list) throw data(null, { status: 404 });
   return { list, title: translatorFor(lang)("blog.title"), watermark: publicWatermark(settings) };

@@ -9,6 +9,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { useTranslate } from "#app/web/root-data.ts";
+import { readerOf } from "#app/web/session.server.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/blog.tag.$tag";
 
@@ -20,7 +21,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const page = pageParameter(new URL(request.url).searchParams.get("page"));
   const [settings, list] = await Promise.all([
     requestSettings(context),
-    loadBlogList(runtimeOf(context).database.db, { lang, page, tag }),
+    loadBlogList(runtimeOf(context).database.db, { lang, page, tag, reader: readerOf(context) }),
   ]);
   if (!list) throw data(null, { status: 404 });
   return { list, tag, title: translatorFor(lang)("blog.tagTitle", { tag }), watermark: publicWatermark(settings) };

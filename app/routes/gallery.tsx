@@ -17,6 +17,7 @@ import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { languageUrls, pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
 import { useRootData, useTranslate } from "#app/web/root-data.ts";
+import { readerOf } from "#app/web/session.server.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/gallery";
 
@@ -40,7 +41,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { page, category, imageId } = galleryQuery(url.searchParams);
   const [texts, gallery] = await Promise.all([
     pageTexts(request, context, ["gallery_page_title", "gallery_page_subtitle"]),
-    listPublishedGallery(runtimeOf(context).database.db, { lang, category, page, imageId }),
+    listPublishedGallery(runtimeOf(context).database.db, { lang, category, page, imageId, reader: readerOf(context) }),
   ]);
   // A shared picture's structured data, made here so that visitors' code carries no JSON-LD builder.
   const shared = imageId ? gallery.items.find((item) => item.id === imageId) : undefined;

@@ -7,6 +7,7 @@ import { MarkdownContent, PageHeader } from "#app/components/page-header.tsx";
 import { VideoCard } from "#app/components/video-player.tsx";
 import { publicWatermark } from "#app/domains/gallery/public-watermark.server.ts";
 import { latestGalleryImages } from "#app/domains/home/home.server.ts";
+import { listNewForYou } from "#app/domains/home/new-for-you.server.ts";
 import { listPublishedLinks } from "#app/domains/links/links.server.ts";
 import { toPostCard } from "#app/domains/posts/blog-pages.server.ts";
 import { listLatestPosts } from "#app/domains/posts/post-public.server.ts";
@@ -20,20 +21,26 @@ import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
 import { useTranslate } from "#app/web/root-data.ts";
+import { readerOf } from "#app/web/session.server.ts";
 import { requestSettings } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/home";
+
+/** What "New for you" calls each kind of item. */
+const NEW_ITEM_WORDS = { post: "home.newPost", picture: "home.newPicture", album: "home.newAlbum" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = languageOf(request);
   const db = runtimeOf(context).database.db;
+  const reader = readerOf(context);
   const [settings, texts, images, links, video, posts] = await Promise.all([
     requestSettings(context),
     pageTexts(request, context, ["home_title", "home_subtitle"], ["home_content"]),
-    latestGalleryImages(db, lang),
+    latestGalleryImages(db, lang, undefined, reader),
     listPublishedLinks(db, lang),
-    latestVideo(db, lang),
-    listLatestPosts(db, lang, 3),
+    latestVideo(db, lang, reader),
+    listLatestPosts(db, lang, 3, { reader }),
   ]);
+  const newForYou = await listNewForYou(db, reader, lang);
   return {
     ...texts,
     images,
@@ -42,6 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     links: withIconMarkup(links),
     video,
     posts: posts.map(toPostCard),
+    newForYou,
     watermark: publicWatermark(settings),
     thumbnailTitles: settings.thumbnail_titles === "true",
     // The page's structured data, made here so that visitors' code carries no JSON-LD builder.
@@ -83,6 +91,23 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         <PageHeader title={loaderData.home_title} subtitle={loaderData.home_subtitle} />
         <MarkdownContent html={loaderData.home_content} />
       </article>
+      {loaderData.newForYou.length > 0 ? (
+        <section aria-labelledby="home-new" className="mt-10 max-w-3xl">
+          <h2 id="home-new" className="text-xl font-semibold tracking-tight">
+            {t("home.newForYou")}
+          </h2>
+          <ul className="mt-3 space-y-1">
+            {loaderData.newForYou.map((item) => (
+              <li key={`${item.kind}-${item.id}`}>
+                <span className="blog-muted">{t(NEW_ITEM_WORDS[item.kind])}: </span>
+                <Link to={item.href} className="blog-title-link font-medium">
+                  {item.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {images.length > 0 || links.length > 0 || video || posts.length > 0 ? (
         <div className="mt-14 space-y-14">
           {posts.length > 0 ? (

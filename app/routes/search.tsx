@@ -5,6 +5,7 @@ import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext, sessionUserContext } from "#app/lib/request-context.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
+import { readerOf } from "#app/web/session.server.ts";
 import { PRIVATE_CACHE_CONTROL } from "#app/web/site-context.server.ts";
 import type { Route } from "./+types/search";
 
@@ -35,7 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     lang: languageOf(request).lang,
     params: { q: params.get("q"), page: params.get("page") },
     // The admin's search (drafts, hidden items too) for an admin who asks; anyone else gets the visitors' search.
-    audience: params.get("scope") === "admin" && context.get(sessionUserContext)?.isAdmin ? "admin" : "public",
+    // The reader's own search otherwise: a member also finds what is for members and their groups.
+    audience: params.get("scope") === "admin" && context.get(sessionUserContext)?.isAdmin ? "admin" : readerOf(context),
   });
   const headers: Record<string, string> = { ...SEARCH_HEADERS };
   if (answer.retryAfterSeconds) headers["Retry-After"] = String(answer.retryAfterSeconds);

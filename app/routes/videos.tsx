@@ -6,12 +6,13 @@ import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { pageTexts } from "#app/web/page-content.server.ts";
 import { useTranslate } from "#app/web/root-data.ts";
+import { readerOf } from "#app/web/session.server.ts";
 import type { Route } from "./+types/videos";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [texts, videos] = await Promise.all([
     pageTexts(request, context, ["video_page_title", "video_page_subtitle"]),
-    listPublishedVideos(runtimeOf(context).database.db, languageOf(request).lang),
+    listPublishedVideos(runtimeOf(context).database.db, languageOf(request).lang, readerOf(context)),
   ]);
   return { ...texts, videos };
 }

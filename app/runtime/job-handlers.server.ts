@@ -10,7 +10,9 @@ import {
   watermarkRedrawHandler,
 } from "#app/domains/media/image-finishing.server.ts";
 import { WATERMARK_REDRAW_JOB } from "#app/domains/media/image-watermarks.server.ts";
+import { placeAllPostImages } from "#app/domains/posts/post-image-places.server.ts";
 import { POST_PUBLISH_JOB, postPublishHandler } from "#app/domains/posts/post-scheduler.server.ts";
+import { announcementJobHandlers } from "#app/domains/subscriptions/announcements.server.ts";
 import { sweepExpiredTokens } from "#app/domains/users/account-tokens.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
 import type { RuntimeServices } from "./runtime.server.ts";
@@ -36,10 +38,27 @@ export function createJobHandlers(services: RuntimeServices, logger: Logger): Re
   const handlers: Record<string, JobHandler> = {
     // Mail: sent at once by the process that wrote it, retried or taken over by any process (mail-jobs.server.ts).
     ...mailJobHandlers(services.mail),
+    // New posts mailed to the members who subscribed: after the answer that published one, and a sweep each minute.
+    ...announcementJobHandlers({
+      db,
+      mail: services.mail,
+      baseUrl: env.baseUrl,
+      unsubscribeSecret: services.unsubscribeSecret,
+    }),
     [IMAGE_FINISH_JOB]: imageFinishHandler(db, storage),
     [WATERMARK_REDRAW_JOB]: watermarkRedrawHandler(db, storage),
     // Scheduled posts become published at their time, which drops every process's page cache.
     [POST_PUBLISH_JOB]: postPublishHandler({ db, logger }),
+    // Posts' pictures at public names or in member folders as their posts' visibility says: at the start (what an
+    // older version or an interrupted save left), then every hour. Each save of a post places its own at once.
+    "posts.place-images": {
+      lane: "maintenance",
+      run: async () => {
+        const moved = await placeAllPostImages(db, storage);
+        if (moved > 0) logger.info({ moved }, "Moved posts' pictures to where their visibility puts them");
+      },
+      every: every(HOUR),
+    },
     // Files no row names (an upload cut short, a crash), and this process's stale temp files.
     "sweep.storage": { lane: "maintenance", run: () => sweepStorage(db, env, storage), every: every(6 * HOUR) },
     // Counted limits whose window has ended, so that many addresses' single tries do not pile up.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Auth, createAuth } from "#app/auth/auth.server.ts";
 import { type AuthSecret, checkAuthSecret, resolveAuthSecret } from "#app/auth/auth-secret.server.ts";
-import { createAuthLimiter, type FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
+import { createAuthLimiter, FailedAttemptLimiter } from "#app/auth/rate-limit.server.ts";
 import { createResetRequestLimiter } from "#app/auth/recovery-limit.server.ts";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { withStartLock } from "#app/db/start-lock.server.ts";
@@ -17,6 +17,8 @@ import { type FileStorage, mediaSigningSecret } from "#app/domains/media/storage
 import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { SearchLimiter } from "#app/domains/search/search-limit.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
+import { shareSecretOf } from "#app/domains/shares/share-links.server.ts";
+import { unsubscribeSecretOf } from "#app/domains/subscriptions/unsubscribe-token.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { type Env, maskSmtpUrl } from "#app/lib/env.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
@@ -39,6 +41,14 @@ export type RuntimeServices = {
   mail: AppMailService;
   /** The key of the posts' "preview as visitor" links (app/domains/posts/preview-link.server.ts). */
   previewSecret: string;
+  /** The key of the cookie a share link's right password gives (app/domains/shares/share-links.server.ts). */
+  shareSecret: string;
+  /** Wrong passwords of share links per link and client address (in the database, like authLimiter). */
+  sharePasswordLimiter: FailedAttemptLimiter;
+  /** Wrong passwords per link from all addresses together: many addresses cannot guess on without end. */
+  shareLinkLimiter: FailedAttemptLimiter;
+  /** The key of the unsubscribe links of the mails about new posts (app/domains/subscriptions/). */
+  unsubscribeSecret: string;
   /** The key of the contact form's tokens (app/domains/contact/contact-guard.server.ts). */
   contactSecret: string;
   /** The contact form's spam checks, and its limits and spent tokens (in the database). */
@@ -80,6 +90,10 @@ export function createRuntime(env: Env, database: AppDatabase, authSecret?: Auth
     searchLimiter: new SearchLimiter(),
     storage,
     previewSecret: previewSecretOf(secret),
+    shareSecret: shareSecretOf(secret),
+    sharePasswordLimiter: new FailedAttemptLimiter(database.db, "share-password", 10, 15 * 60_000),
+    shareLinkLimiter: new FailedAttemptLimiter(database.db, "share-link", 50, 60 * 60_000),
+    unsubscribeSecret: unsubscribeSecretOf(secret),
     contactSecret: contactSecretOf(secret),
     contactGuard: createContactGuard({ db: database.db, secret: contactSecretOf(secret) }),
     changeFeed: createChangeFeed({

@@ -6,7 +6,7 @@ import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import type { ContentResult } from "#app/domains/content/content.server.ts";
 import { addressCompletion } from "#app/domains/content/content-schema.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
-import type { AdminTranslate } from "#app/i18n/admin-dictionary.ts";
+import type { AdminMessageKey, AdminTranslate } from "#app/i18n/admin-dictionary.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { translateFieldErrors } from "#app/lib/field-errors.ts";
 import { readForm } from "#app/lib/forms.server.ts";
@@ -25,6 +25,25 @@ export type ContentActions = {
   remove: (db: Kysely<Database>, actor: AuditActor, id: string, storage: FileStorage) => Promise<ContentResult>;
   setActive: (db: Kysely<Database>, actor: AuditActor, id: string, active: boolean) => Promise<ContentResult>;
   reorder: (db: Kysely<Database>, actor: AuditActor, ids: string[]) => Promise<ContentResult>;
+  /**
+   * Who may see an item (videos, issue 21), saved by its own form: a move of its files between public and member
+   * names happens there. "busy": it changed while its files were copied (answered 409, try again).
+   */
+  access?: {
+    set: (
+      db: Kysely<Database>,
+      storage: FileStorage,
+      actor: AuditActor,
+      id: string,
+      fields: Record<string, string>,
+    ) => Promise<
+      | { ok: true; target: string }
+      | Exclude<Extract<ContentResult, { ok: false }>, { reason: "stale" }>
+      | { ok: false; reason: "busy" }
+    >;
+    saved: AdminMessageKey;
+    busy: AdminMessageKey;
+  };
 };
 
 const intentSchema = z.discriminatedUnion("intent", [
@@ -32,6 +51,7 @@ const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("update"), id: rowIdSchema }),
   z.object({ intent: z.literal("delete"), id: rowIdSchema }),
   z.object({ intent: z.literal("toggle"), id: rowIdSchema, active: z.enum(["true", "false"]) }),
+  z.object({ intent: z.literal("access"), id: rowIdSchema }),
   z.object({
     intent: z.literal("reorder"),
     ids: z
@@ -132,6 +152,15 @@ export function contentAction(
         result = await actions.reorder(db, admin, command.ids);
         done = () => t("admin.common.orderSaved");
         break;
+      case "access": {
+        const access = actions.access;
+        if (!access) throw new AdminRefusal(400, t("admin.content.badRequest"));
+        const outcome = await access.set(db, storage, admin, command.id, fields);
+        if (!outcome.ok && outcome.reason === "busy") throw new AdminRefusal(409, t(access.busy));
+        result = outcome.ok ? { ok: true, id: command.id, target: outcome.target } : outcome;
+        done = (name) => t(access.saved, { name });
+        break;
+      }
     }
 
     if (!result.ok) {

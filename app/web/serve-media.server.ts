@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { isBucketUnavailable, isS3Storage, type S3FileStorage } from "#app/domains/media/bucket-storage.server.ts";
+import { MEMBER_MEDIA_PATH } from "#app/domains/media/image-display.ts";
 import {
   contentTypeOf,
   keyFromPath,
   PRIVATE_MEDIA_CACHE_CONTROL,
   PUBLIC_MEDIA_CACHE_CONTROL,
 } from "#app/domains/media/media-keys.server.ts";
+import { MEMBER_PREFIX } from "#app/domains/media/member-files.server.ts";
 import {
   type FileStorage,
   PRIVATE_MEDIA_PATH,
@@ -178,10 +180,16 @@ async function redirectToBucket(storage: S3FileStorage, key: string, res: Server
  * `/media-private/<key under private/>?expires=…&sig=…` only with a valid, unexpired signature.
  * Anything else is passed on (`next`).
  */
-export function mediaHandler(storageOf: () => FileStorage) {
+export function mediaHandler(storageOf: () => FileStorage, mayReadMemberFolder: MemberFolderCheck = noMemberFiles) {
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname.startsWith(MEMBER_MEDIA_PATH)) {
+      serveMemberFile(storageOf(), mayReadMemberFolder, url.pathname, req, res).catch((error) =>
+        failed(error, url, res, next),
+      );
+      return;
+    }
     const isPublic = url.pathname.startsWith(PUBLIC_MEDIA_PATH);
     const isPrivate = url.pathname.startsWith(PRIVATE_MEDIA_PATH);
     if (!isPublic && !isPrivate) return next();
@@ -200,20 +208,54 @@ export function mediaHandler(storageOf: () => FileStorage) {
       }
       return serveFile(storage, key, req, res, PUBLIC_MEDIA_CACHE_CONTROL);
     };
-    run().catch((error) => {
-      if (res.headersSent || res.destroyed) {
-        res.destroy();
-        return;
-      }
-      if (error instanceof StorageError) return send(res, 404, "Not found");
-      if (isBucketUnavailable(error)) {
-        // The bucket is away or overloaded, not this file: "try again shortly", kept by no cache, one line
-        // without a stack (as for an unreachable database; /readyz takes the instance out of rotation meanwhile).
-        getLogger().warn({ path: url.pathname, reason: reasonOf(error) }, "Storage unreachable");
-        res.setHeader("Retry-After", "5");
-        return send(res, 503, "The media storage is not answering. Please try again shortly.");
-      }
-      next(error);
-    });
+    run().catch((error) => failed(error, url, res, next));
   };
+}
+
+/** A file that could not be served: gone (404), the bucket away (503), else the error page. */
+function failed(error: unknown, url: URL, res: ServerResponse, next: (error?: unknown) => void) {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  if (error instanceof StorageError) return send(res, 404, "Not found");
+  if (isBucketUnavailable(error)) {
+    // The bucket is away or overloaded, not this file: "try again shortly", kept by no cache, one line
+    // without a stack (as for an unreachable database; /readyz takes the instance out of rotation meanwhile).
+    getLogger().warn({ path: url.pathname, reason: reasonOf(error) }, "Storage unreachable");
+    res.setHeader("Retry-After", "5");
+    return send(res, 503, "The media storage is not answering. Please try again shortly.");
+  }
+  next(error);
+}
+
+/** Whether the request's reader may see the picture or video whose files are in a member folder (member-media.server.ts). */
+export type MemberFolderCheck = (req: IncomingMessage, folder: string) => Promise<boolean>;
+
+/** Without a check (a handler of public and signed files only), no member file is served. */
+const noMemberFiles: MemberFolderCheck = async () => false;
+
+/**
+ * A member file's address: `/media/members/<folder>/<width>-<hash>.<ext>` (a picture's or a video poster's size), or
+ * `/media/members/<folder>/<uuid>.<mp4|webm>` (a restricted uploaded video).
+ */
+const MEMBER_FILE = /^([A-Za-z0-9_-]+)\/(\d+-[0-9a-f]+\.(?:avif|webp|jpg)|[0-9a-f-]{36}\.(?:mp4|webm))$/;
+/**
+ * A restricted picture's or video's file (issue 21), for its own reader only: checked on every request, kept by no shared
+ * cache, and revalidated by the browser each time (its ETag answers 304), so that a reader who loses access loses
+ * the files at their next request. Anyone else gets the answer of a file that does not exist.
+ */
+export const MEMBER_MEDIA_CACHE_CONTROL = "private, no-cache";
+
+async function serveMemberFile(
+  storage: FileStorage,
+  mayRead: MemberFolderCheck,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const match = MEMBER_FILE.exec(pathname.slice(MEMBER_MEDIA_PATH.length));
+  const [, folder = "", file = ""] = match ?? [];
+  if (!match || !(await mayRead(req, folder))) return send(res, 404, "Not found");
+  return serveFile(storage, `${MEMBER_PREFIX}${folder}/${file}`, req, res, MEMBER_MEDIA_CACHE_CONTROL);
 }

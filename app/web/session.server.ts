@@ -2,6 +2,9 @@ import type { Kysely } from "kysely";
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { isPastAbsoluteLifetime, recordSessionActivity } from "#app/auth/session.server.ts";
 import type { Database } from "#app/db/schema.ts";
+import { groupIdsOf } from "#app/domains/access/access.server.ts";
+import type { Reader } from "#app/domains/access/reader.ts";
+import { noteVisit } from "#app/domains/home/new-for-you.server.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import { hasTwoFactor, isTwoFactorRequiredForAdmins } from "#app/domains/users/two-factor.server.ts";
 import { isAdmin } from "#app/domains/users/users.server.ts";
@@ -30,17 +33,39 @@ export async function loadSessionUser(
     return { user: null, headers: ended.headers };
   }
   await recordSessionActivity(database.db, response.session, now);
+  // A request after a long pause starts a new visit: the home page's "new for you" counts from the last one's end.
+  await noteVisit(database.db, response.user.id, new Date(response.session.updatedAt), now);
+  const [admin, groupIds] = await Promise.all([
+    isAdmin(database.db, response.user.id),
+    groupIdsOf(database.db, response.user.id),
+  ]);
   const user = {
     id: response.user.id,
     email: response.user.email,
-    isAdmin: await isAdmin(database.db, response.user.id),
+    isAdmin: admin,
     sessionId: response.session.id,
+    groupIds,
   };
   return { user, headers };
 }
 
 export function getSessionUser(context: Readonly<RouterContextProvider>): SessionUser | null {
   return context.get(sessionUserContext);
+}
+
+/**
+ * Who reads this request's pages, for the one visibility rule (app/domains/access/): read with the session on every
+ * request, so that a member's changed groups count from their next request.
+ */
+export function readerOf(context: Readonly<RouterContextProvider>): Reader {
+  return readerOfUser(getSessionUser(context));
+}
+
+/** The reader a signed-in user (or nobody) is. */
+export function readerOfUser(user: SessionUser | null): Reader {
+  if (!user) return { kind: "visitor" };
+  if (user.isAdmin) return { kind: "admin", userId: user.id };
+  return { kind: "member", userId: user.id, groupIds: user.groupIds };
 }
 
 /**
@@ -96,18 +121,33 @@ async function requireAdminTwoFactor(db: Kysely<Database>, user: SessionUser): P
 }
 
 /**
+ * The reader a request's cookie stands for, read without extending or recording the session (a file of a page is
+ * no visit): `/media/members/…` asks it for every file (app/web/member-media.server.ts).
+ */
+export async function readerOfCookie(
+  cookie: string | undefined,
+  { auth, database }: Pick<Runtime, "auth" | "database">,
+  now = new Date(),
+): Promise<Reader> {
+  if (!cookie?.includes("session_token")) return { kind: "visitor" };
+  const session = await auth.api.getSession({ headers: new Headers({ cookie }), query: { disableRefresh: true } });
+  if (!session || isPastAbsoluteLifetime(session.session.createdAt, now)) return { kind: "visitor" };
+  const userId = session.user.id;
+  if (await isAdmin(database.db, userId)) return { kind: "admin", userId };
+  return { kind: "member", userId, groupIds: await groupIdsOf(database.db, userId) };
+}
+
+/**
  * Who holds a live stream (server/event-streams.ts), from its request's cookie: read without extending the session
  * (a stream is no visit) and asked again whenever that user's roles or sessions change.
  */
 export async function identifyStreamHolder(
   cookie: string | undefined,
-  { auth, database }: Pick<Runtime, "auth" | "database">,
+  runtime: Pick<Runtime, "auth" | "database">,
   now = new Date(),
 ): Promise<{ viewer: "visitor" | "member" | "admin"; userId: string | null }> {
-  const visitor = { viewer: "visitor" as const, userId: null };
-  if (!cookie?.includes("session_token")) return visitor;
-  const session = await auth.api.getSession({ headers: new Headers({ cookie }), query: { disableRefresh: true } });
-  if (!session || isPastAbsoluteLifetime(session.session.createdAt, now)) return visitor;
-  const admin = await isAdmin(database.db, session.user.id);
-  return { viewer: admin ? "admin" : "member", userId: session.user.id };
+  const reader = await readerOfCookie(cookie, runtime, now);
+  return reader.kind === "visitor"
+    ? { viewer: "visitor", userId: null }
+    : { viewer: reader.kind, userId: reader.userId };
 }

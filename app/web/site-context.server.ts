@@ -24,8 +24,11 @@ export function requestSettings(context: Readonly<RouterContextProvider>): Promi
 export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxage=10, stale-while-revalidate=60";
 /** Signed-in pages, admin screens, forms and anything setting a cookie: never stored anywhere. */
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
-/** Paths whose pages are never public even for a visitor: sign-in, the admin area, the API, post previews. */
-const NEVER_PUBLIC = /^\/(admin|auth|account|api|blog\/preview)(\/|\.data|$)/;
+/**
+ * Paths whose pages are never public even for a visitor: sign-in, the admin area, the API, post previews, share
+ * links and unsubscribe links (their addresses hold tokens).
+ */
+const NEVER_PUBLIC = /^\/(admin|auth|account|api|blog\/preview|s|unsubscribe)(\/|\.data|$)/;
 
 function cachePolicy(request: Request, signedIn: boolean, response: Response): string {
   const safe = request.method === "GET" || request.method === "HEAD";

@@ -1,9 +1,11 @@
 import type { Browser, Page } from "@playwright/test";
+import { unsubscribeSecretOf, unsubscribeTokenFor } from "#app/domains/subscriptions/unsubscribe-token.server.ts";
 import type { CreatedUser } from "#tests/support/factories.ts";
 import { strongPassword } from "#tests/support/factories.ts";
 import { noteCookieSecret } from "#tests/support/server-process.ts";
 import { toast } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
+import { E2E_SECRET } from "./e2e-env.ts";
 import { expect, setPreferences, test, waitForHydration } from "./fixtures.ts";
 
 /** Signs in through the real form, so that the session records this browser and its address. */
@@ -175,6 +177,63 @@ test("the mail language is shown and saved", async ({ page, makeUser }) => {
   await page.reload();
   await expect(section.getByLabel("Language")).toHaveValue("de");
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`"E-mail me new posts and albums" is a labelled switch the keyboard turns on and off (${theme})`, async ({
+    page,
+    makeUser,
+  }) => {
+    await setPreferences(page, { theme });
+    const user = await makeUser();
+    await signInWithForm(page, user);
+    await waitForHydration(page);
+    const section = page.getByRole("region", { name: "E-mails about new posts and albums" });
+    const toggle = section.getByRole("switch", { name: "E-mail me new posts and albums" });
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+    await toggle.focus();
+    await page.keyboard.press("Space");
+    await expect(toast(page, "You will get an e-mail about each new post and album.")).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    await expect(toggle).toBeFocused();
+    await page.reload();
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    await expectNoViolations(page, `/account with the switch on (${theme})`);
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect(toast(page, "You will get no more e-mails about new posts and albums.")).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+  });
+}
+
+for (const theme of ["light", "dark"] as const) {
+  test(`a mail's unsubscribe page asks first, then turns the mails off without signing in (${theme})`, async ({
+    page,
+    makeUser,
+    database,
+  }) => {
+    await setPreferences(page, { theme });
+    const user = await makeUser();
+    await database.db
+      .insertInto("member_subscriptions")
+      .values({ user_id: user.id, kind: "post", created_at: new Date() })
+      .execute();
+    await page.goto(`/unsubscribe/${unsubscribeTokenFor(unsubscribeSecretOf(E2E_SECRET), user.id)}`);
+    await waitForHydration(page);
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Unsubscribe from e-mails about new posts" }),
+    ).toBeVisible();
+    await expectNoViolations(page, `/unsubscribe/… (${theme})`);
+    await page.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.getByText(/^You are unsubscribed\./)).toBeVisible();
+    await expectNoViolations(page, `/unsubscribe/… done (${theme})`);
+    const left = await database.db
+      .selectFrom("member_subscriptions")
+      .select("user_id")
+      .where("user_id", "=", user.id)
+      .execute();
+    expect(left).toEqual([]);
+  });
+}
 
 for (const theme of ["light", "dark"] as const) {
   for (const width of [1280, 390]) {

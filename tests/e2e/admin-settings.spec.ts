@@ -164,11 +164,12 @@ test("the owner reorders the menu from the keyboard; every page's header follows
     "5.Videos",
     "6.Blog",
     "7.Contact",
+    "8.Albums",
   ]);
   // Home to the top, FAQ up one: by keyboard, each move announced, the focus staying with the moved entry.
   await pages.getByRole("button", { name: "Move “Home” up" }).focus();
   await page.keyboard.press("Enter");
-  await expect(pages.getByText("Home: 1 / 7")).toBeAttached();
+  await expect(pages.getByText("Home: 1 / 8")).toBeAttached();
   // At the top "up" is disabled: the focus went to "down" of the same entry.
   await expect(pages.getByRole("button", { name: "Move “Home” up" })).toBeDisabled();
   await expect(pages.getByRole("button", { name: "Move “Home” down" })).toBeFocused();
@@ -183,6 +184,7 @@ test("the owner reorders the menu from the keyboard; every page's header follows
     "5.Videos",
     "6.Blog",
     "7.Contact",
+    "8.Albums",
   ]);
   await pages.getByLabel("Show empty sections in the menu").check();
   await expectToastAfter(page, "Saved. Settings changed: 2.", () =>
@@ -201,6 +203,7 @@ test("the owner reorders the menu from the keyboard; every page's header follows
         "Links",
         "Videos",
         "Blog",
+        "Albums",
       ]);
     }
     await setPreferences(visitor, { lang: "de" });
@@ -212,12 +215,13 @@ test("the owner reorders the menu from the keyboard; every page's header follows
       "Links",
       "Videos",
       "Blog",
+      "Alben",
     ]);
   } finally {
     await context.close();
     // The other specs' menus as they expect them.
     for (const [key, value] of [
-      ["menu_order", "gallery,home,links,faq,videos,blog,contact"],
+      ["menu_order", "gallery,home,links,faq,videos,blog,contact,albums"],
       ["menu_show_empty_sections", "false"],
     ] as const) {
       await database.db.updateTable("site_settings").set({ value }).where("key", "=", key).execute();

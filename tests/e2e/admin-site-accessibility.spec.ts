@@ -48,7 +48,7 @@ for (const theme of ["light", "dark"] as const) {
       await expect(page.locator("html")).toHaveClass(theme);
       // Moved once: the announcement and the focus after a move included; nothing is saved.
       await page.getByRole("button", { name: "Move “Blog” up" }).click();
-      await expect(page.getByText("Blog: 5 / 7")).toBeAttached();
+      await expect(page.getByText("Blog: 5 / 8")).toBeAttached();
       await expectNoViolations(page, `/admin/settings pages with the menu's order (${theme})`);
     });
 
@@ -86,6 +86,25 @@ for (const theme of ["light", "dark"] as const) {
       await page.getByRole("button", { name: `Make admin: ${user.email}` }).click();
       await expect(page.getByRole("alertdialog")).toBeVisible();
       await expectNoViolations(page, `/admin/users make-admin dialog (${theme})`);
+    });
+
+    test("the member groups screen, with a member, and its delete dialog", async ({ page, makeUser }) => {
+      const user = await makeUser();
+      const name = `Family ${theme} ${Math.random().toString(36).slice(2, 8)}`;
+      await page.goto("/admin/groups");
+      await waitForHydration(page);
+      await expect(page.getByRole("heading", { level: 1, name: "Member groups" })).toBeVisible();
+      await page.getByLabel("Name", { exact: true }).fill(name);
+      await page.getByRole("button", { name: "Create group" }).click();
+      const card = page.getByRole("region", { name });
+      await card.getByLabel(`Add an account to “${name}”`).selectOption({ label: user.email });
+      await card.getByRole("button", { name: "Add" }).click();
+      await expect(card.getByRole("button", { name: `Remove ${user.email} from “${name}”` })).toBeVisible();
+      await expect(card).toContainText("Members: 1");
+      await expectNoViolations(page, `/admin/groups (${theme})`);
+      await card.getByRole("button", { name: `Delete the group “${name}”` }).click();
+      await expect(page.getByRole("alertdialog")).toContainText("visible to admins only");
+      await expectNoViolations(page, `/admin/groups delete dialog (${theme})`);
     });
 
     test("the audit log", async ({ page }) => {

@@ -406,7 +406,7 @@ test("the admin drops a file, moves it up, hides it and deletes it with its file
   const row = list.getByRole("listitem").last();
   await row.getByRole("button", { name: "Edit “Dropped”" }).click();
   await expect(row.getByRole("group", { name: "English" }).getByLabel("Title")).toHaveValue("Dropped");
-  await row.getByRole("button", { name: "Save" }).click();
+  await row.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("“Dropped” was saved.")).toBeVisible();
 
   const order = async () =>

@@ -57,3 +57,36 @@ test("sign-up messages show without JavaScript", async ({ page }) => {
   await expect(page.getByRole("alert")).toContainText("Invite code required");
   await expect(page.getByRole("alert")).toContainText("Please enter a valid invite code to register.");
 });
+
+test("the member groups screen works as plain form posts, its delete asked first", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  const member = await makeUser();
+  await signInAs(page, await makeUser({ admin: true }));
+  const name = `Plain ${Math.random().toString(36).slice(2, 8)}`;
+  await page.goto("/admin/groups");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create group" }).click();
+  await expect(page.getByText(`Group “${name}” created.`)).toBeVisible();
+
+  const card = page.getByRole("region", { name });
+  await card.getByLabel(`Add an account to “${name}”`).selectOption({ label: member.email });
+  await card.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByText(`${member.email} is now in “${name}”.`)).toBeVisible();
+  await expect(card).toContainText("Members: 1");
+
+  // The same name in capitals: refused, the reason beside the field and the typed name kept.
+  await page.getByLabel("Name", { exact: true }).fill(name.toUpperCase());
+  await page.getByRole("button", { name: "Create group" }).click();
+  await expect(page.getByRole("alert")).toContainText("A group of that name exists already");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name.toUpperCase());
+
+  // Without the dialog, a disclosure says what deleting does before its button.
+  await card.locator("summary").click();
+  await expect(card).toContainText("visible to admins only");
+  await card.getByRole("button", { name: "Delete group" }).click();
+  await expect(page.getByText(`Group “${name}” deleted.`)).toBeVisible();
+  await expect(page.getByRole("region", { name })).toHaveCount(0);
+});

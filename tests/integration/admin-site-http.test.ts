@@ -41,6 +41,7 @@ const READ_PATHS = [
   "/admin/settings",
   "/admin/invites",
   "/admin/users",
+  "/admin/groups",
   "/admin/audit",
   "/admin/audit?area=settings",
   "/admin/outbox",
@@ -73,6 +74,13 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     invites: await database.db.selectFrom("invite_codes").select(["code", "is_used", "note"]).orderBy("code").execute(),
     roles: await database.db.selectFrom("user_roles").select(["user_id", "role"]).orderBy("user_id").execute(),
     users: await database.db.selectFrom("user").select("id").orderBy("id").execute(),
+    groups: await database.db.selectFrom("member_groups").select(["id", "name"]).orderBy("id").execute(),
+    memberships: await database.db
+      .selectFrom("user_groups")
+      .selectAll()
+      .orderBy("user_id")
+      .orderBy("group_id")
+      .execute(),
     sessions: await database.db.selectFrom("session").select("id").orderBy("id").execute(),
     audit: await database.db.selectFrom("audit_log").select("id").orderBy("id").execute(),
     // Failed ones only: the server's own worker moves the others meanwhile (recurring sweeps).
@@ -121,6 +129,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       expect(await ownerSees("/admin/settings")).toContain("Site identity");
       expect(await ownerSees("/admin/users")).toContain(owner.email);
       expect(await ownerSees("/admin/invites")).toContain("Create codes");
+      expect(await ownerSees("/admin/groups")).toContain("Create group");
       expect(await ownerSees("/admin/audit")).toContain("Every change made in the admin area");
     });
   });
@@ -137,6 +146,12 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       { path: "/admin/users", fields: { intent: "revokeAdmin", userId: owner.id, confirmSelf: "yes" } },
       { path: "/admin/users", fields: { intent: "signOut", userId: owner.id } },
       { path: "/admin/users", fields: { intent: "delete", userId: owner.id, confirmSelf: "yes" } },
+      { path: "/admin/users", fields: { intent: "setGroups", userId: victim.id, [`group.${groupId}`]: "on" } },
+      { path: "/admin/groups", fields: { intent: "create", name: "Taken over" } },
+      { path: "/admin/groups", fields: { intent: "rename", groupId, name: "Taken over" } },
+      { path: "/admin/groups", fields: { intent: "addMember", groupId, userId: victim.id } },
+      { path: "/admin/groups", fields: { intent: "removeMember", groupId, userId: owner.id } },
+      { path: "/admin/groups", fields: { intent: "delete", groupId } },
       { path: "/admin/markdown-preview", fields: { source: "**hi**" } },
       { path: "/admin/jobs", fields: { intent: "retry", id: failedJobId } },
       { path: "/admin/jobs", fields: { intent: "dismiss", id: failedJobId } },
@@ -146,9 +161,17 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
     let victim: CreatedUser;
     let spareCode: string;
     let failedJobId: string;
+    let groupId: string;
 
     beforeAll(async () => {
       victim = await createUser(database.db);
+      // A group with the owner in it: what a taken-over request would rename, empty or delete.
+      groupId = "a3c1f0de-5b7e-4c2a-9d8f-0e1f2a3b4c5d";
+      await database.db
+        .insertInto("member_groups")
+        .values({ id: groupId, name: "Family", created_at: new Date() })
+        .execute();
+      await database.db.insertInto("user_groups").values({ user_id: owner.id, group_id: groupId }).execute();
       spareCode = await createInvite(database.db);
       // Failed for good, with a kind no worker runs: only an admin's answer could move it.
       failedJobId = (await enqueueJob(database.db, { kind: "test.failed-for-good" })) as string;
@@ -457,6 +480,31 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
 
       expect(await snapshot()).toEqual(before);
       expect((await getWithCookie("/admin/users", ownerCookie)).status).toBe(200);
+    });
+  });
+
+  describe("member groups", () => {
+    it("creates a group and puts an account in it by plain form posts; the same name in another case is refused", async () => {
+      const member = await createUser(database.db);
+      const created = await postAsOwner("/admin/groups", { intent: "create", name: "Neighbours" });
+      expect(created.status).toBe(200);
+      expect(visibleText(created.body)).toContain("Group “Neighbours” created.");
+      const refused = await postAsOwner("/admin/groups", { intent: "create", name: "NEIGHBOURS" });
+      expect(refused.status).toBe(400);
+      expect(visibleText(refused.body)).toContain("A group of that name exists already");
+
+      const group = await database.db
+        .selectFrom("member_groups")
+        .select("id")
+        .where("name", "=", "Neighbours")
+        .executeTakeFirstOrThrow();
+      const saved = await postAsOwner("/admin/users", {
+        intent: "setGroups",
+        userId: member.id,
+        [`group.${group.id}`]: "on",
+      });
+      expect(visibleText(saved.body)).toContain(`Groups of ${member.email} saved.`);
+      expect(await ownerSees("/admin/groups")).toContain(member.email);
     });
   });
 
@@ -828,14 +876,23 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
       try {
         const saved = await save({
           menu_show_empty_sections: "true",
-          menu_order: "videos,faq,links,home,gallery,blog,contact",
+          menu_order: "videos,faq,links,home,gallery,blog,contact,albums",
         });
         expect(saved.status).toBe(200);
         // Without JavaScript the form's field holds the order as the server stored it.
         const form = (await getWithCookie("/admin/settings?section=pages", ownerCookie)).body;
-        expect(form).toMatch(/<input[^>]*name="menu_order"[^>]*value="videos,faq,links,home,gallery,blog,contact"/);
+        expect(form).toMatch(
+          /<input[^>]*name="menu_order"[^>]*value="videos,faq,links,home,gallery,blog,contact,albums"/,
+        );
         for (const path of ["/", "/faq", "/home"]) {
-          expect(await menu(path)).toEqual(["/videos Videos", "/faq FAQ", "/links Links", "/home Home", "/ Gallery"]);
+          expect(await menu(path)).toEqual([
+            "/videos Videos",
+            "/faq FAQ",
+            "/links Links",
+            "/home Home",
+            "/ Gallery",
+            "/albums Albums",
+          ]);
         }
         expect(await menu("/links?lang=de")).toEqual([
           "/videos Videos",
@@ -843,6 +900,7 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
           "/links Links",
           "/home Start",
           "/ Galerie",
+          "/albums Alben",
         ]);
         const audit = await database.db
           .selectFrom("audit_log")
@@ -850,22 +908,22 @@ describe.each(databaseKinds)("the admin site screens over HTTP (%s)", (kind) => 
           .where("target", "=", "menu_order")
           .execute();
         expect(audit).toEqual([
-          { old_value: settingDefaults.menu_order, new_value: "videos,faq,links,home,gallery,blog,contact" },
+          { old_value: settingDefaults.menu_order, new_value: "videos,faq,links,home,gallery,blog,contact,albums" },
         ]);
 
         const before = await snapshot();
         for (const [order, message] of [
           [
-            "videos,faq,links,home,gallery,contact,gallery",
-            "A section is named twice: name each of gallery, home, links, faq, videos, blog, contact once.",
+            "videos,faq,links,home,gallery,contact,albums,gallery",
+            "A section is named twice: name each of gallery, home, links, faq, videos, blog, contact, albums once.",
           ],
           [
-            "videos,faq,links,home,gallery,blog,contact,shop",
-            "An unknown section is named: use only gallery, home, links, faq, videos, blog, contact, each once.",
+            "videos,faq,links,home,gallery,blog,contact,albums,shop",
+            "An unknown section is named: use only gallery, home, links, faq, videos, blog, contact, albums, each once.",
           ],
           [
             "videos,faq",
-            "A section is missing: name all of gallery, home, links, faq, videos, blog, contact, each once.",
+            "A section is missing: name all of gallery, home, links, faq, videos, blog, contact, albums, each once.",
           ],
         ] as const) {
           const refused = await postAsOwner("/admin/settings?section=pages", { intent: "save", menu_order: order });

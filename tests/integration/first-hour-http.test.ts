@@ -141,7 +141,7 @@ describe.each(databaseKinds)("the owner's first hour over HTTP (%s)", (kind) => 
 
     await setSetting("menu_show_empty_sections", "true");
     const kept = await eventually("/", undefined, (html) => menuAddresses(html).length > 3);
-    expect(menuAddresses(kept)).toEqual(["/", "/home", "/links", "/faq", "/videos"]);
+    expect(menuAddresses(kept)).toEqual(["/", "/home", "/links", "/faq", "/videos", "/albums"]);
     await setSetting("menu_show_empty_sections", "false");
     const back = await eventually("/", undefined, (html) => menuAddresses(html).length === 3);
     expect(menuAddresses(back)).toEqual(["/", "/home", "/faq"]);

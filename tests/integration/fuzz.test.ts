@@ -3,6 +3,8 @@ import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { albumFieldsSchema } from "#app/domains/albums/album-schema.ts";
+import { addAlbumPictures, createAlbum } from "#app/domains/albums/albums.server.ts";
 import { BACKUP_TABLES } from "#app/domains/backup/tables.server.ts";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { linksService } from "#app/domains/links/links.server.ts";
@@ -95,6 +97,7 @@ type Seeded = {
   faqId: string;
   videoId: string;
   postId: string;
+  albumId: string;
   inviteCode: string;
   messageId: string;
   /** A contact form as a browser sends it: a signed token old enough, its proof of work. */
@@ -164,6 +167,21 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       baseline: { intent: "reorder", ids: seeded.pictureId },
       fuzz: ["ids"],
     },
+    // Who may see a picture (issue 21): moves its files between public and member names.
+    {
+      file: "routes/admin.gallery.tsx",
+      path: "/admin/gallery",
+      who: "admin",
+      baseline: { intent: "access", id: seeded.pictureId, visibility: "members", group_ids: "", name: "A title" },
+      fuzz: ["id", "visibility", "group_ids", "name"],
+    },
+    {
+      file: "routes/admin.gallery.tsx",
+      path: "/admin/gallery",
+      who: "admin",
+      baseline: { intent: "bulk-access", ids: seeded.pictureId, visibility: "everyone", group_ids: "" },
+      fuzz: ["ids", "visibility", "group_ids"],
+    },
     ...contentTargets("routes/admin.links.tsx", "/admin/links", seeded.linkId, {
       title: "Link",
       title_de: "",
@@ -186,6 +204,14 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       embed_url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
       active: "on",
     }),
+    // Who may see a video (issue 21): moves an uploaded file and a poster between public and member names.
+    {
+      file: "routes/admin.videos.tsx",
+      path: "/admin/videos",
+      who: "admin",
+      baseline: { intent: "access", id: seeded.videoId, visibility: "members", group_ids: "", name: "Video" },
+      fuzz: ["id", "visibility", "group_ids", "name"],
+    },
     {
       file: "routes/admin.settings.tsx",
       path: "/admin/settings",
@@ -250,6 +276,37 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       baseline: { post_id: "", title: "Draft", body: "Text" },
       fuzz: ["post_id", "title", "body", "base_updated_at"],
     },
+    // A post's share links (issue 21): make one, revoke one (an id no link has).
+    {
+      file: "routes/admin.posts.$id.shares.ts",
+      path: `/admin/posts/${seeded.postId}/shares`,
+      who: "admin",
+      baseline: { intent: "create", expires_on: "2099-12-31", password: "" },
+      fuzz: ["intent", "expires_on", "password"],
+    },
+    {
+      file: "routes/admin.posts.$id.shares.ts",
+      path: `/admin/posts/${seeded.postId}/shares`,
+      who: "admin",
+      baseline: { intent: "revoke", link: "00000000-0000-4000-8000-000000000000" },
+      fuzz: ["link"],
+    },
+    // An album's share links: the same writes on an album.
+    {
+      file: "routes/admin.albums.$id.shares.ts",
+      path: `/admin/albums/${seeded.albumId}/shares`,
+      who: "admin",
+      baseline: { intent: "create", expires_on: "", password: "harbour" },
+      fuzz: ["intent", "expires_on", "password", "link"],
+    },
+    // A share link's password form, on a link that names nothing (answered as a missing page, whatever is sent).
+    {
+      file: "routes/share.$token.tsx",
+      path: "/s/sharenothing0000000000000000000000000000000",
+      who: "visitor",
+      baseline: { password: "lighthouse" },
+      fuzz: ["password"],
+    },
     {
       file: "routes/admin.posts.$id.presence.ts",
       path: `/admin/posts/${seeded.postId}/presence`,
@@ -286,8 +343,8 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       file: "routes/admin.invites.tsx",
       path: "/admin/invites",
       who: "admin",
-      baseline: { intent: "create", count: "1", note: "For a friend" },
-      fuzz: ["intent", "count", "note"],
+      baseline: { intent: "create", count: "1", note: "For a friend", group_ids: "" },
+      fuzz: ["intent", "count", "note", "group_ids"],
     },
     {
       file: "routes/admin.invites.tsx",
@@ -326,6 +383,57 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       baseline: { intent: "signOut", userId: seeded.member.id },
       fuzz: ["intent", "userId", "confirmSelf"],
     },
+    // An account's groups (issue 21): one field per group (`group.<id>`), none here.
+    {
+      file: "routes/admin.users.tsx",
+      path: "/admin/users",
+      who: "admin",
+      baseline: { intent: "setGroups", userId: seeded.member.id },
+      fuzz: ["userId"],
+    },
+    // Albums (issue 21): a new one, the albums' order, one album's fields, pictures, order and cover.
+    {
+      file: "routes/admin.albums.tsx",
+      path: "/admin/albums",
+      who: "admin",
+      baseline: { intent: "create", title: "Fuzzed album", visibility: "members" },
+      fuzz: ["intent", "title", "slug", "visibility", "group_ids"],
+    },
+    {
+      file: "routes/admin.albums.tsx",
+      path: "/admin/albums",
+      who: "admin",
+      baseline: { intent: "reorder", ids: seeded.albumId },
+      fuzz: ["ids"],
+    },
+    {
+      file: "routes/admin.albums.$id.tsx",
+      path: `/admin/albums/${seeded.albumId}`,
+      who: "admin",
+      baseline: { intent: "save", title: "Album", title_de: "Album", slug: "", slug_de: "", description: "Text" },
+      fuzz: ["intent", "title", "title_de", "slug", "slug_de", "description", "visibility", "group_ids"],
+    },
+    {
+      file: "routes/admin.albums.$id.tsx",
+      path: `/admin/albums/${seeded.albumId}`,
+      who: "admin",
+      baseline: { intent: "cover", pictureId: seeded.pictureId },
+      fuzz: ["intent", "pictureId", "ids"],
+    },
+    {
+      file: "routes/admin.groups.tsx",
+      path: "/admin/groups",
+      who: "admin",
+      baseline: { intent: "create", name: "Fuzzed group" },
+      fuzz: ["intent", "name"],
+    },
+    {
+      file: "routes/admin.groups.tsx",
+      path: "/admin/groups",
+      who: "admin",
+      baseline: { intent: "addMember", groupId: "no-such-group", userId: seeded.member.id },
+      fuzz: ["groupId", "userId"],
+    },
     // The admin's own account: every password sent is wrong (refused, nothing changed), the language is harmless.
     {
       file: "routes/account._index.tsx",
@@ -354,6 +462,22 @@ function formTargets(seeded: Seeded, tinyJpeg: Buffer): FormTarget[] {
       who: "admin",
       baseline: { intent: "delete", password: "wrong-password-1234" },
       fuzz: ["password"],
+    },
+    // The switch of mails about new posts: on or off, nothing else is taken.
+    {
+      file: "routes/account._index.tsx",
+      path: "/account?index",
+      who: "admin",
+      baseline: { intent: "subscriptions", posts: "on" },
+      fuzz: ["posts"],
+    },
+    // A made-up token names no account: every post is refused and changes nothing.
+    {
+      file: "routes/unsubscribe.$token.tsx",
+      path: "/unsubscribe/bm8tc3VjaC1hY2NvdW50.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      who: "visitor",
+      baseline: { "List-Unsubscribe": "One-Click" },
+      fuzz: ["List-Unsubscribe"],
     },
     {
       file: "routes/account.sessions.tsx",
@@ -513,6 +637,10 @@ const QUERY_PARAMS: Record<string, string[]> = {
   "routes/blog.tag.$tag.tsx": ["page"],
   "routes/blog.preview.tsx": ["post", "expires", "signature"],
   "routes/search.tsx": ["q", "page", "scope"],
+  "routes/albums.$slug.tsx": ["page", "image"],
+  // A shared album's page and opened picture (issue 21).
+  "routes/share.$token.tsx": ["page", "image"],
+  "routes/admin.uploads.gallery.ts": ["album"],
 };
 
 /** Tables a refused request may still write: the sign-in failure count, and better-auth's scratch table. */
@@ -571,7 +699,10 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       active: "on",
     });
     const post = await createPost(database.db, factoryActor, { title: "Post", title_de: "Beitrag", body: "Text" });
-    if (!link.ok || !faq.ok || !video.ok || !post.ok) throw new Error("The fuzz test's content was refused");
+    const album = await createAlbum(database.db, factoryActor, albumFieldsSchema.parse({ title: "Album" }));
+    if (!link.ok || !faq.ok || !video.ok || !post.ok || !album.ok)
+      throw new Error("The fuzz test's content was refused");
+    await addAlbumPictures(database.db, factoryActor, album.id, [pictureId]);
     seeded = {
       admin: users.admin,
       member,
@@ -580,6 +711,7 @@ describe.each(databaseKinds)("every input, fuzzed over HTTP (%s)", (kind) => {
       faqId: faq.id,
       videoId: video.id,
       postId: post.id,
+      albumId: album.id,
       inviteCode: await createInvite(database.db),
       messageId: "fuzz-message",
       contactForm: contactFormFields(TEST_AUTH_SECRET, { email: "fuzz-sender@example.test" }),

@@ -53,13 +53,13 @@ describe.each(databaseKinds)("sitemap, robots.txt and structured data over HTTP 
     return body;
   }
 
-  it("robots.txt keeps crawlers out of admin, sign-in and account pages and names the sitemap", async () => {
+  it("robots.txt keeps crawlers out of admin, sign-in, account and share-link pages and names the sitemap", async () => {
     const response = await request(server.url("/robots.txt"));
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/plain/);
     const lines = response.body.split("\n");
     expect(lines).toContain("User-agent: *");
-    for (const path of ["/admin", "/auth", "/account"]) expect(lines).toContain(`Disallow: ${path}`);
+    for (const path of ["/admin", "/auth", "/account", "/s/"]) expect(lines).toContain(`Disallow: ${path}`);
     expect(lines).toContain(`Sitemap: ${server.origin}/sitemap.xml`);
     expect(response.body).not.toMatch(/^Disallow: \/$/m);
   });

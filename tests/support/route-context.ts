@@ -54,12 +54,12 @@ export function useRouteRuntime(kind: DatabaseKind): () => RouteRuntime {
 }
 
 /** Who asks: nobody signed in, or a user (as the root middleware would have resolved their session). */
-export type Visitor = null | Pick<CreatedUser, "id" | "email" | "isAdmin">;
+export type Visitor = null | (Pick<CreatedUser, "id" | "email" | "isAdmin"> & { groupIds?: readonly string[] });
 
 export function routeContext(runtime: Runtime, visitor: Visitor, clientAddress = "203.0.113.7"): RouterContextProvider {
   const context = new RouterContextProvider();
   context.set(runtimeContext, runtime);
-  const user: SessionUser | null = visitor ? { ...visitor, sessionId: "in-process-test-session" } : null;
+  const user: SessionUser | null = visitor ? { groupIds: [], ...visitor, sessionId: "in-process-test-session" } : null;
   context.set(sessionUserContext, user);
   context.set(clientAddressContext, clientAddress);
   return context;

@@ -23,8 +23,14 @@ export function servicesContext(runtime: Partial<Runtime>, user: SessionUser | n
 }
 
 /** A session user for `routeContext` from a created user (or any id and address). */
-export function sessionOf(user: { id: string; email: string; isAdmin: boolean }): SessionUser {
-  return { id: user.id, email: user.email, isAdmin: user.isAdmin, sessionId: `session-of-${user.id}` };
+export function sessionOf(user: {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  groupIds?: readonly string[];
+}): SessionUser {
+  const { id, email, isAdmin, groupIds = [] } = user;
+  return { id, email, isAdmin, sessionId: `session-of-${id}`, groupIds };
 }
 
 /** A form post to `path` as a loader or action receives it, with the URL React Router passes beside it. */

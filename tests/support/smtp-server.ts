@@ -18,6 +18,8 @@ export type ReceivedMail = {
   language: string | null;
   /** Every header, lower-cased names, as mailparser reads them. */
   headers: ParsedMail["headers"];
+  /** Every header as sent, one line each (folded lines joined): mailparser merges some, e.g. List-* into `list`. */
+  headerLines: { key: string; line: string }[];
   /** The addresses of the SMTP envelope (only for mails received over SMTP). */
   envelope?: { from: string; to: string[] };
   /** Whether it came over TLS (STARTTLS or smtps://; only for mails received over SMTP). */
@@ -60,6 +62,7 @@ function received(parsed: ParsedMail): ReceivedMail {
     html: typeof parsed.html === "string" ? parsed.html : null,
     language: typeof language === "string" ? language : null,
     headers: parsed.headers,
+    headerLines: parsed.headerLines.map(({ key, line }) => ({ key, line: line.replace(/\r?\n[ \t]+/g, " ") })),
   };
 }
 

@@ -50,14 +50,33 @@ export function PostCover(props: {
   );
 }
 
-/** Date and reading time, as lists and the post itself show them. */
-export function PostMeta({ post }: { post: Pick<PostCard, "publishedAt" | "date" | "readingMinutes"> }) {
+/**
+ * Date and reading time, as lists and the post itself show them; and for a post not for everyone (only a signed-in
+ * reader who may see it gets it at all) whom it is for: "Members", or its groups.
+ */
+export function PostMeta({
+  post,
+}: {
+  post: Pick<PostCard, "publishedAt" | "date" | "readingMinutes" | "visibility" | "groups">;
+}) {
   const t = useTranslate();
+  const audience =
+    post.visibility === "members"
+      ? t("access.members")
+      : post.visibility === "groups" && post.groups.length > 0
+        ? t("access.groups", { groups: post.groups.join(", ") })
+        : null;
   return (
     <p className="blog-muted">
       <time dateTime={post.publishedAt}>{post.date}</time>
       <span aria-hidden="true"> · </span>
       <span>{t("blog.readingTime", { minutes: post.readingMinutes })}</span>
+      {audience ? (
+        <>
+          <span aria-hidden="true"> · </span>
+          <span className="access-badge">{audience}</span>
+        </>
+      ) : null}
     </p>
   );
 }

@@ -23,6 +23,7 @@ const browseItems: MenuItem<MessageKey>[] = [
   { id: "faq", to: "/faq", label: "nav.faq", section: "faq" },
   { id: "videos", to: "/videos", label: "nav.videos", section: "videos" },
   { id: "links", to: "/links", label: "nav.links", section: "links" },
+  { id: "albums", to: "/albums", label: "nav.albums", section: "albums" },
 ];
 
 /** The results' heading: how many, "more than" when the search stopped reading at its bound (search.server.ts). */

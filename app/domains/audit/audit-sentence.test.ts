@@ -58,7 +58,7 @@ describe("audit sentences", () => {
           const source = readFileSync(path, "utf8");
           if (!/recordAudit\(|_AUDIT = \{/.test(source)) continue;
           for (const match of source.matchAll(
-            /"((?:settings|invites|users|gallery|links|faq|videos|posts|backup|mail|account|jobs)\.[A-Za-z-]+)"/g,
+            /"((?:settings|invites|users|groups|gallery|links|faq|videos|posts|backup|mail|account|jobs)\.[A-Za-z-]+)"/g,
           )) {
             written.add(match[1] as string);
           }

@@ -206,9 +206,12 @@ const RULES: Record<AuditAction, Rule> = {
     params: { setting: t("admin.audit.quoted", { name: settingLabel(t, plain(t, record.target)) }) },
     diff: settingDiff(t, record.target, record.oldValue, record.newValue),
   }),
+  // A code that gives groups (issue 21) records its note and groups as JSON fields; any other, its note alone.
   "invites.create": ({ t, record }) => ({
     params: { target: plain(t, record.target) },
-    diff: row(t("admin.audit.field.note"), null, record.newValue),
+    diff: parseObject(record.newValue)
+      ? fieldDiff(t, null, record.newValue)
+      : row(t("admin.audit.field.note"), null, record.newValue),
   }),
   "invites.send": ({ t, record }) => ({
     params: { target: plain(t, record.target), email: plain(t, record.newValue) },
@@ -236,6 +239,20 @@ const RULES: Record<AuditAction, Rule> = {
     diff: row(t("admin.audit.field.email"), record.oldValue, record.newValue),
   }),
   "users.two-factor-reset": targetOnly,
+  // Member groups (issue 21): an account's groups before and after, by name; a group by its name at the time.
+  "users.groups": ({ t, record }) => ({
+    params: { target: plain(t, record.target) },
+    diff: row(t("admin.audit.field.groups"), record.oldValue, record.newValue),
+  }),
+  "groups.create": targetOnly,
+  "groups.rename": ({ t, record }) => ({
+    params: { target: plain(t, record.newValue ?? record.target), old: plain(t, record.oldValue) },
+  }),
+  // The old value holds how many accounts and pieces of content the group had ({"members":2,"content":1}).
+  "groups.delete": ({ t, record }) => ({
+    params: { target: plain(t, record.target) },
+    diff: fieldDiff(t, record.oldValue, null),
+  }),
   "account.changePassword": ({ t, record }) => ({ diff: sessionsDiff(t, record.newValue) }),
   "account.changeLanguage": ({ t, record }) => {
     const name = (value: string | null) => (value ? (maybe(t, `admin.audit.language.${value}`) ?? value) : null);
@@ -245,6 +262,15 @@ const RULES: Record<AuditAction, Rule> = {
   "account.two-factor-on": () => ({}),
   "account.two-factor-off": () => ({}),
   "account.recovery-codes-new": () => ({}),
+  // Mails about new posts: the new value says how it was turned off ("account page" or "mail link").
+  "account.subscribe": () => ({}),
+  "account.unsubscribe": ({ t, record }) => ({
+    diff: row(
+      t("admin.audit.field.how"),
+      null,
+      maybe(t, `admin.audit.unsubscribedBy.${record.newValue}`) ?? record.newValue,
+    ),
+  }),
   // Older uploads were recorded under the picture's id with the file's name as the new value.
   "gallery.create": ({ t, record }) => ({
     params: { item: itemName(t, "gallery", isIdLike(record.target) ? record.newValue : record.target) },
@@ -255,6 +281,11 @@ const RULES: Record<AuditAction, Rule> = {
   "gallery.unpublish": named("gallery"),
   "gallery.delete": named("gallery", "old"),
   "gallery.reorder": reorder("gallery"),
+  // Who may see a picture (issue 21): "everyone", "members" or "groups: <names>" before and after.
+  "gallery.access": ({ t, record }) => ({
+    params: { item: itemName(t, "gallery", record.target) },
+    diff: row(t("admin.audit.field.visibility"), record.oldValue, record.newValue),
+  }),
   ...content("links"),
   ...content("faq"),
   ...content("videos"),
@@ -263,12 +294,20 @@ const RULES: Record<AuditAction, Rule> = {
     context.record.newValue
       ? named("videos")(context)
       : { key: "admin.audit.poster.removed", params: { item: itemName(context.t, "videos", context.record.target) } },
+  // Who may see a video, as for a picture: "everyone", "members" or "groups: <names>" before and after.
+  "videos.access": ({ t, record }) => ({
+    params: { item: itemName(t, "videos", record.target) },
+    diff: row(t("admin.audit.field.visibility"), record.oldValue, record.newValue),
+  }),
   "account.changeName": ({ t, record }) => ({
     diff: row(t("admin.audit.field.name"), record.oldValue, record.newValue),
   }),
   "posts.create": named("posts", "new"),
   "posts.update": named("posts", "fields"),
   "posts.delete": named("posts", "old"),
+  // A share link made (its expiry and whether it asks a password) or revoked (issue 21).
+  "posts.share": named("posts", "new"),
+  "posts.unshare": named("posts"),
   // The new value is the publish time (ISO) the post got; the old one its status before.
   "posts.publish": ({ t, record }) => ({
     params: { item: itemName(t, "posts", record.target) },
@@ -292,6 +331,35 @@ const RULES: Record<AuditAction, Rule> = {
   "messages.delete": targetOnly,
   "jobs.retry": failedJob,
   "jobs.dismiss": failedJob,
+  // Albums (issue 21), named by their English title; who may see one as "everyone", "members" or "groups: <names>".
+  "albums.create": ({ t, record }) => ({
+    params: { target: plain(t, record.target) },
+    diff: row(t("admin.audit.field.visibility"), null, record.newValue),
+  }),
+  "albums.update": ({ t, record }) => ({
+    params: { target: plain(t, record.target) },
+    diff: row(t("admin.audit.field.value"), record.oldValue, record.newValue),
+  }),
+  "albums.access": ({ t, record }) => ({
+    params: { target: plain(t, record.target) },
+    diff: row(t("admin.audit.field.visibility"), record.oldValue, record.newValue),
+  }),
+  "albums.delete": targetOnly,
+  "albums.reorder": () => ({}),
+  "albums.addPictures": ({ t, record }) => ({
+    params: { target: plain(t, record.target), count: Number(record.newValue) || 0 },
+  }),
+  "albums.removePicture": ({ t, record }) => ({
+    params: { target: plain(t, record.target), picture: plain(t, record.oldValue) },
+  }),
+  "albums.reorderPictures": targetOnly,
+  "albums.cover": targetOnly,
+  // A share link made (its expiry and whether it asks a password) or revoked.
+  "albums.share": ({ t, record }) => ({
+    params: { target: plain(t, record.target) },
+    diff: fieldDiff(t, null, record.newValue),
+  }),
+  "albums.unshare": targetOnly,
 };
 
 /** The kinds of action with their own sentence (the rest read as the generic one). */

@@ -46,9 +46,21 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "twoFactor", key: ["id"], booleans: ["verified"], dates: ["lockedUntil"] },
   // Hashes only; a restored link works until it expires, as it would have without the restore.
   { name: "account_tokens", key: ["token_hash"], dates: ["expires_at", "created_at", "used_at"] },
+  { name: "member_groups", key: ["id"], dates: ["created_at"] },
+  { name: "user_groups", key: ["user_id", "group_id"] },
+  { name: "invite_groups", key: ["code", "group_id"] },
   { name: "posts", key: ["id"], dates: ["publish_at", ...contentDates] },
   { name: "post_slugs", key: ["lang", "slug"] },
   { name: "post_tags", key: ["post_id", "tag"] },
+  { name: "content_groups", key: ["kind", "item_id", "group_id"] },
+  { name: "share_links", key: ["id"], dates: ["expires_at", "created_at", "revoked_at", "last_used_at"] },
+  // Albums (migration 0027) after the gallery pictures their covers and pictures name.
+  { name: "albums", key: ["id"], dates: contentDates },
+  { name: "album_pictures", key: ["album_id", "picture_id"], dates: ["added_at"] },
+  // Who is mailed new posts, and what was announced to whom: a restore must not announce the archive again.
+  { name: "member_subscriptions", key: ["user_id", "kind"], dates: ["created_at"] },
+  { name: "announcements", key: ["kind", "item_id"], dates: ["announced_at"] },
+  { name: "announcement_recipients", key: ["kind", "item_id", "user_id"], dates: ["decided_at"] },
   // Visitors' messages: a restore must not lose what the mail may never have delivered.
   { name: "contact_messages", key: ["id"], dates: ["created_at", "read_at"] },
 ];
@@ -75,7 +87,8 @@ export const SEARCH_INDEX_TABLES: readonly string[] = [
  * The outbox's mails (outbox_mails) hold live links (password resets, invites) and last 30 days: a backup should not
  * carry them, as it never carried the outbox's files before they moved into the database.
  * The search index (search_documents, and on SQLite its FTS5 table and that table's own tables) is made from the
- * content: a restore rebuilds it (docs/decisions/015-search.md).
+ * content: a restore rebuilds it (docs/decisions/015-search.md). When members' visits ended (member_visits) is a
+ * mark of their browsing, not content: after a restore, "new for you" starts from their next visit.
  */
 export const UNBACKED_TABLES: readonly string[] = [
   "change_events",
@@ -84,6 +97,7 @@ export const UNBACKED_TABLES: readonly string[] = [
   "secret_fingerprints",
   "jobs",
   "outbox_mails",
+  "member_visits",
   ...SEARCH_INDEX_TABLES,
 ];
 

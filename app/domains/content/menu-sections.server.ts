@@ -1,10 +1,28 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
+import { readableBy } from "#app/domains/access/access.server.ts";
+import { type Reader, VISITOR } from "#app/domains/access/reader.ts";
 import type { MenuSections } from "./menu-sections.ts";
 
-async function hasPublished(db: Kysely<Database>, table: "links" | "faq_entries" | "videos"): Promise<boolean> {
+async function hasPublished(db: Kysely<Database>, table: "links" | "faq_entries"): Promise<boolean> {
   const row = await db.selectFrom(table).select("id").where("active", "=", true).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Whether `reader` sees a video. The kept menu is the visitors' (kept once for every reader, and by the page cache),
+ * as the blog's check is: a members' video alone does not name the section to visitors. app/root.tsx asks again
+ * for a signed-in reader when the visitors' menu has no "Videos".
+ */
+export async function hasVisibleVideo(db: Kysely<Database>, reader: Reader = VISITOR): Promise<boolean> {
+  const row = await db
+    .selectFrom("videos as v")
+    .select("v.id")
+    .where("v.active", "=", true)
+    .where(readableBy(reader, "video", "v"))
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -14,12 +32,15 @@ async function hasPublished(db: Kysely<Database>, table: "links" | "faq_entries"
  */
 export type PublishedPostCheck = (db: Kysely<Database>) => Promise<boolean>;
 
+/** Whether the menu's content pages beyond this domain's own have something visitors see: posts, albums. */
+export type VisitorChecks = { post: PublishedPostCheck; album: PublishedPostCheck };
+
 /** The settings the menu follows (by key: content sits below the settings modules, which import it). */
 type MenuSettings = { contact_enabled: string; menu_show_empty_sections: string };
 
 /** The key of the menu's kept value: pages name it as what they show of these areas (server/page-areas.ts). */
 export const MENU_SECTIONS_KEY = "menu-sections";
-const MENU_SECTION_AREAS = ["links", "faq", "videos", "posts"] as const;
+const MENU_SECTION_AREAS = ["links", "faq", "videos", "posts", "albums", "gallery", "media"] as const;
 
 /**
  * Which content pages have at least one published entry. Read once per change of links, FAQ, videos or posts:
@@ -27,22 +48,20 @@ const MENU_SECTION_AREAS = ["links", "faq", "videos", "posts"] as const;
  * from the database alone, so that the page cache may compute it again to see whether a kept page's menu is
  * still right (app/db/version-cache.server.ts, `settleKept`).
  */
-function readPublishedSections(
-  db: Kysely<Database>,
-  hasPublishedPost: PublishedPostCheck,
-): Promise<Omit<MenuSections, "contact">> {
+function readPublishedSections(db: Kysely<Database>, checks: VisitorChecks): Promise<Omit<MenuSections, "contact">> {
   return cachedUntilChanged(
     db,
     MENU_SECTIONS_KEY,
     async () => {
-      const [links, faq, videos, blog] = await Promise.all([
+      const [links, faq, videos, blog, albums] = await Promise.all([
         hasPublished(db, "links"),
         hasPublished(db, "faq_entries"),
-        hasPublished(db, "videos"),
+        hasVisibleVideo(db),
         // Kept until the next write: the scheduler's write at a post's time is what brings "Blog" in then.
-        hasPublishedPost(db),
+        checks.post(db),
+        checks.album(db),
       ]);
-      return { links, faq, videos, blog };
+      return { links, faq, videos, blog, albums };
     },
     MENU_SECTION_AREAS,
   );
@@ -55,13 +74,13 @@ function readPublishedSections(
 export async function readMenuSections(
   db: Kysely<Database>,
   settings: MenuSettings,
-  hasPublishedPost: PublishedPostCheck,
+  checks: VisitorChecks,
 ): Promise<MenuSections> {
-  const published = await readPublishedSections(db, hasPublishedPost);
+  const published = await readPublishedSections(db, checks);
   // The contact form is in the menu exactly while the owner has it on.
   const contact = settings.contact_enabled === "true";
   // The blog joins the menu with its first visible post whatever the setting: an empty blog is no section yet.
   if (settings.menu_show_empty_sections === "true")
-    return { links: true, faq: true, videos: true, blog: published.blog, contact };
+    return { links: true, faq: true, videos: true, blog: published.blog, contact, albums: true };
   return { ...published, contact };
 }

@@ -17,10 +17,11 @@ const items: MenuItem<string>[] = [
   { id: "videos", to: "/videos", label: "Videos", section: "videos" },
   { id: "blog", to: "/blog", label: "Blog", section: "blog" },
   { id: "contact", to: "/contact", label: "Contact", section: "contact" },
+  { id: "albums", to: "/albums", label: "Albums", section: "albums" },
 ];
 
-const all = { links: true, faq: true, videos: true, blog: true, contact: true };
-const none = { links: false, faq: false, videos: false, blog: false, contact: false };
+const all = { links: true, faq: true, videos: true, blog: true, contact: true, albums: true };
+const none = { links: false, faq: false, videos: false, blog: false, contact: false, albums: false };
 const paths = (sections: Parameters<typeof menuItemsFor>[1], order?: Parameters<typeof menuItemsFor>[2]) =>
   menuItemsFor(items, sections, order).map((item) => item.to);
 
@@ -30,12 +31,13 @@ describe("the main menu's content pages", () => {
     expect(paths({ ...none, faq: true })).toEqual(["/", "/home", "/faq"]);
     expect(paths({ ...none, blog: true })).toEqual(["/", "/home", "/blog"]);
     expect(paths({ ...none, contact: true })).toEqual(["/", "/home", "/contact"]);
-    expect(paths(all)).toEqual(["/", "/home", "/links", "/faq", "/videos", "/blog", "/contact"]);
+    expect(paths({ ...none, albums: true })).toEqual(["/", "/home", "/albums"]);
+    expect(paths(all)).toEqual(["/", "/home", "/links", "/faq", "/videos", "/blog", "/contact", "/albums"]);
   });
 
   it("follows the owner's order, also with sections left out", () => {
-    const order = menuOrderOf("blog,home,faq,gallery,contact,videos,links");
-    expect(paths(all, order)).toEqual(["/blog", "/home", "/faq", "/", "/contact", "/videos", "/links"]);
+    const order = menuOrderOf("blog,home,albums,faq,gallery,contact,videos,links");
+    expect(paths(all, order)).toEqual(["/blog", "/home", "/albums", "/faq", "/", "/contact", "/videos", "/links"]);
     expect(paths({ ...none, blog: true }, order)).toEqual(["/blog", "/home", "/"]);
   });
 });
@@ -47,7 +49,16 @@ describe("the stored menu order", () => {
   });
 
   it("puts a section the stored order does not name yet (added in a later version) at the end", () => {
-    expect(menuOrderOf("blog,gallery,home")).toEqual(["blog", "gallery", "home", "links", "faq", "videos", "contact"]);
+    expect(menuOrderOf("blog,gallery,home")).toEqual([
+      "blog",
+      "gallery",
+      "home",
+      "links",
+      "faq",
+      "videos",
+      "contact",
+      "albums",
+    ]);
     // An order saved before the contact form existed shows it last.
     expect(menuOrderOf("blog,videos,faq,links,home,gallery")).toEqual([
       "blog",
@@ -57,6 +68,7 @@ describe("the stored menu order", () => {
       "home",
       "gallery",
       "contact",
+      "albums",
     ]);
   });
 
@@ -69,17 +81,20 @@ describe("the stored menu order", () => {
       "faq",
       "blog",
       "contact",
+      "albums",
     ]);
   });
 });
 
 describe("a submitted menu order", () => {
   it.each([
-    ["gallery,home,links,faq,videos,blog,contact", null],
-    ["contact, blog, videos, faq, links, home, gallery", null],
-    ["gallery,home,links,faq,videos,blog,contact,shop", "menuOrderUnknown"],
+    ["gallery,home,links,faq,videos,blog,contact,albums", null],
+    ["albums, contact, blog, videos, faq, links, home, gallery", null],
+    ["gallery,home,links,faq,videos,blog,contact,albums,shop", "menuOrderUnknown"],
     ["gallery,home,links,faq,videos,contact,videos", "menuOrderDuplicate"],
-    ["gallery,home,links,faq,videos,blog,contact,blog", "menuOrderDuplicate"],
+    ["gallery,home,links,faq,videos,blog,contact,albums,blog", "menuOrderDuplicate"],
+    // An order of before albums existed: a form of this version always sends every section.
+    ["gallery,home,links,faq,videos,blog,contact", "menuOrderMissing"],
     ["gallery,home,links,faq,videos,blog", "menuOrderMissing"],
     ["", "menuOrderMissing"],
   ])("%j → %s", (value, problem) => {
@@ -87,9 +102,9 @@ describe("a submitted menu order", () => {
   });
 
   it("is saved normalised when it is one of each section, and refused with the reason otherwise", () => {
-    expect(validateSettings({ menu_order: " Blog, videos,faq,links,home,gallery,Contact " })).toEqual({
+    expect(validateSettings({ menu_order: " Blog, videos,faq,links,home,gallery,Contact,Albums " })).toEqual({
       ok: true,
-      values: { menu_order: "blog,videos,faq,links,home,gallery,contact" },
+      values: { menu_order: "blog,videos,faq,links,home,gallery,contact,albums" },
     });
     expect(validateSettings({ menu_order: "gallery,home,links,faq,videos,contact,shop" })).toEqual({
       ok: false,

@@ -1,11 +1,19 @@
 /** Whether the main menu offers each content page (see menu-sections.server.ts), and the contact form. */
-export type MenuSections = { links: boolean; faq: boolean; videos: boolean; blog: boolean; contact: boolean };
+export type MenuSections = {
+  links: boolean;
+  faq: boolean;
+  videos: boolean;
+  blog: boolean;
+  contact: boolean;
+  /** An album the reader may see, with a picture to show (issue 21). */
+  albums: boolean;
+};
 
 /**
  * Every section the main menu can show, in the order a new site shows them. A section added later goes at the
  * end of this list: an order the owner saved before it existed shows it last (`menuOrderOf`).
  */
-export const MENU_SECTION_IDS = ["gallery", "home", "links", "faq", "videos", "blog", "contact"] as const;
+export const MENU_SECTION_IDS = ["gallery", "home", "links", "faq", "videos", "blog", "contact", "albums"] as const;
 export type MenuSectionId = (typeof MENU_SECTION_IDS)[number];
 
 /** The setting `menu_order` as stored: the section ids, comma-separated. */

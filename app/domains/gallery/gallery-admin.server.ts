@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import { reorderRows } from "#app/db/ordering.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
+import { groupsOfItems, writeItemGroups } from "#app/domains/access/access.server.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { describeReorder } from "#app/domains/audit/audit-moves.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
@@ -26,10 +27,12 @@ export async function listGalleryForAdmin(db: Kysely<Database>): Promise<AdminGa
   const rows = await db
     .selectFrom("gallery_images as g")
     .innerJoin("images as i", "i.id", "g.image_id")
-    .select([...columns, "g.published"])
+    .select([...columns, "g.published", "g.visibility"])
     .orderBy("g.sort_order")
     .orderBy("g.id")
     .execute();
+  const grouped = rows.filter((row) => row.visibility === "groups").map((row) => row.id);
+  const groups = await groupsOfItems(db, "picture", grouped);
   return rows.map((row) => ({
     id: row.id,
     title: row.title,
@@ -41,6 +44,8 @@ export async function listGalleryForAdmin(db: Kysely<Database>): Promise<AdminGa
     alt: row.alt,
     altDe: row.alt_de,
     published: toBoolean(row.published),
+    visibility: row.visibility,
+    groupIds: (groups.get(row.id) ?? []).map((group) => group.id).sort(),
     width: row.width,
     height: row.height,
     image: imageForDisplay(row),
@@ -133,6 +138,8 @@ async function deletePictureRow(
   row: { id: string; title: string; description: string; category: string; image_id: string },
 ) {
   await trx.deleteFrom("gallery_images").where("id", "=", row.id).execute();
+  // content_groups names its content by kind and id, without a foreign key: its rows go with the picture.
+  await writeItemGroups(trx, "picture", row.id, []);
   await indexItems(trx, "picture", [row.id]);
   // Another use of the same image (none today) would keep it.
   const others = await trx

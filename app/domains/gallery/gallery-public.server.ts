@@ -1,21 +1,27 @@
 import type { Kysely } from "kysely";
 import type { Database, GalleryImagesTable, ImagesTable } from "#app/db/schema.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
+import { readableBy } from "#app/domains/access/access.server.ts";
+import { type Reader, readerClassOf, VISITOR } from "#app/domains/access/reader.ts";
 import { localized } from "#app/domains/content/content.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { markdownToText, renderMarkdown } from "#app/lib/markdown.server.ts";
 import { GALLERY_PAGE_SIZE, type GalleryCategory, type GalleryItem } from "./gallery.ts";
 
-/* The gallery as visitors see it: published pictures whose sizes all exist, in display order, a page at a time. */
+/*
+ * The gallery as its reader sees it: published pictures whose sizes all exist and that the reader may see (the one
+ * rule of app/domains/access/), in display order, a page at a time. Every read takes its reader, a visitor unless
+ * told: the sitemap and every anonymous page read as one.
+ */
 
 type JoinedRow = Pick<
   GalleryImagesTable,
   "id" | "title" | "title_de" | "description" | "description_de" | "category" | "category_de"
 > & { alt: string; alt_de: string } & Pick<ImagesTable, "width" | "height" | "placeholder" | "variants">;
 
-/** The pictures visitors see (the gallery's one rule, also the search's: app/domains/search/). */
-export function publishedQuery(db: Kysely<Database>) {
+/** The pictures the reader sees (the gallery's one rule, also the search's: app/domains/search/). */
+export function publishedQuery(db: Kysely<Database>, reader: Reader = VISITOR) {
   return (
     db
       .selectFrom("gallery_images as g")
@@ -23,6 +29,7 @@ export function publishedQuery(db: Kysely<Database>) {
       .where("g.published", "=", true)
       // Visitors see a picture once all its sizes exist.
       .where("i.ready", "=", true)
+      .where(readableBy(reader, "picture", "g"))
   );
 }
 
@@ -54,7 +61,7 @@ export function altTextOf(
   return (localized(row.alt, row.alt_de, lang).trim() || localized(row.title, row.title_de, lang)).trim();
 }
 
-function toItem(row: JoinedRow, lang: Language): GalleryItem {
+export function toGalleryItem(row: JoinedRow, lang: Language): GalleryItem {
   // A description is Markdown, as every longer text the owner writes: rendered here, on the server, so a
   // visitor's browser gets HTML and no renderer.
   const description = localized(row.description, row.description_de, lang).trim();
@@ -87,8 +94,8 @@ export type GalleryPage = {
  * `(published, sort_order, id)` or `(published, category, sort_order, id)`, never sorting rows. Exported so
  * that a test can check the plan of what the service runs.
  */
-export function publishedOrderQuery(db: Kysely<Database>, category: string | null) {
-  const query = publishedQuery(db)
+export function publishedOrderQuery(db: Kysely<Database>, category: string | null, reader: Reader = VISITOR) {
+  const query = publishedQuery(db, reader)
     .select(["g.id", "g.sort_order", "g.category", "g.category_de"])
     .orderBy("g.sort_order")
     .orderBy("g.id");
@@ -99,8 +106,13 @@ export function publishedOrderQuery(db: Kysely<Database>, category: string | nul
  * One page's rows: the pictures from `first` on in display order (keyset paging: a range of the display or
  * category index, however far into the gallery the page is; `publishedOrder` knows where each page starts).
  */
-export function pageRowsQuery(db: Kysely<Database>, category: string | null, first: { sortOrder: number; id: string }) {
-  const query = publishedQuery(db)
+export function pageRowsQuery(
+  db: Kysely<Database>,
+  category: string | null,
+  first: { sortOrder: number; id: string },
+  reader: Reader = VISITOR,
+) {
+  const query = publishedQuery(db, reader)
     .select(columns)
     .where((eb) => eb(eb.refTuple("g.sort_order", "g.id"), ">=", eb.tuple(first.sortOrder, first.id)))
     .orderBy("g.sort_order")
@@ -110,8 +122,12 @@ export function pageRowsQuery(db: Kysely<Database>, category: string | null, fir
 }
 
 /** The pictures published last, newest first (ties by id), read backwards along `(published, created_at, id)`. */
-export function latestPublishedQuery(db: Kysely<Database>, limit: number) {
-  return publishedQuery(db).select(columns).orderBy("g.created_at", "desc").orderBy("g.id", "desc").limit(limit);
+export function latestPublishedQuery(db: Kysely<Database>, limit: number, reader: Reader = VISITOR) {
+  return publishedQuery(db, reader)
+    .select(columns)
+    .orderBy("g.created_at", "desc")
+    .orderBy("g.id", "desc")
+    .limit(limit);
 }
 
 type PublishedOrder = {
@@ -128,18 +144,21 @@ type PublishedOrder = {
 
 /** Published pictures whose sizes are ready: the gallery's rows and the pictures' (media). */
 const ORDER_AREAS = ["gallery", "media"] as const;
+/** For a signed-in reader also who may see which: groups and their members move "users" (change-areas.ts). */
+const MEMBER_ORDER_AREAS = [...ORDER_AREAS, "users"] as const;
 
 /**
  * The order of the published pictures (all, or of one category), read once per change of the gallery or pictures:
  * counting, paging and finding a shared picture's page then cost nothing per request, whatever the size of
  * the gallery.
  */
-function publishedOrder(db: Kysely<Database>, category: string | null): Promise<PublishedOrder> {
+function publishedOrder(db: Kysely<Database>, category: string | null, reader: Reader): Promise<PublishedOrder> {
+  // Kept per class of reader: every visitor sees the same gallery, every member of the same groups too.
   return cachedUntilChanged(
     db,
-    `gallery:order:${category === null ? "*" : `=${category}`}`,
+    `gallery:order:${readerClassOf(reader)}:${category === null ? "*" : `=${category}`}`,
     async () => {
-      const rows = await publishedOrderQuery(db, category).execute();
+      const rows = await publishedOrderQuery(db, category, reader).execute();
       const order: PublishedOrder = {
         ids: [],
         sortOrders: [],
@@ -158,7 +177,7 @@ function publishedOrder(db: Kysely<Database>, category: string | null): Promise<
       }
       return order;
     },
-    ORDER_AREAS,
+    reader.kind === "visitor" ? ORDER_AREAS : MEMBER_ORDER_AREAS,
   );
 }
 
@@ -168,10 +187,11 @@ function publishedOrder(db: Kysely<Database>, category: string | null): Promise<
  */
 export async function listPublishedGallery(
   db: Kysely<Database>,
-  options: { lang: Language; category?: string | null; page?: number; imageId?: string | null },
+  options: { lang: Language; category?: string | null; page?: number; imageId?: string | null; reader?: Reader },
 ): Promise<GalleryPage> {
   const { lang } = options;
-  const all = await publishedOrder(db, null);
+  const reader = options.reader ?? VISITOR;
+  const all = await publishedOrder(db, null, reader);
   const categories = [...all.labels]
     .map(([key, label]) => ({ key, label: localized(label.en, label.de, lang) }))
     .sort((a, b) => a.label.localeCompare(b.label, lang));
@@ -185,7 +205,7 @@ export async function listPublishedGallery(
     // A picture outside the chosen category is shown among all pictures.
     if (category !== null && all.categoryOf.get(sharedId) !== category) category = null;
   }
-  const order = category === null ? all : await publishedOrder(db, category);
+  const order = category === null ? all : await publishedOrder(db, category, reader);
   if (openId !== null && options.page === undefined) {
     page = Math.floor((order.positions.get(openId) ?? 0) / GALLERY_PAGE_SIZE) + 1;
   }
@@ -198,8 +218,8 @@ export async function listPublishedGallery(
   const rows =
     firstId === undefined
       ? []
-      : await pageRowsQuery(db, category, { sortOrder: order.sortOrders[start] ?? 0, id: firstId }).execute();
-  const items = rows.map((row) => toItem(row, lang));
+      : await pageRowsQuery(db, category, { sortOrder: order.sortOrders[start] ?? 0, id: firstId }, reader).execute();
+  const items = rows.map((row) => toGalleryItem(row, lang));
   if (openId !== null && !items.some((item) => item.id === openId)) openId = null;
   return { items, page, pageCount, total, categories, category, openId };
 }
@@ -207,8 +227,8 @@ export async function listPublishedGallery(
 /** The pictures published last, newest first (the start page's highlights). */
 export async function listLatestPublishedGallery(
   db: Kysely<Database>,
-  options: { lang: Language; limit: number },
+  options: { lang: Language; limit: number; reader?: Reader },
 ): Promise<GalleryItem[]> {
-  const rows = await latestPublishedQuery(db, options.limit).execute();
-  return rows.map((row) => toItem(row, options.lang));
+  const rows = await latestPublishedQuery(db, options.limit, options.reader).execute();
+  return rows.map((row) => toGalleryItem(row, options.lang));
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accessSchema } from "#app/domains/access/access-schema.ts";
 import { optionalText } from "#app/domains/content/content-schema.ts";
 import { rowIdSchema } from "#app/lib/text-schema.ts";
 
@@ -31,6 +32,12 @@ export const galleryReorderSchema = z.array(rowIdSchema).min(1).max(10_000);
 export const GALLERY_BULK_ACTIONS = ["publish", "hide", "category", "delete"] as const;
 export type GalleryBulkAction = (typeof GALLERY_BULK_ACTIONS)[number];
 
+/** The chosen pictures of a bulk action, as one comma-separated field. */
+export const galleryBulkIdsSchema = z.preprocess(
+  (value) => (typeof value === "string" ? value.split(",").filter(Boolean) : value),
+  z.array(rowIdSchema).min(1).max(10_000),
+);
+
 /**
  * A bulk action of the admin list: the chosen pictures (sent as one comma-separated field) and what to do.
  * "category" sets the English category (empty: none); its German label comes from the pictures that have it.
@@ -53,3 +60,14 @@ export const galleryUploadSchema = z.object({
   /** The picture uploaded just before this one in the same batch (placement "top" keeps the batch's order). */
   after: rowIdSchema.optional(),
 });
+
+/**
+ * Who may see a picture (issue 21): everyone, members, or groups (ids, one comma-separated field or a list). Messages
+ * are admin dictionary keys.
+ */
+export const galleryAccessSchema = accessSchema({
+  visibility: "admin.gallery.error.visibility",
+  groups: "admin.gallery.error.groups",
+});
+
+export type GalleryAccessInput = z.infer<typeof galleryAccessSchema>;

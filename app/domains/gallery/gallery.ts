@@ -1,3 +1,4 @@
+import type { ContentVisibility } from "#app/domains/access/reader.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import { fileNameWords } from "#app/lib/file-name-words.ts";
 
@@ -37,6 +38,9 @@ export type AdminGalleryItem = {
   alt: string;
   altDe: string;
   published: boolean;
+  /** Who may see it (issue 21), and its groups' ids when that is "groups". */
+  visibility: ContentVisibility;
+  groupIds: string[];
   width: number;
   height: number;
   image: ImageDisplay;

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { type Reader, VISITOR } from "#app/domains/access/reader.ts";
 import { listLatestPublishedGallery } from "#app/domains/gallery/gallery-public.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import type { Language } from "#app/i18n/i18n.ts";
@@ -14,7 +15,8 @@ export async function latestGalleryImages(
   db: Kysely<Database>,
   lang: Language,
   limit = HOME_IMAGE_COUNT,
+  reader: Reader = VISITOR,
 ): Promise<HomeImage[]> {
-  const items = await listLatestPublishedGallery(db, { lang, limit });
+  const items = await listLatestPublishedGallery(db, { lang, limit, reader });
   return items.map(({ id, title, alt, image }) => ({ id, title, alt, image }));
 }

@@ -3,6 +3,7 @@ import type { Database } from "#app/db/schema.ts";
 import { toBoolean, toIsoString } from "#app/db/values.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import { normalizeInviteCode } from "./invite-code.ts";
+import { inviteAuditValue, inviteGroupNames, resolveInviteGroups, writeInviteGroups } from "./invite-groups.server.ts";
 import { MAX_CODES_AT_ONCE, MAX_NOTE_LENGTH } from "./invite-limits.ts";
 import { createInviteCodes } from "./invites.server.ts";
 
@@ -18,6 +19,8 @@ export type InviteListItem = {
   usedByDeleted: boolean;
   /** The address the code was mailed to, if it was. */
   sentTo: string | null;
+  /** The names of the groups its account joins at sign-up, by name. */
+  groups: string[];
 };
 
 /**
@@ -25,6 +28,7 @@ export type InviteListItem = {
  * not one of them: it is printed at start and disappears once an admin exists.
  */
 export async function listInvites(db: Kysely<Database>): Promise<InviteListItem[]> {
+  const groups = await inviteGroupNames(db);
   const rows = await db
     .selectFrom("invite_codes")
     .leftJoin("user", "user.id", "invite_codes.used_by")
@@ -53,26 +57,33 @@ export async function listInvites(db: Kysely<Database>): Promise<InviteListItem[
       usedByEmail: row.email ?? null,
       usedByDeleted: isUsed && row.used_by !== null && row.email === null,
       sentTo: row.sent_to,
+      groups: groups.get(row.code) ?? [],
     };
   });
 }
 
-/** Makes `count` new codes with an optional note, recorded in the audit log with them. */
+/**
+ * Makes `count` new codes with an optional note and the groups their accounts join, recorded in the audit log with
+ * them. An unknown group throws `UnknownInviteGroupError` and nothing is written.
+ */
 export async function createInvitesAsAdmin(
   db: Kysely<Database>,
   actor: AuditActor,
-  input: { count: number; note: string },
+  input: { count: number; note: string; groupIds?: readonly string[] },
 ): Promise<string[]> {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > MAX_CODES_AT_ONCE) {
     throw new RangeError(`The number of codes must be a whole number from 1 to ${MAX_CODES_AT_ONCE}`);
   }
   const note = input.note.trim().slice(0, MAX_NOTE_LENGTH) || null;
   return db.transaction().execute(async (trx) => {
+    const groups = await resolveInviteGroups(trx, input.groupIds ?? []);
     const codes = await createInviteCodes(trx, { count: input.count, note });
+    await writeInviteGroups(trx, codes, groups);
+    const newValue = inviteAuditValue(note, groups);
     await recordAudit(
       trx,
       actor,
-      codes.map((code) => ({ action: "invites.create", target: code, newValue: note })),
+      codes.map((code) => ({ action: "invites.create", target: code, newValue })),
     );
     return codes;
   });

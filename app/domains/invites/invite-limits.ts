@@ -5,3 +5,5 @@ export const MAX_CODES_AT_ONCE = 100;
  * mail has its address as its note.
  */
 export const MAX_NOTE_LENGTH = 254;
+/** The most groups one code gives (a form could name more only by hand). */
+export const MAX_INVITE_GROUPS = 50;

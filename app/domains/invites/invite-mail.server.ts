@@ -4,6 +4,7 @@ import type { Database } from "#app/db/schema.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import type { MailMessage, MailService } from "#app/domains/mail/mail-message.ts";
 import type { Language } from "#app/i18n/i18n.ts";
+import { inviteAuditValue, resolveInviteGroups, writeInviteGroups } from "./invite-groups.server.ts";
 import { createInviteCodes } from "./invites.server.ts";
 
 /** What an invite mail says, in the language the admin chose for it. */
@@ -56,23 +57,26 @@ export function inviteMail(input: {
 export const inviteAddress = z.string().trim().max(254).pipe(z.email());
 
 /**
- * Makes one invite code for `email`, records the address in its note and `sent_to` (audited: created, and sent
- * to whom), then hands the mail to the mail service. The code exists once this returns, whatever becomes of the
- * mail (a failed delivery shows on the dashboard; the code can still be copied from the list).
+ * Makes one invite code for `email` with the groups its account joins, records the address in its note and
+ * `sent_to` (audited: created with its groups, and sent to whom), then hands the mail to the mail service. An
+ * unknown group throws `UnknownInviteGroupError`: no code, no mail. The code exists once this returns, whatever
+ * becomes of the mail (a failed delivery shows on the dashboard; the code can still be copied from the list).
  */
 export async function sendInviteByMail(
   db: Kysely<Database>,
   mail: MailService,
   actor: AuditActor,
-  input: { email: string; language: Language; siteName: string; baseUrl: string },
+  input: { email: string; language: Language; siteName: string; baseUrl: string; groupIds?: readonly string[] },
 ): Promise<{ code: string; email: string }> {
   const email = inviteAddress.parse(input.email);
   const code = await db.transaction().execute(async (trx) => {
+    const groups = await resolveInviteGroups(trx, input.groupIds ?? []);
     const [created] = await createInviteCodes(trx, { count: 1, note: email });
     if (!created) throw new Error("No invite code was created");
     await trx.updateTable("invite_codes").set({ sent_to: email }).where("code", "=", created).execute();
+    await writeInviteGroups(trx, [created], groups);
     await recordAudit(trx, actor, [
-      { action: "invites.create", target: created, newValue: email },
+      { action: "invites.create", target: created, newValue: inviteAuditValue(email, groups) },
       { action: "invites.send", target: created, newValue: email },
     ]);
     return created;

@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import { recordMailFailure } from "./mail-failures.server.ts";
 import { MAIL_MAX_ATTEMPTS, type MailJob } from "./mail-job-payload.server.ts";
-import { layoutMail } from "./mail-layout.ts";
+import { isMailLink, layoutMail } from "./mail-layout.ts";
+import type { MailMessage } from "./mail-message.ts";
 import { fileInOutbox, KIND_HEADER } from "./outbox.server.ts";
 
 export type MailLogger = {
@@ -86,6 +87,15 @@ export function isPassingFailure(error: unknown): boolean {
   return !(typeof code === "string" && LASTING_CODES.has(code));
 }
 
+/** RFC 2369's and RFC 8058's headers: a mail program's own unsubscribe button posts once to the address. */
+function unsubscribeHeaders(message: MailMessage): Record<string, string> {
+  if (message.unsubscribeUrl === undefined) return {};
+  return {
+    "List-Unsubscribe": `<${message.unsubscribeUrl}>`,
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  };
+}
+
 /**
  * Delivers one mail: through SMTP, or into the outbox without SMTP_URL. A failure that another try may mend throws
  * `MailRetryLater` (the queue tries again after a pause) until the last try; any other failure, and the last try's,
@@ -111,6 +121,9 @@ export function createMailDelivery(deps: MailDeliveryDeps) {
     if (message.replyTo && !address.safeParse(message.replyTo.address).success) {
       throw new UndeliverableMail("The Reply-To address is not an e-mail address");
     }
+    if (message.unsubscribeUrl !== undefined && !isMailLink(message.unsubscribeUrl)) {
+      throw new UndeliverableMail("The unsubscribe address must be an absolute http(s) address");
+    }
     const siteName = (await deps.readSiteName()).trim() || "Vitrine";
     let laidOut: { text: string; html: string };
     try {
@@ -128,7 +141,7 @@ export function createMailDelivery(deps: MailDeliveryDeps) {
       date: new Date(at),
       // Readable as it is filed, and safe for every mail server.
       textEncoding: "quoted-printable" as const,
-      headers: { "Content-Language": message.language },
+      headers: { "Content-Language": message.language, ...unsubscribeHeaders(message) },
     };
     if (smtp) {
       await smtp.sendMail(mail);

@@ -59,6 +59,7 @@ const mailJob = z.object({
     action: z.object({ label: z.string(), url: z.string() }).optional(),
     footer: z.array(z.string()).optional(),
     replyTo: z.object({ name: z.string(), address: z.string() }).optional(),
+    unsubscribeUrl: z.string().optional(),
   }),
 });
 

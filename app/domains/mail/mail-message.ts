@@ -19,6 +19,12 @@ export type MailMessage = {
   footer?: string[];
   /** Where an answer goes (`Reply-To`): the visitor who wrote through the contact form. */
   replyTo?: { name: string; address: string };
+  /**
+   * Where one request unsubscribes the recipient (an absolute http(s) address holding its token): sent as
+   * `List-Unsubscribe` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), so that a mail program
+   * offers its own unsubscribe button. Only mails to subscribers carry it.
+   */
+  unsubscribeUrl?: string;
 };
 
 /**

@@ -1,8 +1,9 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import {
   completeJob,
   enqueueClaimedJob,
+  enqueueJob,
   failJob,
   type JobRow,
   releaseJob,
@@ -54,6 +55,12 @@ export type AppMailService = MailService & {
    * restart, delivers them); mails on their way are given up to `timeoutMs` to finish; then SMTP closes.
    */
   close(timeoutMs?: number): Promise<void>;
+  /**
+   * Writes the mail as a queued `mail.send` job in the caller's transaction, for a job worker (of any process) to
+   * deliver: for a mail whose sending must commit or roll back with another write (an announcement's "mailed" mark,
+   * subscriptions/announcements.server.ts). Call `signalJobsQueued` after the commit to start it at once.
+   */
+  enqueue(trx: Kysely<Database> | Transaction<Database>, message: MailMessage): Promise<void>;
   /** One try of a queued `mail.send` job, for the job worker (see mail-jobs.server.ts). */
   runJob(payload: unknown, context: JobContext): Promise<void>;
 };
@@ -198,6 +205,20 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
     send(message) {
       track(queueAndDeliver(message, now()));
       return Promise.resolve();
+    },
+    async enqueue(trx, message) {
+      const at = now();
+      const mail: MailJob = { id: outboxIdFor(message.kind, at), at: at.toISOString(), message };
+      await enqueueJob(
+        trx as Kysely<Database>,
+        {
+          kind: MAIL_SEND_JOB,
+          lane: "default",
+          maxAttempts: MAIL_MAX_ATTEMPTS,
+          payload: sealMailJob(deps.jobKey, mail),
+        },
+        at,
+      );
     },
     async runJob(payload, context) {
       const mail = openMailJob(deps.jobKey, payload);

@@ -5,8 +5,12 @@
  * those once instead of four srcsets of full URLs keeps the page's loader data small.
  */
 export type ImageDisplay = {
-  /** The image's folder: its files are served at `/media/images/<id>/<width>-<hash>.<ext>`. */
+  /**
+   * The image's folder: its files are served at `/media/images/<id>/<width>-<hash>.<ext>`, or for a restricted
+   * picture (`members`) at `/media/members/<id>/…`, a folder name of its own, after the reader's check.
+   */
   id: string;
+  members?: true;
   width: number;
   height: number;
   /** A tiny blurred preview (data URI), shown as the background until the image has loaded. */
@@ -80,6 +84,8 @@ export function watermarkLayout(
 }
 
 export const IMAGE_MEDIA_PATH = "/media/images/";
+/** Where a restricted picture's files are served, to whoever may see it (app/web/serve-member-media.server.ts). */
+export const MEMBER_MEDIA_PATH = "/media/members/";
 
 const FORMAT_INDEX: Record<ImageFormat, 2 | 3 | 4> = { avif: 2, webp: 3, jpeg: 4 };
 const EXTENSIONS: Record<ImageFormat, string> = { avif: "avif", webp: "webp", jpeg: "jpg" };
@@ -91,7 +97,7 @@ export type ImageSources = {
 
 /** The URL of one stored file of the image. */
 export function imageUrl(image: ImageDisplay, variant: ImageWidth, format: ImageFormat): string {
-  return `${IMAGE_MEDIA_PATH}${image.id}/${variant[0]}-${variant[FORMAT_INDEX[format]]}.${EXTENSIONS[format]}`;
+  return `${image.members ? MEMBER_MEDIA_PATH : IMAGE_MEDIA_PATH}${image.id}/${variant[0]}-${variant[FORMAT_INDEX[format]]}.${EXTENSIONS[format]}`;
 }
 
 /** The narrowest width the lightbox may show: the watermark's threshold, or the widest for a smaller picture. */

@@ -5,6 +5,7 @@ import type { Database } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
 import { IMAGE_PREFIX, ORIGINAL_PREFIX } from "./image-encode.server.ts";
 import { keysOf } from "./image-rows.server.ts";
+import { MEMBER_PREFIX } from "./member-files.server.ts";
 import type { FileStorage } from "./storage.server.ts";
 
 /** A start-up sweep's grace period, and the storage and clock it runs on (the site's and the present by default). */
@@ -70,6 +71,13 @@ export async function sweepOrphanFiles(
   const now = options.now ?? Date.now();
   const rows = await db.selectFrom("images").select(["id", "original_key", "variants", "ready"]).execute();
   const referenced = new Set(rows.flatMap(keysOf));
+  // A restricted video's file shares its member folder with its poster's sizes (videos/video-access.server.ts).
+  const videoFiles = await db
+    .selectFrom("videos")
+    .select("file_key")
+    .where("file_key", "like", `${MEMBER_PREFIX}%`)
+    .execute();
+  for (const video of videoFiles) if (video.file_key) referenced.add(video.file_key);
   // An image not ready yet is being finished (or will be, by finishPendingImages at the same start-up),
   // which may reuse files an interrupted run left under its folder: they are not orphans.
   const sparedPrefixes = rows.filter((row) => !toBoolean(row.ready)).map((row) => `${IMAGE_PREFIX}${row.id}/`);
@@ -81,6 +89,8 @@ export async function sweepOrphanFiles(
       sparedPrefixes,
     })),
     ...(await sweepUnreferenced(ORIGINAL_PREFIX, referenced, { olderThanMs: options.olderThanMs, storage, now })),
+    // Restricted pictures' and videos' files (member-files.server.ts): a move interrupted between its copy and its record.
+    ...(await sweepUnreferenced(MEMBER_PREFIX, referenced, { olderThanMs: options.olderThanMs, storage, now })),
   ];
   let tempFilesRemoved = 0;
   for (const directory of options.tempDirs ?? []) {

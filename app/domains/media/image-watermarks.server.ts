@@ -8,6 +8,7 @@ import { getLogger } from "#app/lib/logger.server.ts";
 import { readAll, renderVariants, writeFiles } from "./image-encode.server.ts";
 import { runInImageQueue } from "./image-queue.server.ts";
 import { parseVariants } from "./image-rows.server.ts";
+import { placeRendered } from "./member-files.server.ts";
 import type { FileStorage } from "./storage.server.ts";
 
 /** Which settings decide the watermark: an empty text draws "© " and the site name (brand.ts). */
@@ -63,7 +64,7 @@ async function redrawWatermarks(
   const wanted = watermarkText(settings);
   const rows = await db
     .selectFrom("images")
-    .select(["id", "original_key", "variants", "watermark"])
+    .select(["id", "original_key", "variants", "watermark", "private_folder"])
     .where("watermark", "!=", wanted)
     .where("ready", "=", true)
     // Gallery pictures and blog posts' pictures (covers, and pictures in a post's text as `image:<id>`) carry the
@@ -91,7 +92,12 @@ async function redrawWatermarks(
   for (const row of rows) {
     let written: string[] = [];
     try {
-      const rendered = await renderVariants(row.id, await readAll(storage, row.original_key), wanted);
+      // A restricted picture's new sizes go where its files are (member-files.server.ts).
+      const rendered = placeRendered(
+        await renderVariants(row.id, await readAll(storage, row.original_key), wanted),
+        row.id,
+        row.private_folder,
+      );
       written = await writeFiles(storage, rendered.files);
       // Only if nobody changed the row meanwhile (a second refresh, or a delete).
       const result = await db
@@ -99,6 +105,8 @@ async function redrawWatermarks(
         .set({ variants: JSON.stringify(rendered.variants), watermark: wanted })
         .where("id", "=", row.id)
         .where("watermark", "=", row.watermark)
+        // Nor moved its files (made restricted or public meanwhile).
+        .where("private_folder", row.private_folder === null ? "is" : "=", row.private_folder)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) {
         await storage.remove(written);

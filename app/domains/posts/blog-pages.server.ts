@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import type { Database } from "#app/db/schema.ts";
+import type { ContentVisibility, Database } from "#app/db/schema.ts";
+import type { Reader } from "#app/domains/access/reader.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { dateTimeFormat } from "#app/lib/intl-format.ts";
@@ -9,6 +10,7 @@ import {
   findPublishedPostBySlug,
   getAdjacentPosts,
   getPostForPreview,
+  getSharedPost,
   listPublishedPosts,
 } from "./post-public.server.ts";
 import type { PublicPost, PublicPostSummary } from "./post-rows.server.ts";
@@ -35,6 +37,9 @@ export type PostCard = {
   tags: string[];
   cover: ImageDisplay | null;
   coverAlt: string;
+  /** Who may see it ("everyone" shows no badge), and its groups' names when it is for groups. */
+  visibility: ContentVisibility;
+  groups: string[];
 };
 
 export type PostPage = PostCard & {
@@ -76,6 +81,8 @@ export function toPostCard(post: PublicPostSummary): PostCard {
     tags: post.tags,
     cover: post.cover,
     coverAlt: post.coverAlt,
+    visibility: post.visibility,
+    groups: post.groups,
   };
 }
 
@@ -102,7 +109,7 @@ export type BlogListPage = {
 /** One page of /blog or /blog/tag/<tag>; null for a page past the last (a 404, except the empty blog's first). */
 export async function loadBlogList(
   db: Kysely<Database>,
-  options: { lang: Language; page: number; tag: string | null; now?: Date },
+  options: { lang: Language; page: number; tag: string | null; now?: Date; reader?: Reader },
 ): Promise<BlogListPage | null> {
   const result = await listPublishedPosts(db, options);
   if (result.posts.length === 0 && (result.page > 1 || options.tag !== null)) return null;
@@ -119,11 +126,11 @@ async function toPostPage(
   db: Kysely<Database>,
   post: PublicPost,
   lang: Language,
-  now: Date | undefined,
+  options: { now?: Date; reader?: Reader },
 ): Promise<PostPage> {
   const [body, adjacent] = await Promise.all([
     renderPostBody(post.body, lang, { db }),
-    getAdjacentPosts(db, post.id, lang, { now }),
+    getAdjacentPosts(db, post.id, lang, options),
   ]);
   const updatedDate = formatPostDate(post.updatedAt, lang);
   return {
@@ -142,12 +149,40 @@ async function toPostPage(
 /** The visible post at `slug`: its page, `{ redirectTo, permanent }` (a path) for an old or other-language slug, or null. */
 export async function loadPostPage(
   db: Kysely<Database>,
-  options: { lang: Language; slug: string; now?: Date },
+  options: { lang: Language; slug: string; now?: Date; reader?: Reader },
 ): Promise<PostPage | { redirectTo: string; permanent: boolean } | null> {
-  const found = await findPublishedPostBySlug(db, options.lang, options.slug, { now: options.now });
+  const read = { now: options.now, reader: options.reader };
+  const found = await findPublishedPostBySlug(db, options.lang, options.slug, read);
   if (found === null) return null;
   if ("redirectTo" in found) return { redirectTo: postHref(found.redirectTo), permanent: found.permanent };
-  return toPostPage(db, found, options.lang, options.now);
+  return toPostPage(db, found, options.lang, read);
+}
+
+/**
+ * A published post for an open share link: shown as its readers see it, without the neighbours' links (a link
+ * grants its one post, nothing beside it).
+ */
+export async function loadSharedPage(
+  db: Kysely<Database>,
+  options: { lang: Language; postId: string; now?: Date },
+): Promise<PostPage | null> {
+  const post = await getSharedPost(db, options.postId, options.lang, options.now);
+  if (!post) return null;
+  const body = await renderPostBody(post.body, options.lang, { db });
+  return {
+    ...toPostCard(post),
+    // Whom the post is for is not the link holder's business: no badge.
+    visibility: "everyone",
+    groups: [],
+    html: body.html,
+    toc: body.toc.length >= MIN_TOC_ENTRIES ? body.toc : [],
+    authorName: post.authorName,
+    updatedAt: post.updatedAt,
+    updatedDate: null,
+    paths: { en: "", de: "" },
+    previous: null,
+    next: null,
+  };
 }
 
 /** Any post, for a verified preview link: shown as visitors would see it, without the neighbours' links. */
@@ -157,6 +192,6 @@ export async function loadPreviewPage(
 ): Promise<PostPage | null> {
   const post = await getPostForPreview(db, options.postId, options.lang);
   if (!post) return null;
-  const page = await toPostPage(db, post, options.lang, undefined);
+  const page = await toPostPage(db, post, options.lang, {});
   return { ...page, previous: null, next: null };
 }

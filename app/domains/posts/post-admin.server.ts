@@ -1,88 +1,30 @@
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
+import { describeAccess, resolveAccess, storedAccess, writeItemGroups } from "#app/domains/access/access.server.ts";
 import { type AuditActor, recordAudit, recordOrExtendAudit } from "#app/domains/audit/audit.server.ts";
 import { indexItems } from "#app/domains/search-index/search-index.server.ts";
 import { fieldErrorsOf } from "#app/lib/field-errors.ts";
+import { type Db, type PostDeleteResult, type PostRow, type PostWriteResult, tagsOf } from "./post-rows.server.ts";
 import {
-  type AdminPost,
-  type AdminPostSummary,
-  type Db,
-  type PostDeleteResult,
-  type PostRow,
-  type PostWriteResult,
-  postsQuery,
-  tagsOf,
-  toAdminPost,
-} from "./post-rows.server.ts";
-import { normalizeTag, type PostFields, type PostStatus, postFieldsSchema, postStatusSchema } from "./post-schema.ts";
+  normalizeTag,
+  POST_ACCESS_ERRORS,
+  type PostFields,
+  type PostStatus,
+  postFieldsSchema,
+  postStatusSchema,
+} from "./post-schema.ts";
 import { chooseSlugs, keepSlugs } from "./post-slugs.server.ts";
 
 /**
- * The admin's side of the blog (issue 12): the editor's reads, and the writes, each one transaction with its
- * audit entry. The visitors' reads are in post-public.server.ts.
+ * The admin's side of the blog (issue 12): the writes, each one transaction with its audit entry. The editor's
+ * reads are in post-admin-reads.server.ts, the visitors' in post-public.server.ts.
  */
 
-// ---------------------------------------------------------------------------------------------------------------
-// Admin: reads
+import { getPostForAdmin } from "./post-admin-reads.server.ts";
 
-export async function getPostForAdmin(db: Db, id: string, options: { now?: Date } = {}): Promise<AdminPost | null> {
-  const row = await postsQuery(db).where("p.id", "=", id).executeTakeFirst();
-  if (!row) return null;
-  const tags = await tagsOf(db, [row.id]);
-  return toAdminPost(row, tags.get(row.id) ?? [], options.now ?? new Date());
-}
-
-/** Every post for the admin list, newest change first; `search` looks in both titles, slugs and tags. */
-export async function listPostsForAdmin(
-  db: Db,
-  options: { status?: PostStatus | null; search?: string | null; now?: Date } = {},
-): Promise<AdminPostSummary[]> {
-  let query = postsQuery(db);
-  if (options.status) query = query.where("p.status", "=", options.status);
-  const search = options.search?.trim().toLowerCase();
-  if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(p.title)`, "like", sql`${pattern} escape '\\'`),
-        eb(sql`lower(p.title_de)`, "like", sql`${pattern} escape '\\'`),
-        eb(sql`p.slug`, "like", sql`${pattern} escape '\\'`),
-        eb(sql`p.slug_de`, "like", sql`${pattern} escape '\\'`),
-        eb.exists(
-          eb
-            .selectFrom("post_tags as t")
-            .select("t.tag")
-            .whereRef("t.post_id", "=", "p.id")
-            .where(sql`t.tag`, "like", sql`${pattern} escape '\\'`),
-        ),
-      ]),
-    );
-  }
-  const rows = await query.orderBy("p.updated_at", "desc").orderBy("p.id", "desc").execute();
-  const tags = await tagsOf(
-    db,
-    rows.map((row) => row.id),
-  );
-  const now = options.now ?? new Date();
-  return rows.map((row) => {
-    const post = toAdminPost(row, tags.get(row.id) ?? [], now);
-    return {
-      id: post.id,
-      status: post.status,
-      publishAt: post.publishAt,
-      visible: post.visible,
-      title: post.title,
-      titleDe: post.titleDe,
-      slug: post.slug,
-      slugDe: post.slugDe,
-      tags: post.tags,
-      createdAt: post.createdAt,
-      updatedAt: post.updatedAt,
-    };
-  });
-}
+export { getPostForAdmin, listPostsForAdmin } from "./post-admin-reads.server.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Admin: writes
@@ -158,6 +100,8 @@ export async function createPost(
     }
     const slugs = await chooseSlugs(trx, input, id, null);
     if (!slugs.ok) return { ok: false, reason: "invalid", fieldErrors: slugs.fieldErrors } as const;
+    const access = await resolveAccess(trx, input, null, POST_ACCESS_ERRORS);
+    if (!access.ok) return { ok: false, reason: "invalid", fieldErrors: access.fieldErrors } as const;
     await trx
       .insertInto("posts")
       .values({
@@ -166,19 +110,22 @@ export async function createPost(
         status: "draft",
         publish_at: null,
         ...postTexts(input, slugs),
+        visibility: access.access.visibility,
         created_at: now,
         updated_at: now,
       })
       .execute();
     await keepSlugs(trx, id, { en: slugs.slug, de: slugs.slugDe }, false);
     await writeTags(trx, id, input.tags);
+    if (access.access.groupIds.length > 0) await writeItemGroups(trx, "post", id, access.access.groupIds);
     await indexItems(trx, "post", [id]);
     await recordAudit(trx, actor, {
       action: "posts.create",
       target: input.title,
-      newValue: JSON.stringify(
-        describeFields({ ...input, slug: slugs.slug, slug_de: slugs.slugDe }, input.tags.toSorted()),
-      ),
+      newValue: JSON.stringify({
+        ...describeFields({ ...input, slug: slugs.slug, slug_de: slugs.slugDe }, input.tags.toSorted()),
+        visibility: await describeAccess(trx, access.access),
+      }),
     });
     return { ok: true } as const;
   });
@@ -224,17 +171,22 @@ export async function updatePost(
     }
     const slugs = await chooseSlugs(trx, input, id, row);
     if (!slugs.ok) return { ok: false, reason: "invalid", fieldErrors: slugs.fieldErrors } as const;
+    const stored = await storedAccess(trx, "post", id, row.visibility);
+    const access = await resolveAccess(trx, input, stored, POST_ACCESS_ERRORS);
+    if (!access.ok) return { ok: false, reason: "invalid", fieldErrors: access.fieldErrors } as const;
     const oldTags = (await tagsOf(trx, [id])).get(id) ?? [];
     await trx
       .updateTable("posts")
       .set({
         ...postTexts(input, slugs),
+        visibility: access.access.visibility,
         updated_at: now,
       })
       .where("id", "=", id)
       .execute();
     await keepSlugs(trx, id, { en: slugs.slug, de: slugs.slugDe }, row.publish_at !== null);
     await writeTags(trx, id, input.tags);
+    if (access.changed) await writeItemGroups(trx, "post", id, access.access.groupIds);
     await indexItems(trx, "post", [id]);
     // Only what changed, each text clipped: the entry says what was edited without copying the post.
     const saved: Described = describeFields(row, oldTags);
@@ -248,6 +200,8 @@ export async function updatePost(
     }
     saved.cover = row.cover_image_id ? "✓" : "";
     after.cover = input.cover_image_id ? "✓" : "";
+    saved.visibility = await describeAccess(trx, stored);
+    after.visibility = await describeAccess(trx, access.access);
     const run = autosaveRuns.get(id);
     const going =
       options.autosave && run && run.actorId === actor.id && now.getTime() - run.at < AUTOSAVE_AUDIT_WINDOW_MS
@@ -300,7 +254,7 @@ async function lockPost(trx: Transaction<Database>, id: string): Promise<PostRow
   return trx.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** Deletes the post with its slugs and tags. Its cover and body pictures stay in `images` (they may be shared). */
+/** Deletes the post with its slugs, tags and groups. Its cover and body pictures stay in `images` (they may be shared). */
 export async function deletePost(db: Kysely<Database>, actor: AuditActor, id: string): Promise<PostDeleteResult> {
   return db.transaction().execute(async (trx) => {
     const row = await lockPost(trx, id);
@@ -308,6 +262,9 @@ export async function deletePost(db: Kysely<Database>, actor: AuditActor, id: st
     const tags = (await tagsOf(trx, [id])).get(id) ?? [];
     await trx.deleteFrom("post_tags").where("post_id", "=", id).execute();
     await trx.deleteFrom("post_slugs").where("post_id", "=", id).execute();
+    // content_groups and share_links name their content by kind and id, without a foreign key: they go with it.
+    await writeItemGroups(trx, "post", id, []);
+    await trx.deleteFrom("share_links").where("kind", "=", "post").where("item_id", "=", id).execute();
     await trx.deleteFrom("posts").where("id", "=", id).execute();
     await indexItems(trx, "post", [id]);
     await recordAudit(trx, actor, {

@@ -336,6 +336,22 @@ async function resolveImages(html: string, db: Kysely<Database>): Promise<string
     .selectFrom("images")
     .select(["id", "width", "height", "placeholder", "variants", "watermark"])
     .where("id", "in", ids)
+    // A restricted gallery picture's image or video's poster (its files in a member folder) is not shown through
+    // a post, whoever reads it: the post's readers are not the item's (issue 21). A post's own picture in a member
+    // folder is there because only restricted posts show it (post-image-places.server.ts): theirs to show.
+    .where((eb) =>
+      eb.or([
+        eb("private_folder", "is", null),
+        eb.and([
+          eb.not(
+            eb.exists(eb.selectFrom("gallery_images as g").select("g.id").whereRef("g.image_id", "=", "images.id")),
+          ),
+          eb.not(
+            eb.exists(eb.selectFrom("videos as v").select("v.id").whereRef("v.poster_image_id", "=", "images.id")),
+          ),
+        ]),
+      ]),
+    )
     .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   return html.replace(IMAGE_MARKER, (_marker, id: string, alt: string) => {

@@ -17,6 +17,8 @@ export const POST_FORM_FIELDS = [
   "cover_alt",
   "cover_alt_de",
   "tags",
+  "visibility",
+  "group_ids",
 ] as const;
 export type PostFormField = (typeof POST_FORM_FIELDS)[number];
 export type PostFormValues = Record<PostFormField, string>;

@@ -1,3 +1,5 @@
+import { groupsOfItems } from "#app/domains/access/access.server.ts";
+import { type Reader, VISITOR } from "#app/domains/access/reader.ts";
 import { localized } from "#app/domains/content/content.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import type { Language } from "#app/i18n/i18n.ts";
@@ -8,24 +10,46 @@ import {
   type PublicPost,
   type PublicPostSummary,
   postsQuery,
+  publishedBy,
   tagsOf,
   toPublicPost,
   toSummary,
-  visibleAt,
+  visibleTo,
 } from "./post-rows.server.ts";
 import { normalizeTag, SLUG_MAX, SLUG_PATTERN } from "./post-schema.ts";
 
 /**
  * The visitors' reads of the blog (issue 12): only visible posts, ever (see post-rows.server.ts): drafts and posts
- * not yet due are never returned by any of them.
+ * not yet due are never returned by any of them, nor a post its reader may not see (issue 21). Every read takes
+ * its `reader`, a visitor when not given: the feeds, the sitemap and every anonymous page read as one.
  */
 
-async function toPublicPosts(db: Db, rows: JoinedRow[], lang: Language): Promise<PublicPost[]> {
-  const tags = await tagsOf(
-    db,
-    rows.map((row) => row.id),
+type ReadOptions = { now?: Date; reader?: Reader };
+
+/**
+ * The rows as pages get them, with the names of their groups as far as the reader is in them (an admin: all; a
+ * member does not learn of the other groups a post is for; anyone else: none).
+ */
+async function toPublicPosts(
+  db: Db,
+  rows: JoinedRow[],
+  lang: Language,
+  reader: Reader = VISITOR,
+): Promise<PublicPost[]> {
+  const ids = rows.map((row) => row.id);
+  const grouped =
+    reader.kind === "visitor" ? [] : rows.filter((row) => row.visibility === "groups").map((row) => row.id);
+  const [tags, groups] = await Promise.all([tagsOf(db, ids), groupsOfItems(db, "post", grouped)]);
+  const named = (group: { id: string }) =>
+    reader.kind === "admin" || (reader.kind === "member" && reader.groupIds.includes(group.id));
+  return rows.map((row) =>
+    toPublicPost(
+      row,
+      tags.get(row.id) ?? [],
+      lang,
+      (groups.get(row.id) ?? []).filter(named).map((group) => group.name),
+    ),
   );
-  return rows.map((row) => toPublicPost(row, tags.get(row.id) ?? [], lang));
 }
 
 export type PublishedPostsPage = {
@@ -39,11 +63,11 @@ export type PublishedPostsPage = {
 /** One page (POSTS_PER_PAGE) of the visible posts, newest first, optionally of one tag. */
 export async function listPublishedPosts(
   db: Db,
-  options: { lang: Language; page?: number; tag?: string | null; now?: Date },
+  options: ReadOptions & { lang: Language; page?: number; tag?: string | null },
 ): Promise<PublishedPostsPage> {
   const now = options.now ?? new Date();
   const tag = options.tag ? normalizeTag(options.tag) : null;
-  let base = db.selectFrom("posts as p").where(visibleAt(now));
+  let base = db.selectFrom("posts as p").where(visibleTo(options.reader ?? VISITOR, now));
   if (tag) {
     base = base.where((eb) =>
       eb.exists(
@@ -67,7 +91,12 @@ export async function listPublishedPosts(
     db,
     ids.map((row) => row.id),
   );
-  return { posts: (await toPublicPosts(db, rows, options.lang)).map(toSummary), page, pageCount, total };
+  return {
+    posts: (await toPublicPosts(db, rows, options.lang, options.reader)).map(toSummary),
+    page,
+    pageCount,
+    total,
+  };
 }
 
 /** The rows of these posts, newest first (publish time, then id, as every public list orders). */
@@ -87,23 +116,33 @@ export async function findPublishedPostBySlug(
   db: Db,
   lang: Language,
   slug: string,
-  options: { now?: Date } = {},
+  options: ReadOptions = {},
 ): Promise<PublicPost | { redirectTo: string; permanent: boolean } | null> {
   if (slug.length > SLUG_MAX || !SLUG_PATTERN.test(slug)) return null;
   const now = options.now ?? new Date();
   const other: Language = lang === "de" ? "en" : "de";
-  const known = await db
-    .selectFrom("post_slugs")
-    .select(["post_id", "lang"])
-    .where("slug", "=", slug)
-    .where("lang", "in", [lang, other])
+  // The slug and the rule in one query: a post the reader may not see costs exactly what a missing one does (a
+  // second query for a known slug would tell them apart by time: scripts/measure-not-found-timing.ts).
+  const found = await postsQuery(db)
+    .innerJoin("post_slugs as s", "s.post_id", "p.id")
+    .select("s.lang as slug_lang")
+    .where("s.slug", "=", slug)
+    .where("s.lang", "in", [lang, other])
+    .where(visibleTo(options.reader ?? VISITOR, now))
     .execute();
-  const owner = known.find((row) => row.lang === lang) ?? known.find((row) => row.lang === other);
-  if (!owner) return null;
-  const row = await postsQuery(db).where("p.id", "=", owner.post_id).where(visibleAt(now)).executeTakeFirst();
+  const row =
+    found.find((candidate) => candidate.slug_lang === lang) ?? found.find((candidate) => candidate.slug_lang === other);
   if (!row) return null;
   const current = lang === "de" ? row.slug_de : row.slug;
-  if (current !== slug) return { redirectTo: current, permanent: owner.lang === lang };
+  if (current !== slug) return { redirectTo: current, permanent: row.slug_lang === lang };
+  const [post] = await toPublicPosts(db, [row], lang, options.reader);
+  return post ?? null;
+}
+
+/** Post `id` in `lang` once it is published, whoever it is for: only for an open share link (app/domains/shares/). */
+export async function getSharedPost(db: Db, id: string, lang: Language, now = new Date()): Promise<PublicPost | null> {
+  const row = await postsQuery(db).where("p.id", "=", id).where(publishedBy(now)).executeTakeFirst();
+  if (!row) return null;
   const [post] = await toPublicPosts(db, [row], lang);
   return post ?? null;
 }
@@ -126,14 +165,16 @@ export async function getAdjacentPosts(
   db: Db,
   id: string,
   lang: Language,
-  options: { now?: Date } = {},
+  options: ReadOptions = {},
 ): Promise<{ previous: AdjacentPost | null; next: AdjacentPost | null }> {
   const now = options.now ?? new Date();
+  // The reader's neighbours: a post they may not see is skipped, never named.
+  const visible = visibleTo(options.reader ?? VISITOR, now);
   const self = await db
     .selectFrom("posts as p")
     .select(["p.id", "p.publish_at"])
     .where("p.id", "=", id)
-    .where(visibleAt(now))
+    .where(visible)
     .executeTakeFirst();
   if (!self || self.publish_at === null) return { previous: null, next: null };
   const at = self.publish_at;
@@ -141,7 +182,7 @@ export async function getAdjacentPosts(
     db
       .selectFrom("posts as p")
       .select(["p.slug", "p.slug_de", "p.title", "p.title_de"])
-      .where(visibleAt(now))
+      .where(visible)
       .where((eb) =>
         eb.or([
           eb("p.publish_at", older ? "<" : ">", at),
@@ -163,30 +204,30 @@ export async function listLatestPosts(
   db: Db,
   lang: Language,
   limit = 3,
-  options: { now?: Date } = {},
+  options: ReadOptions = {},
 ): Promise<PublicPostSummary[]> {
-  return (await readNewestPosts(db, lang, limit, options.now)).map(toSummary);
+  return (await readNewestPosts(db, lang, limit, options)).map(toSummary);
 }
 
 /** The newest posts visible at `now`, newest first (one query for the home page and the feeds). */
-async function readNewestPosts(db: Db, lang: Language, limit: number, now = new Date()): Promise<PublicPost[]> {
+async function readNewestPosts(db: Db, lang: Language, limit: number, options: ReadOptions): Promise<PublicPost[]> {
   const rows = await postsQuery(db)
-    .where(visibleAt(now))
+    .where(visibleTo(options.reader ?? VISITOR, options.now ?? new Date()))
     .orderBy("p.publish_at", "desc")
     .orderBy("p.id", "desc")
     .limit(limit)
     .execute();
-  return toPublicPosts(db, rows, lang);
+  return toPublicPosts(db, rows, lang, options.reader);
 }
 
-/** The newest visible posts with their Markdown bodies, for a language's feed. */
+/** The newest posts for everyone with their Markdown bodies, for a language's feed (a feed has no reader). */
 export async function listPostsForFeed(
   db: Db,
   lang: Language,
   limit: number,
   options: { now?: Date } = {},
 ): Promise<PublicPost[]> {
-  return readNewestPosts(db, lang, limit, options.now);
+  return readNewestPosts(db, lang, limit, { now: options.now, reader: VISITOR });
 }
 
 export type SitemapPost = {
@@ -199,10 +240,10 @@ export type SitemapPost = {
   title: Record<Language, string>;
 };
 
-/** Every visible post, newest first, with both languages' slugs. */
+/** Every post visible to everyone, newest first, with both languages' slugs (search engines read as visitors). */
 export async function listPostsForSitemap(db: Db, options: { now?: Date } = {}): Promise<SitemapPost[]> {
   const rows = await postsQuery(db)
-    .where(visibleAt(options.now ?? new Date()))
+    .where(visibleTo(VISITOR, options.now ?? new Date()))
     .orderBy("p.publish_at", "desc")
     .orderBy("p.id", "desc")
     .execute();
@@ -220,25 +261,25 @@ export async function listPostsForSitemap(db: Db, options: { now?: Date } = {}):
   });
 }
 
-/** Whether visitors see at least one post (the menu shows "Blog" then). */
-export async function hasPublishedPost(db: Db, options: { now?: Date } = {}): Promise<boolean> {
+/** Whether the reader sees at least one post (the menu shows "Blog" then). */
+export async function hasPublishedPost(db: Db, options: ReadOptions = {}): Promise<boolean> {
   const row = await db
     .selectFrom("posts as p")
     .select("p.id")
-    .where(visibleAt(options.now ?? new Date()))
+    .where(visibleTo(options.reader ?? VISITOR, options.now ?? new Date()))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
 }
 
-/** Every tag of a visible post, sorted (for a tag list). */
-export async function listPublishedTags(db: Db, options: { now?: Date } = {}): Promise<string[]> {
+/** Every tag of a post the reader sees, sorted (for a tag list). */
+export async function listPublishedTags(db: Db, options: ReadOptions = {}): Promise<string[]> {
   const rows = await db
     .selectFrom("post_tags as t")
     .innerJoin("posts as p", "p.id", "t.post_id")
     .select("t.tag")
     .distinct()
-    .where(visibleAt(options.now ?? new Date()))
+    .where(visibleTo(options.reader ?? VISITOR, options.now ?? new Date()))
     .orderBy("t.tag")
     .execute();
   return rows.map((row) => row.tag);

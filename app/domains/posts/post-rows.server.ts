@@ -1,6 +1,8 @@
 import type { ExpressionBuilder, Kysely, Selectable, Transaction } from "kysely";
-import type { Database, PostsTable } from "#app/db/schema.ts";
+import type { ContentVisibility, Database, PostsTable } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
+import { readableBy } from "#app/domains/access/access.server.ts";
+import type { Reader } from "#app/domains/access/reader.ts";
 import { localized } from "#app/domains/content/content.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
@@ -10,7 +12,8 @@ import type { PostStatus } from "./post-schema.ts";
 /**
  * The blog's posts as rows and as the objects pages get (issue 12): the types, the one query with author and
  * cover joined, and the visibility rule every public read keeps: a post is visible when it is published, or
- * scheduled and its time has come (`now`, injected so tests can move the clock). The admin's writes are in
+ * scheduled and its time has come (`now`, injected so tests can move the clock), and its reader may see it
+ * (`readableBy`, the one rule of app/domains/access/). The admin's writes are in
  * post-admin.server.ts, the visitors' reads in post-public.server.ts.
  */
 
@@ -51,6 +54,9 @@ export type AdminPost = {
   coverAltDe: string;
   /** Sorted. */
   tags: string[];
+  visibility: ContentVisibility;
+  /** The ids of the groups that may see it when `visibility` is "groups". */
+  groupIds: string[];
   createdAt: string;
   updatedAt: string;
 };
@@ -67,6 +73,7 @@ export type AdminPostSummary = Pick<
   | "slug"
   | "slugDe"
   | "tags"
+  | "visibility"
   | "createdAt"
   | "updatedAt"
 >;
@@ -90,6 +97,10 @@ export type PublicPostSummary = {
   words: number;
   /** At least 1. */
   readingMinutes: number;
+  /** Who may see it: a signed-in reader sees a badge on anything not for everyone. */
+  visibility: ContentVisibility;
+  /** The names of its groups when `visibility` is "groups" (only a reader in one of them, or an admin, sees it). */
+  groups: string[];
 };
 
 /** A whole post in the visitor's language. */
@@ -139,8 +150,20 @@ function isVisible(row: Pick<PostRow, "status" | "publish_at">, now: Date): bool
   return row.status !== "draft" && row.publish_at !== null && new Date(toIsoString(row.publish_at)) <= now;
 }
 
-/** The rule in SQL: published or scheduled, with its time come (a published post always has its time). */
-export function visibleAt(now: Date) {
+/**
+ * The rule in SQL: published or scheduled, with its time come (a published post always has its time), and for
+ * this reader (an admin on the public pages sees every visible post, whoever it is for).
+ */
+export function visibleTo(reader: Reader, now: Date) {
+  return (eb: ExpressionBuilder<Database & { p: PostsTable }, "p">) =>
+    eb.and([publishedBy(now)(eb), readableBy(reader, "post", "p")]);
+}
+
+/**
+ * Published or scheduled with its time come, whoever reads: only for a share link, which names its one post and
+ * grants that post whatever its visibility (app/domains/shares/).
+ */
+export function publishedBy(now: Date) {
   return (eb: ExpressionBuilder<Database & { p: PostsTable }, "p">) =>
     eb.and([eb("p.status", "in", ["published", "scheduled"]), eb("p.publish_at", "<=", now)]);
 }
@@ -161,6 +184,7 @@ const POST_COLUMNS = [
   "p.cover_image_id",
   "p.cover_alt",
   "p.cover_alt_de",
+  "p.visibility",
   "p.created_at",
   "p.updated_at",
 ] as const;
@@ -208,7 +232,7 @@ export async function tagsOf(db: Db, ids: string[]): Promise<Map<string, string[
   return tags;
 }
 
-export function toAdminPost(row: JoinedRow, tags: string[], now: Date): AdminPost {
+export function toAdminPost(row: JoinedRow, tags: string[], now: Date, groupIds: string[] = []): AdminPost {
   return {
     id: row.id,
     authorId: row.author_id,
@@ -229,12 +253,14 @@ export function toAdminPost(row: JoinedRow, tags: string[], now: Date): AdminPos
     coverAlt: row.cover_alt,
     coverAltDe: row.cover_alt_de,
     tags,
+    visibility: row.visibility,
+    groupIds,
     createdAt: toIsoString(row.created_at),
     updatedAt: toIsoString(row.updated_at),
   };
 }
 
-export function toPublicPost(row: JoinedRow, tags: string[], lang: Language): PublicPost {
+export function toPublicPost(row: JoinedRow, tags: string[], lang: Language, groups: string[] = []): PublicPost {
   const title = localized(row.title, row.title_de, lang);
   const body = localized(row.body, row.body_de, lang);
   const words = countWords(body);
@@ -256,6 +282,8 @@ export function toPublicPost(row: JoinedRow, tags: string[], lang: Language): Pu
     readingMinutes: readingMinutesOf(words),
     authorName: displayNameOf(row.author_name, row.author_email),
     status: row.status,
+    visibility: row.visibility,
+    groups,
   };
 }
 

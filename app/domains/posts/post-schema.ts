@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { groupIdsField, visibilityField } from "#app/domains/access/access-schema.ts";
 import { ADMIN_TEXT_MESSAGES, optionalText, requiredText } from "#app/domains/content/content-schema.ts";
 import { ROW_ID_PATTERN, textSchema } from "#app/lib/text-schema.ts";
 
@@ -43,7 +44,7 @@ export function slugify(text: string): string {
 }
 
 /** A slug field: empty means "make it from the title"; otherwise it must already be a slug (never silently changed). */
-const slugField = textSchema({ max: SLUG_MAX, messages: ADMIN_TEXT_MESSAGES })
+export const slugField = textSchema({ max: SLUG_MAX, messages: ADMIN_TEXT_MESSAGES })
   .transform((value) => value.toLowerCase())
   .refine((value) => value === "" || SLUG_PATTERN.test(value), { error: "admin.posts.error.slug" });
 
@@ -87,6 +88,9 @@ const coverImageField = z.preprocess(
     .transform((value) => (value === "" ? null : value)),
 );
 
+/** The editor's messages for the refusals of the access rule's `resolveAccess` (app/domains/access/). */
+export const POST_ACCESS_ERRORS = { needed: "admin.posts.error.groupsNeeded", unknown: "admin.posts.error.groups" };
+
 /** The editable fields of a post (not its status: see `postStatusSchema`). */
 export const postFieldsSchema = z.object({
   title: requiredText(TITLE_MAX),
@@ -101,6 +105,8 @@ export const postFieldsSchema = z.object({
   cover_alt: optionalText(COVER_ALT_MAX),
   cover_alt_de: optionalText(COVER_ALT_MAX),
   tags: tagsField,
+  visibility: visibilityField("admin.posts.error.visibility"),
+  group_ids: groupIdsField("admin.posts.error.groups"),
 });
 export type PostFields = z.output<typeof postFieldsSchema>;
 

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
+import { VISITOR } from "#app/domains/access/reader.ts";
 import { altTextOf } from "#app/domains/gallery/gallery-public.server.ts";
 import { linkHref } from "#app/domains/links/link-address.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
@@ -10,6 +11,7 @@ import type { Language } from "#app/i18n/i18n.ts";
 import { galleryHref } from "#app/lib/gallery-url.ts";
 import { type QueryTerm, snippetOf } from "#app/lib/search-text.ts";
 import type { SearchHit, SearchKind } from "./search-schema.ts";
+import type { SearchAudience } from "./search-visibility.server.ts";
 
 /* A page of results as the page shows them: title, address, thumbnail and the snippet of each. */
 
@@ -92,7 +94,7 @@ export async function presentHits(
   candidates: Candidate[],
   terms: QueryTerm[],
   lang: Language,
-  audience: "public" | "admin" = "public",
+  audience: SearchAudience = VISITOR,
 ): Promise<SearchHit[]> {
   const kinds = [...new Set(candidates.map((candidate) => candidate.kind))];
   const texts = new Map<string, SearchFields>();

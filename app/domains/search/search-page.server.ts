@@ -5,6 +5,7 @@ import { type SearchDictionary, searchDictionaryFor } from "#app/i18n/search-dic
 import { searchSite } from "./search.server.ts";
 import type { SearchLimiter } from "./search-limit.server.ts";
 import { readSearchParams, type SearchPageData } from "./search-schema.ts";
+import type { SearchAudience } from "./search-visibility.server.ts";
 
 export type SearchPageAnswer = {
   data: SearchPageData & { dictionary: SearchDictionary };
@@ -24,7 +25,7 @@ export async function answerSearchPage(options: {
   /** The address's `q` and `page`, as sent. */
   params: { q: string | null; page: string | null };
   /** `admin` (an admin who asked for `?scope=admin`) finds drafts and hidden items too. */
-  audience?: "public" | "admin";
+  audience?: SearchAudience;
 }): Promise<SearchPageAnswer> {
   const dictionary = searchDictionaryFor(options.lang);
   const read = readSearchParams(options.params, options.lang);

@@ -1,7 +1,9 @@
 import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { Database, DbDate } from "#app/db/schema.ts";
+import { readableBy } from "#app/domains/access/access.server.ts";
+import type { Reader } from "#app/domains/access/reader.ts";
 import { publishedQuery } from "#app/domains/gallery/gallery-public.server.ts";
-import { visibleAt } from "#app/domains/posts/post-rows.server.ts";
+import { visibleTo } from "#app/domains/posts/post-rows.server.ts";
 import type { SearchKind } from "./search-schema.ts";
 
 /*
@@ -9,7 +11,8 @@ import type { SearchKind } from "./search-schema.ts";
  * searching (search.server.ts). A visitor's search goes through them; the admin's (`audience: "admin"`) does not.
  */
 
-export type SearchAudience = "public" | "admin";
+/** The admin area's search (drafts too), or a reader's on the public pages (what that reader may see). */
+export type SearchAudience = "admin" | Reader;
 
 /** An item the audience may see: its id, and the date it is ordered by (a post's publication, else its creation). */
 export type VisibleItem = { item_id: string; time: DbDate | null };
@@ -22,9 +25,10 @@ export function visibleItems(db: Kysely<Database>, kind: SearchKind, audience: S
   const admin = audience === "admin";
   let query: unknown;
   if (kind === "post") {
-    // The blog's rule (post-rows.server.ts): published, or scheduled and due; drafts only for the admin.
+    // The blog's rule (post-rows.server.ts): published, or scheduled and due, and for this reader; drafts only
+    // for the admin's search.
     const base = db.selectFrom("posts as p");
-    query = (admin ? base : base.where(visibleAt(now))).select([
+    query = (audience === "admin" ? base : base.where(visibleTo(audience, now))).select([
       "p.id as item_id",
       (eb) => eb.fn.coalesce("p.publish_at", "p.created_at").as("time"),
     ]);
@@ -32,13 +36,17 @@ export function visibleItems(db: Kysely<Database>, kind: SearchKind, audience: S
     // The gallery's rule (gallery-public.server.ts): published, and every size made.
     const base = admin
       ? db.selectFrom("gallery_images as g").innerJoin("images as i", "i.id", "g.image_id")
-      : publishedQuery(db);
+      : publishedQuery(db, audience);
     query = base.select(["g.id as item_id", "g.created_at as time"]);
   } else {
     // The links, FAQ and videos pages show the active rows (`listActive` in content.server.ts). The three tables
     // share these columns; Kysely cannot type a query over a union of tables (as content.server.ts).
     const base = db.selectFrom(`${ACTIVE_TABLES[kind] as "links"} as c`);
-    query = (admin ? base : base.where("c.active", "=", true)).select(["c.id as item_id", "c.created_at as time"]);
+    const active = admin ? base : base.where("c.active", "=", true);
+    // Videos also keep to the one visibility rule (issue 21); links and FAQ entries are for everyone.
+    const readable =
+      kind === "video" && audience !== "admin" ? active.where(readableBy(audience, "video", "c")) : active;
+    query = readable.select(["c.id as item_id", "c.created_at as time"]);
   }
   // Each branch selects the same two columns from its own tables; one type lets the callers treat them alike.
   return query as VisibleItems;

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { isPostgres } from "#app/db/database.server.ts";
 import type { Database, DbDate } from "#app/db/schema.ts";
+import { VISITOR } from "#app/domains/access/reader.ts";
 import { scopeTerm } from "#app/domains/search-index/document-ids.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import {
@@ -235,7 +236,7 @@ export async function searchSite(db: Db, options: SearchOptions): Promise<Search
   const nothing: SearchResult = { query: options.query, total: 0, capped: false, page: 1, pageCount: 1, hits: [] };
   if (terms.length === 0) return nothing;
   const now = options.now ?? new Date();
-  const audience = options.audience ?? "public";
+  const audience = options.audience ?? VISITOR;
   let fts = ftsTermsOf(terms);
   if (!isPostgres(db)) {
     const expanded = await expandPrefixes(db, terms);

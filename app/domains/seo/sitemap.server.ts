@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database, DbDate } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
+import { hasPublicAlbum, listPublicAlbumPaths } from "#app/domains/albums/albums-public.server.ts";
 import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { publishedOrderQuery } from "#app/domains/gallery/gallery-public.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
@@ -98,12 +99,13 @@ async function lastChanges(db: Kysely<Database>) {
 
 /** The site's own pages and the gallery's pictures. */
 export async function listSitePages(db: Kysely<Database>, settings: SiteSettings): Promise<SitemapEntry[]> {
-  const [changed, menu, pictures] = await Promise.all([
+  const [changed, menu, pictures, albums] = await Promise.all([
     lastChanges(db),
-    readMenuSections(db, settings, hasPublishedPost),
+    readMenuSections(db, settings, { post: hasPublishedPost, album: hasPublicAlbum }),
     publishedOrderQuery(db, null)
       .select(["g.updated_at", "i.width", "i.height", "i.placeholder", "i.variants"])
       .execute(),
+    listPublicAlbumPaths(db),
   ]);
   const entries: SitemapEntry[] = [
     { path: "/", lastmod: latest(changed.gallery, changed.settings) },
@@ -114,6 +116,11 @@ export async function listSitePages(db: Kysely<Database>, settings: SiteSettings
   if (menu.links) entries.push({ path: "/links", lastmod: latest(changed.links, changed.settings) });
   if (menu.faq) entries.push({ path: "/faq", lastmod: latest(changed.faq, changed.settings) });
   if (menu.videos) entries.push({ path: "/videos", lastmod: latest(changed.videos, changed.settings) });
+  if (menu.albums) entries.push({ path: "/albums", lastmod: latest(changed.settings) });
+  // Each album for everyone, at its address in each language.
+  for (const album of albums) {
+    entries.push({ path: { en: album.en, de: album.de }, lastmod: latest(album.updatedAt) });
+  }
   if (menu.contact) entries.push({ path: "/contact", lastmod: changed.settings });
   entries.push({ path: "/legal-notice", lastmod: changed.settings }, { path: "/privacy", lastmod: changed.settings });
   return entries.concat(
@@ -177,13 +184,14 @@ export function buildSitemap(
   return options.now ? compute() : cachedUntilChanged(db, `sitemap:${baseUrl}`, compute);
 }
 
-/** `/robots.txt`: everything but the admin, sign-in and account pages, and where the sitemap is. */
+/** `/robots.txt`: everything but the admin, sign-in, account and share-link pages, and where the sitemap is. */
 export function renderRobots(baseUrl: string): string {
   return [
     "User-agent: *",
     "Disallow: /admin",
     "Disallow: /auth",
     "Disallow: /account",
+    "Disallow: /s/",
     "",
     `Sitemap: ${new URL("/sitemap.xml", `${baseUrl}/`).href}`,
     "",

@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from "kysely";
 import { type PasswordProblem, passwordProblem } from "#app/auth/password-policy.ts";
 import type { Database } from "#app/db/schema.ts";
 import { normalizeInviteCode } from "#app/domains/invites/invite-code.ts";
+import { joinInviteGroups } from "#app/domains/invites/invite-groups.server.ts";
 import { adminExists, isInviteCodeAvailable, removeUnusedAdminCodes } from "#app/domains/invites/invites.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { deleteAccountTokens } from "./account-tokens.server.ts";
@@ -29,9 +30,9 @@ class InviteClaimLost extends Error {}
 export type NewAccount = { userId: string; email: string; isAdmin: boolean };
 
 /**
- * Creates an account with an invite code. The code is claimed, the user, the credential
- * and any role the code grants are written in one transaction: either all of it happens,
- * or nothing does and the code stays unused. A conditional update on `is_used` means that
+ * Creates an account with an invite code. The code is claimed, the user, the credential,
+ * any role the code grants and the groups it gives are written in one transaction: either all
+ * of it happens, or nothing does and the code stays unused. A conditional update on `is_used` means that
  * of many simultaneous sign-ups with one code exactly one wins.
  */
 export async function signUpWithInvite(
@@ -103,6 +104,8 @@ export async function signUpWithInvite(
       if (isAdmin) {
         await trx.insertInto("user_roles").values({ user_id: userId, role: "admin", created_at: now }).execute();
       }
+      // The first-admin setup code is never given groups (an admin sees everything), so this joins none for it.
+      await joinInviteGroups(trx, code, userId);
       return { userId, email, isAdmin };
     });
   } catch (error) {

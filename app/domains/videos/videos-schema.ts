@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accessSchema } from "#app/domains/access/access-schema.ts";
 import { activeFlag, addressCompletion, optionalText, requiredText } from "#app/domains/content/content-schema.ts";
 import { parseVideoUrl } from "./video-url.ts";
 
@@ -26,3 +27,9 @@ export const videoSchema = z.object({
 });
 
 export type VideoInput = z.infer<typeof videoSchema>;
+
+/** Who may see a video (issue 21), as its editor's access form sends it. Messages are admin dictionary keys. */
+export const videoAccessSchema = accessSchema({
+  visibility: "admin.videos.error.visibility",
+  groups: "admin.videos.error.groups",
+});

@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "#app/db/schema.ts";
+import { groupsOfItems, readableBy } from "#app/domains/access/access.server.ts";
+import { type ContentVisibility, type Reader, VISITOR } from "#app/domains/access/reader.ts";
 import { type AuditActor, recordAudit } from "#app/domains/audit/audit.server.ts";
 import {
   type ContentMeta,
@@ -10,9 +12,10 @@ import {
   localized,
 } from "#app/domains/content/content.server.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
-import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
-import { deleteImageRow, removeImageFiles } from "#app/domains/media/image-rows.server.ts";
+import { type ImageDisplay, imageSources, MEMBER_MEDIA_PATH } from "#app/domains/media/image-display.ts";
+import { deleteImageRow, parseVariants, removeImageFiles } from "#app/domains/media/image-rows.server.ts";
 import { type SweepOptions, sweepUnreferenced } from "#app/domains/media/image-sweeps.server.ts";
+import { copyVariants, MEMBER_PREFIX } from "#app/domains/media/member-files.server.ts";
 import { type FileStorage, publicUrl } from "#app/domains/media/storage.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
@@ -122,11 +125,18 @@ export async function setVideoPoster(
   storage: FileStorage,
 ): Promise<ContentResult | { ok: false; reason: "no-poster"; target: string }> {
   let oldKeys: string[] | null = null;
+  // A restricted video's new poster joins its member folder before the rows name it (video-access.server.ts): its
+  // sizes never answer at public names once the video is shown.
+  const placed = imageId === null ? null : await placePoster(db, storage, id, imageId);
   const result = await db.transaction().execute(async (trx) => {
     const row = await service.find(trx, id);
     if (!row) return { ok: false, reason: "not-found" } as const;
     if (imageId === null && row.poster_image_id === null) {
       return { ok: false, reason: "no-poster", target: row.title } as const;
+    }
+    if (imageId !== null && row.private_folder !== (placed?.folder ?? null)) {
+      // Its access changed while the poster was copied: the folder read is no longer the video's (try again).
+      return { ok: false, reason: "stale" } as const;
     }
     await trx
       .updateTable("videos")
@@ -134,6 +144,13 @@ export async function setVideoPoster(
       .where("id", "=", id)
       .execute();
     if (row.poster_image_id) oldKeys = await deleteImageRow(trx, row.poster_image_id);
+    if (imageId !== null && placed?.folder) {
+      await trx
+        .updateTable("images")
+        .set({ variants: JSON.stringify(placed.variants), private_folder: placed.folder })
+        .where("id", "=", imageId)
+        .execute();
+    }
     await recordAudit(trx, actor, {
       action: "videos.poster",
       target: row.title,
@@ -144,11 +161,34 @@ export async function setVideoPoster(
   });
   // Committed: a leftover file is logged, not an error (the start-up image sweep removes it).
   try {
-    await removeImageFiles(oldKeys, storage);
+    if (placed?.folder) await storage.remove(result.ok ? placed.old : placed.copied);
+    // In a member folder the old poster's sizes may have the new one's names (the same picture uploaded again:
+    // names are content hashes, and the folder is the video's, not the image's): those are the new poster's now.
+    const kept = new Set(result.ok ? (placed?.variants.map((variant) => variant.key) ?? []) : []);
+    await removeImageFiles((oldKeys as string[] | null)?.filter((key) => !kept.has(key)) ?? null, storage);
   } catch (error) {
     getLogger().warn({ err: error }, "Could not remove the replaced poster's files");
   }
   return result;
+}
+
+/**
+ * A new poster's sizes copied into its video's member folder, if the video is restricted (else nothing to do).
+ * `copied` leaves out names the video's present poster already has there (the same picture again): a refused
+ * change removes what it copied, and must not take those.
+ */
+async function placePoster(db: Kysely<Database>, storage: FileStorage, videoId: string, imageId: string) {
+  const video = await db
+    .selectFrom("videos as v")
+    .leftJoin("images as i", "i.id", "v.poster_image_id")
+    .select(["v.private_folder", "i.variants"])
+    .where("v.id", "=", videoId)
+    .executeTakeFirst();
+  if (!video?.private_folder) return { folder: null, variants: [], old: [], copied: [] };
+  const image = await db.selectFrom("images").select("variants").where("id", "=", imageId).executeTakeFirstOrThrow();
+  const present = new Set(video.variants ? parseVariants(video.variants).map((variant) => variant.key) : []);
+  const placed = await copyVariants(storage, parseVariants(image.variants), imageId, video.private_folder);
+  return { folder: video.private_folder, ...placed, copied: placed.copied.filter((key) => !present.has(key)) };
 }
 
 /** Takes a video's poster away (its image row and files): the video shows its title on the plain box again. */
@@ -180,11 +220,15 @@ export type AdminVideo = ContentMeta & {
   source: "youtube" | "vimeo" | "file";
   /** A small poster for the list, or null. */
   posterSrc: string | null;
+  /** Who may see it, and for groups which (issue 21). */
+  visibility: ContentVisibility;
+  groupIds: string[];
 };
 
 export async function listVideosForAdmin(db: Kysely<Database>): Promise<AdminVideo[]> {
   const rows = await service.listAll(db);
-  const posters = await postersOf(db, rows);
+  const grouped = rows.filter((row) => row.visibility === "groups").map((row) => row.id);
+  const [posters, groups] = await Promise.all([postersOf(db, rows), groupsOfItems(db, "video", grouped)]);
   return rows.map((row) => ({
     ...contentMeta(row),
     title: row.title,
@@ -194,6 +238,8 @@ export async function listVideosForAdmin(db: Kysely<Database>): Promise<AdminVid
     embed_url: row.embed_url ?? "",
     source: row.file_key ? "file" : (parseVideoUrl(row.embed_url ?? "")?.host ?? "file"),
     posterSrc: row.poster_image_id ? (posterSrcOf(posters.get(row.poster_image_id)) ?? null) : null,
+    visibility: row.visibility,
+    groupIds: (groups.get(row.id) ?? []).map((group) => group.id),
   }));
 }
 
@@ -201,16 +247,31 @@ function posterSrcOf(poster: ImageDisplay | undefined): string | undefined {
   return poster ? imageSources(poster).fallback.src : undefined;
 }
 
+/** The address of an uploaded file: its public one, or a restricted video's at /media/members/ (checked there). */
+function fileUrlOf(key: string): string {
+  return key.startsWith(MEMBER_PREFIX) ? `${MEMBER_MEDIA_PATH}${key.slice(MEMBER_PREFIX.length)}` : publicUrl(key);
+}
+
 function playerOf(row: VideoRow): VideoPlayerData | null {
-  if (row.file_key) return { kind: "file", src: publicUrl(row.file_key), type: row.file_type ?? "video/mp4" };
+  if (row.file_key) return { kind: "file", src: fileUrlOf(row.file_key), type: row.file_type ?? "video/mp4" };
   const embed = parseVideoUrl(row.embed_url ?? "");
   return embed
     ? { kind: "embed", host: embed.host, src: embedPlayerUrl(embed), pageUrl: canonicalVideoUrl(embed) }
     : null;
 }
 
-async function toPublicVideos(db: Kysely<Database>, rows: VideoRow[], lang: Language): Promise<VideoData[]> {
-  const posters = await postersOf(db, rows);
+async function toPublicVideos(
+  db: Kysely<Database>,
+  rows: VideoRow[],
+  lang: Language,
+  reader: Reader,
+): Promise<VideoData[]> {
+  const grouped =
+    reader.kind === "visitor" ? [] : rows.filter((row) => row.visibility === "groups").map((row) => row.id);
+  const [posters, groups] = await Promise.all([postersOf(db, rows), groupsOfItems(db, "video", grouped)]);
+  // A badge names only the reader's own groups (an admin's: all): a group's name is the admin's, not the members'.
+  const named = (group: { id: string }) =>
+    reader.kind === "admin" || (reader.kind === "member" && reader.groupIds.includes(group.id));
   const videos: VideoData[] = [];
   for (const row of rows) {
     const player = playerOf(row);
@@ -221,25 +282,44 @@ async function toPublicVideos(db: Kysely<Database>, rows: VideoRow[], lang: Lang
       description: localized(row.description, row.description_de, lang),
       poster: row.poster_image_id ? (posters.get(row.poster_image_id) ?? null) : null,
       player,
+      visibility: row.visibility,
+      groups: (groups.get(row.id) ?? []).filter(named).map((group) => group.name),
     });
   }
   return videos;
 }
 
-/** Active videos in display order in the visitor's language. */
-export async function listPublishedVideos(db: Kysely<Database>, lang: Language): Promise<VideoData[]> {
-  return toPublicVideos(db, await service.listActive(db), lang);
+/** The active videos `reader` may see (a visitor, or a read given no reader: those for everyone), in display order, in the reader's language. */
+export async function listPublishedVideos(
+  db: Kysely<Database>,
+  lang: Language,
+  reader: Reader = VISITOR,
+): Promise<VideoData[]> {
+  const rows = await db
+    .selectFrom("videos as v")
+    .selectAll("v")
+    .where("v.active", "=", true)
+    .where(readableBy(reader, "video", "v"))
+    .orderBy("v.sort_order")
+    .orderBy("v.created_at")
+    .execute();
+  return toPublicVideos(db, rows, lang, reader);
 }
 
-/** The active video added last, for the start page's highlights. */
-export async function latestVideo(db: Kysely<Database>, lang: Language): Promise<VideoData | null> {
+/** The active video added last that `reader` may see, for the start page's highlights. */
+export async function latestVideo(
+  db: Kysely<Database>,
+  lang: Language,
+  reader: Reader = VISITOR,
+): Promise<VideoData | null> {
   const row = await db
-    .selectFrom("videos")
-    .selectAll()
-    .where("active", "=", true)
-    .orderBy("created_at", "desc")
+    .selectFrom("videos as v")
+    .selectAll("v")
+    .where("v.active", "=", true)
+    .where(readableBy(reader, "video", "v"))
+    .orderBy("v.created_at", "desc")
     .executeTakeFirst();
-  return row ? ((await toPublicVideos(db, [row], lang))[0] ?? null) : null;
+  return row ? ((await toPublicVideos(db, [row], lang, reader))[0] ?? null) : null;
 }
 
 /**

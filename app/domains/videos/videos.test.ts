@@ -43,6 +43,8 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
           src: "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1",
           pageUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
         },
+        visibility: "everyone",
+        groups: [],
       },
       {
         id: rows[1]?.id,
@@ -55,6 +57,8 @@ describe.each(databaseKinds)("videos (%s)", (kind) => {
           src: "https://player.vimeo.com/video/76979871?dnt=1&autoplay=1",
           pageUrl: "https://vimeo.com/76979871",
         },
+        visibility: "everyone",
+        groups: [],
       },
     ]);
     expect((await latestVideo(database.db, "en"))?.title).toBe("Lake");

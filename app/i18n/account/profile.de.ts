@@ -45,6 +45,15 @@ export const accountProfileDe = {
   "account.language.submit": "Sprache speichern",
   "account.language.saved": "E-Mails erreichen Sie ab jetzt auf {language}.",
 
+  "account.subscriptions.heading": "E-Mails zu neuen Beiträgen und Alben",
+  "account.subscriptions.intro":
+    "Sie erhalten eine E-Mail, wenn ein neuer Beitrag oder ein neues Album erscheint, das Sie sehen dürfen: Titel, ein paar Zeilen und ein Link. Jede dieser E-Mails enthält einen Link, mit dem Sie sie abbestellen.",
+  "account.subscriptions.label": "Neue Beiträge und Alben per E-Mail",
+  "account.subscriptions.on": "An",
+  "account.subscriptions.off": "Aus",
+  "account.subscriptions.savedOn": "Sie erhalten zu jedem neuen Beitrag und Album eine E-Mail.",
+  "account.subscriptions.savedOff": "Sie erhalten keine E-Mails zu neuen Beiträgen und Alben mehr.",
+
   "account.delete.heading": "Mein Konto löschen",
   "account.delete.intro":
     "Ihr Konto, seine Sitzungen und Einstellungen werden endgültig gelöscht. Das lässt sich nicht rückgängig machen. Geben Sie zur Bestätigung Ihr Passwort ein.",

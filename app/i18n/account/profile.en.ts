@@ -42,6 +42,15 @@ export const accountProfileEn = {
   "account.language.submit": "Save language",
   "account.language.saved": "E-mails will reach you in {language}.",
 
+  "account.subscriptions.heading": "E-mails about new posts and albums",
+  "account.subscriptions.intro":
+    "Get an e-mail when a new post or album you may see appears: its title, a few lines and a link. Every such e-mail has a link to stop them.",
+  "account.subscriptions.label": "E-mail me new posts and albums",
+  "account.subscriptions.on": "On",
+  "account.subscriptions.off": "Off",
+  "account.subscriptions.savedOn": "You will get an e-mail about each new post and album.",
+  "account.subscriptions.savedOff": "You will get no more e-mails about new posts and albums.",
+
   "account.delete.heading": "Delete my account",
   "account.delete.intro":
     "Your account, its sessions and its settings are deleted for good. This cannot be undone. Enter your password to confirm.",

@@ -98,4 +98,21 @@ export const adminContentDe = {
   "admin.videos.poster.removed": "Das Vorschaubild von „{name}“ wurde entfernt.",
   "admin.videos.poster.nothingToRemove": "„{name}“ hat kein Vorschaubild, das entfernt werden könnte.",
   "admin.videos.upload.done": "Hochladen abgeschlossen.",
+  "admin.videos.access.legend": "Wer es sehen darf",
+  "admin.videos.access.listMembers": "Für Mitglieder",
+  "admin.videos.access.listGroups": "Für Gruppen",
+  "admin.videos.access.everyone": "Alle",
+  "admin.videos.access.members": "Mitglieder (alle Angemeldeten)",
+  "admin.videos.access.groups": "Gruppen",
+  "admin.videos.access.groupsLegend": "Gruppen, die es sehen dürfen",
+  "admin.videos.access.noGroups": "Noch keine Gruppen: Sie werden unter „Gruppen“ angelegt.",
+  "admin.videos.access.note":
+    "Datei und Vorschaubild eines eingeschränkten Videos ziehen an eigene Adressen um, die nur Berechtigten antworten. Eine Kopie, die ein CDN oder Proxy von den öffentlichen Adressen behalten hat, wird nicht zurückgeholt.",
+  "admin.videos.access.save": "Sichtbarkeit speichern",
+  "admin.videos.access.saved": "Die Sichtbarkeit von „{name}“ wurde gespeichert.",
+  "admin.videos.access.busy":
+    "Das Video oder sein Vorschaubild hat sich inzwischen geändert, oder das Vorschaubild wird noch erstellt. Bitte gleich noch einmal versuchen.",
+  "admin.videos.error.visibility": "Wählen Sie, wer das Video sehen darf: alle, Mitglieder oder Gruppen.",
+  "admin.videos.error.groupsNeeded": "Wählen Sie mindestens eine Gruppe oder eine andere Sichtbarkeit.",
+  "admin.videos.error.groups": "Eine dieser Gruppen gibt es nicht (mehr). Bitte neu wählen.",
 } satisfies Record<keyof typeof adminContentEn, string>;

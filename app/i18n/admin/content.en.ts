@@ -91,4 +91,21 @@ export const adminContentEn = {
   "admin.videos.poster.removed": "The poster of “{name}” was removed.",
   "admin.videos.poster.nothingToRemove": "“{name}” has no poster to remove.",
   "admin.videos.upload.done": "Upload complete.",
+  "admin.videos.access.legend": "Who may see it",
+  "admin.videos.access.listMembers": "For members",
+  "admin.videos.access.listGroups": "For groups",
+  "admin.videos.access.everyone": "Everyone",
+  "admin.videos.access.members": "Members (anyone signed in)",
+  "admin.videos.access.groups": "Groups",
+  "admin.videos.access.groupsLegend": "Groups that may see it",
+  "admin.videos.access.noGroups": "No groups yet: name them on the Groups screen.",
+  "admin.videos.access.note":
+    "A restricted video's file and poster move to addresses of their own, answered only to those who may see it. A copy a CDN or proxy kept of its public addresses before is not taken back.",
+  "admin.videos.access.save": "Save who may see it",
+  "admin.videos.access.saved": "Who may see “{name}” was saved.",
+  "admin.videos.access.busy":
+    "The video or its poster changed meanwhile, or the poster is still being made. Try again in a moment.",
+  "admin.videos.error.visibility": "Choose who may see the video: everyone, members or groups.",
+  "admin.videos.error.groupsNeeded": "Choose at least one group, or another choice of who may see the video.",
+  "admin.videos.error.groups": "One of these groups does not exist (any more). Choose again.",
 } as const;

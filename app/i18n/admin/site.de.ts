@@ -208,6 +208,15 @@ export const adminSiteDe = {
   "admin.invites.error.used":
     "Ein benutzter Code kann nicht gelöscht werden: Er hält fest, wer sich damit registriert hat.",
   "admin.invites.error.notFound": "Diesen Code gibt es nicht (mehr).",
+  // Die Gruppen, die ein Code gibt (Issue 21)
+  "admin.invites.groups": "Gruppen",
+  "admin.invites.groupsHint":
+    "Wer sich mit dem Code registriert, tritt diesen Gruppen bei und sieht, was für sie freigegeben ist.",
+  "admin.invites.noGroupChoices": "Noch keine Gruppen: Legen Sie sie unter „Mitgliedergruppen“ an.",
+  "admin.invites.column.groups": "Gruppen",
+  "admin.invites.noGroups": "keine",
+  "admin.invites.error.groups":
+    "Eine der gewählten Gruppen gibt es nicht (mehr). Bitte die Seite neu laden und erneut wählen.",
 
   // Benutzer
   "admin.users.intro":

@@ -195,6 +195,13 @@ export const adminSiteEn = {
   "admin.invites.error.form": "The form was not understood.",
   "admin.invites.error.used": "A used code cannot be deleted: it records who signed up with it.",
   "admin.invites.error.notFound": "That code does not exist (any more).",
+  // The groups a code gives (issue 21)
+  "admin.invites.groups": "Groups",
+  "admin.invites.groupsHint": "Whoever signs up with the code joins these groups and sees what is shared with them.",
+  "admin.invites.noGroupChoices": "No groups yet: make them under Member groups.",
+  "admin.invites.column.groups": "Groups",
+  "admin.invites.noGroups": "none",
+  "admin.invites.error.groups": "One of the chosen groups does not exist (any more). Reload the page and choose again.",
 
   // Users
   "admin.users.intro":

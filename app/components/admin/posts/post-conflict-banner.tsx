@@ -19,6 +19,8 @@ const FIELD_LABELS: Record<PostFormField, AdminMessageKey> = {
   cover_alt: "admin.posts.field.coverAlt",
   cover_alt_de: "admin.posts.field.coverAlt",
   tags: "admin.posts.field.tags",
+  visibility: "admin.posts.access.legend",
+  group_ids: "admin.posts.access.groupsLegend",
 };
 
 /** The fields in which the two texts differ, in the form's order. */

@@ -11,11 +11,13 @@ import type { Language } from "#app/i18n/i18n.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { CoverPicker } from "./cover-picker.tsx";
 import { useBrowserTimeZone } from "./local-time.tsx";
+import { PostAccessField } from "./post-access-field.tsx";
 import { PostActions } from "./post-actions.tsx";
 import { PostConflictBanner } from "./post-conflict-banner.tsx";
 import { fieldOf, PostLanguageTabs } from "./post-language-tabs.tsx";
 import { PostPresenceNote } from "./post-presence-note.tsx";
 import { PostRestoreBanner } from "./post-restore-banner.tsx";
+import { PostShareLinks } from "./post-share-links.tsx";
 import { usePostConflict } from "./use-post-conflict.ts";
 import { readLocalCopy, usePostDraft } from "./use-post-draft.ts";
 import { usePostPresence } from "./use-post-presence.ts";
@@ -26,6 +28,8 @@ export function PostEditor(props: {
   serverValues: PostFormValues;
   knownTags: string[];
   previewLinks: { en: string; de: string } | null;
+  /** The groups the post may be restricted to. */
+  groups: { id: string; name: string }[];
   fieldErrors: Record<string, string>;
   /** A save refused because the post was saved elsewhere meanwhile (the server's answer). */
   conflict: PostConflict | null;
@@ -234,6 +238,14 @@ export function PostEditor(props: {
           </div>
         </div>
 
+        <PostAccessField
+          visibility={values.visibility}
+          groupIds={values.group_ids}
+          groups={props.groups}
+          errors={errors}
+          onChange={(visibility, groupIds) => setValues((current) => ({ ...current, visibility, group_ids: groupIds }))}
+        />
+
         <PostActions
           post={post}
           status={status}
@@ -250,6 +262,9 @@ export function PostEditor(props: {
           }}
         />
       </Form>
+      <div className="mt-6">
+        <PostShareLinks postId={post?.id ?? null} />
+      </div>
       <p className="mt-6">
         <Link to="/admin/posts" className="text-sm font-medium text-indigo-700 underline dark:text-indigo-300">
           {t("admin.posts.editor.back")}

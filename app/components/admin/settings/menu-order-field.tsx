@@ -15,6 +15,7 @@ const SECTION_LABELS: Record<MenuSectionId, MessageKey> = {
   videos: "nav.videos",
   blog: "nav.blog",
   contact: "nav.contact",
+  albums: "nav.albums",
 };
 
 const moveButtonClass =
