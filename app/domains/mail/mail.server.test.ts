@@ -7,7 +7,13 @@ import { listOutbox, readOutboxMail } from "#app/domains/mail/outbox.server.ts";
 import { noteSecret } from "#tests/support/secret-ledger.ts";
 import { outboxIds, readOutboxRow, startSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
 import { databaseKinds, useTestDatabase } from "#tests/support/test-database.ts";
-import { createMailService, type MailServiceDeps, maskSecretsOf, startMailHousekeeping } from "./mail.server.ts";
+import {
+  createMailService,
+  type MailServiceDeps,
+  maskSecretsOf,
+  runMailHousekeeping,
+  startMailHousekeeping,
+} from "./mail.server.ts";
 import { MAIL_MAX_ATTEMPTS, mailJobKeyOf } from "./mail-job-payload.server.ts";
 import { mailJobHandlers } from "./mail-jobs.server.ts";
 import type { MailMessage } from "./mail-message.ts";
@@ -337,6 +343,48 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
     } finally {
       stop();
     }
+  });
+
+  it("judges the outbox and the failure records of one run by one time, even when the clock moves during the run", async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const filed = new Date("2026-03-01T12:00:00Z");
+    const mail = createMailService({
+      smtpUrl: undefined,
+      from: "vitrine@site.example",
+      baseUrl: "https://site.example",
+      readSiteName: async () => "Site",
+      db: database.db,
+      jobKey: JOB_KEY,
+      logger: captureLogger(),
+      now: () => filed,
+    });
+    await mail.send(resetMessage({ kind: "first" }));
+    await mail.settled();
+    const kept = await outboxIds(database.db);
+    expect(kept).toHaveLength(1);
+    await recordMailFailure(database.db, {
+      recipient: "a@b.test",
+      kind: "first",
+      subject: "s",
+      reason: "r",
+      at: filed,
+    });
+    const failureCount = async () => (await database.db.selectFrom("mail_failures").select("id").execute()).length;
+    const deps = {
+      outboxDir: path.join(database.location.dataDir, "outbox"),
+      db: database.db,
+      logger: captureLogger(),
+    };
+
+    // The run starts 29 days after the filing; by the time it reaches the failure records, 31 days have passed.
+    let reads = 0;
+    await runMailHousekeeping({ ...deps, now: () => new Date(filed.getTime() + (reads++ === 0 ? 29 : 31) * day) });
+    expect(await outboxIds(database.db)).toEqual(kept);
+    expect(await failureCount()).toBe(1);
+
+    await runMailHousekeeping({ ...deps, now: () => new Date(filed.getTime() + 31 * day) });
+    expect(await outboxIds(database.db)).toEqual([]);
+    expect(await failureCount()).toBe(0);
   });
 });
 

@@ -245,32 +245,39 @@ export function createMailService(deps: MailServiceDeps): AppMailService {
   };
 }
 
-/**
- * Moves the mails of this machine's old outbox folder into the outbox table (once: the folder is then gone), and
- * deletes outbox mails and failure records older than 30 days: now, and once a day from then on. Every process
- * runs it; the deletions are the same whoever makes them. Returns the function that stops it.
- */
-export function startMailHousekeeping(deps: {
+type MailHousekeepingDeps = {
   /** DATA_DIR/outbox, where mails were filed as files before migration 0020. */
   outboxDir: string;
   db: Kysely<Database>;
   logger: Pick<MailLogger, "info" | "error">;
   now?: () => Date;
-  intervalMs?: number;
-}): () => void {
-  const now = deps.now ?? (() => new Date());
-  const run = async () => {
-    try {
-      const moved = await importOutboxFolder(deps.db, deps.outboxDir, now());
-      if (moved > 0)
-        deps.logger.info({ moved, from: deps.outboxDir }, "Mails of the outbox folder moved into the database");
-      const removed = await pruneOutbox(deps.db, now());
-      if (removed > 0) deps.logger.info({ removed }, "Old mails removed from the outbox");
-      await pruneMailFailures(deps.db, now());
-    } catch (error) {
-      deps.logger.error({ err: error }, "Cleaning up the outbox failed");
-    }
-  };
+};
+
+/**
+ * One run of the housekeeping. The clock is read once: a run that judged the outbox by one time and the failure
+ * records by a later one could delete a failure and keep the mail it was about (seen in CI on a busy machine).
+ */
+export async function runMailHousekeeping(deps: MailHousekeepingDeps): Promise<void> {
+  const at = (deps.now ?? (() => new Date()))();
+  try {
+    const moved = await importOutboxFolder(deps.db, deps.outboxDir, at);
+    if (moved > 0)
+      deps.logger.info({ moved, from: deps.outboxDir }, "Mails of the outbox folder moved into the database");
+    const removed = await pruneOutbox(deps.db, at);
+    if (removed > 0) deps.logger.info({ removed }, "Old mails removed from the outbox");
+    await pruneMailFailures(deps.db, at);
+  } catch (error) {
+    deps.logger.error({ err: error }, "Cleaning up the outbox failed");
+  }
+}
+
+/**
+ * Moves the mails of this machine's old outbox folder into the outbox table (once: the folder is then gone), and
+ * deletes outbox mails and failure records older than 30 days: now, and once a day from then on. Every process
+ * runs it; the deletions are the same whoever makes them. Returns the function that stops it.
+ */
+export function startMailHousekeeping(deps: MailHousekeepingDeps & { intervalMs?: number }): () => void {
+  const run = () => runMailHousekeeping(deps);
   void run();
   const timer = setInterval(run, deps.intervalMs ?? 24 * 60 * 60 * 1000);
   timer.unref?.();
