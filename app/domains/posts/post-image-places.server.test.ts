@@ -77,6 +77,13 @@ describe.each(databaseKinds)("placing posts' pictures (%s)", (kind) => {
     expect(await mayReadPostFolder(db(), member, folder)).toBe(true);
     expect(await mayReadPostFolder(db(), { kind: "visitor" }, folder)).toBe(false);
     expect(await mayReadPostFolder(db(), member, "0".repeat(48))).toBe(false);
+    // A picture the post no longer shows is no longer its readers' at once (what shows what is kept per change).
+    const inlineFolder = (await placeOf(inline)).folder ?? "";
+    expect(await mayReadPostFolder(db(), member, inlineFolder)).toBe(true);
+    const without = { title: "For members", cover_image_id: cover, body: "No picture", visibility: "members" };
+    expect((await updatePost(db(), testAdmin, made.id, without)).ok).toBe(true);
+    expect(await mayReadPostFolder(db(), member, inlineFolder)).toBe(false);
+    expect(await mayReadPostFolder(db(), member, folder)).toBe(true);
 
     // For everyone again: public names, the member folder empty.
     const saved = await updatePost(db(), testAdmin, made.id, {

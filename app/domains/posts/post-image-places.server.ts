@@ -1,6 +1,7 @@
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { toBoolean } from "#app/db/values.ts";
+import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
 import type { Reader } from "#app/domains/access/reader.ts";
 import { parseVariants } from "#app/domains/media/image-rows.server.ts";
 import {
@@ -20,8 +21,9 @@ import { publishedBy, visibleTo } from "./post-rows.server.ts";
  * to the holder of an open share link of one (`mayReadPostFolder`, `maySharedPostLinksReadFolder`). A picture that
  * is also a gallery picture or a video's poster follows that item's own rule and is left alone here.
  *
- * Placed after every save of a post, for the pictures it shows and those it showed before the save, and by a job
- * every hour for every post's pictures: that one places what an interrupted save or an older version left.
+ * Placed after every save of a post that changes which pictures it shows or whether it is for everyone, for the
+ * pictures it shows and those it showed before the save, and by a job every hour for every post's pictures: that
+ * one places what an interrupted save or an older version left.
  */
 
 /** An `images` id: what the pipeline makes (a UUID). Only such ids are looked for in a post's text. */
@@ -145,21 +147,40 @@ export async function placeAllPostImages(db: Kysely<Database>, storage: FileStor
   return placePostImages(db, storage, posts.flatMap(imageIdsOfPost));
 }
 
-/** The images in member folder `folder` that a post shows, as a query to narrow (a folder holds one picture). */
-function postsShowingFolder(db: Kysely<Database>, folder: string) {
+/**
+ * Which posts show each picture (image id → post ids), by `imageIdsOfPost`, read once per change of the posts
+ * (and of their pictures: `images` moves the posts area) and kept: a member's request for a restricted post's
+ * picture then asks two indexed questions instead of searching every post's text for the picture's id.
+ */
+function postsShowingImages(db: Kysely<Database>): Promise<ReadonlyMap<string, readonly string[]>> {
+  return cachedUntilChanged(
+    db,
+    "posts-showing-images",
+    async () => {
+      const posts = await db.selectFrom("posts").select(["id", "cover_image_id", "body", "body_de"]).execute();
+      const showing = new Map<string, string[]>();
+      for (const post of posts) {
+        for (const imageId of imageIdsOfPost(post)) {
+          const ids = showing.get(imageId);
+          if (ids) ids.push(post.id);
+          else showing.set(imageId, [post.id]);
+        }
+      }
+      return showing;
+    },
+    ["posts"],
+  );
+}
+
+/** The posts that show the picture in member folder `folder` (a folder holds one picture), as a query to narrow. */
+async function postsShowingFolder(db: Kysely<Database>, folder: string) {
+  const image = await db.selectFrom("images").select("id").where("private_folder", "=", folder).executeTakeFirst();
+  const postIds = image ? ((await postsShowingImages(db)).get(image.id) ?? []) : [];
+  if (postIds.length === 0) return null;
   return db
-    .selectFrom("images as i")
-    .innerJoin("posts as p", (join) =>
-      join.on((eb) =>
-        eb.or([
-          eb("p.cover_image_id", "=", eb.ref("i.id")),
-          eb("p.body", "like", sql<string>`'%image:' || i.id || '%'`),
-          eb("p.body_de", "like", sql<string>`'%image:' || i.id || '%'`),
-        ]),
-      ),
-    )
+    .selectFrom("posts as p")
     .select("p.id")
-    .where("i.private_folder", "=", folder)
+    .where("p.id", "in", [...postIds])
     .limit(1);
 }
 
@@ -171,8 +192,8 @@ export async function mayReadPostFolder(
   now = new Date(),
 ): Promise<boolean> {
   if (!MEMBER_FOLDER.test(folder)) return false;
-  const found = await postsShowingFolder(db, folder).where(visibleTo(reader, now)).executeTakeFirst();
-  return found !== undefined;
+  const posts = await postsShowingFolder(db, folder);
+  return posts !== null && (await posts.where(visibleTo(reader, now)).executeTakeFirst()) !== undefined;
 }
 
 /** Whether one of the open post links `shareIds` names a published post that shows folder `folder`. */
@@ -183,7 +204,9 @@ export async function maySharedPostLinksReadFolder(
   now = new Date(),
 ): Promise<boolean> {
   if (shareIds.length === 0 || !MEMBER_FOLDER.test(folder)) return false;
-  const found = await postsShowingFolder(db, folder)
+  const posts = await postsShowingFolder(db, folder);
+  if (posts === null) return false;
+  const found = await posts
     .innerJoin("share_links as s", "s.item_id", "p.id")
     .where("s.id", "in", [...shareIds])
     .where("s.kind", "=", "post")
