@@ -277,10 +277,27 @@ async function placeShownImages(
   before: AdminPost | null,
   after: PostFormValues | null,
 ): Promise<void> {
-  const shown = [before ? formValuesOf(before) : null, after].flatMap((post) => (post ? imageIdsOfPost(post) : []));
+  const beforeValues = before ? formValuesOf(before) : null;
+  const shownBefore = beforeValues ? imageIdsOfPost(beforeValues) : [];
+  const shownAfter = after ? imageIdsOfPost(after) : [];
+  // A save that keeps the post's pictures and whether it is for everyone (most autosaves) moves nothing: a picture's
+  // place depends only on which posts show it and whether one of them is for everyone.
+  if (
+    beforeValues &&
+    after &&
+    (beforeValues.visibility === "everyone") === (after.visibility === "everyone") &&
+    sameMembers(shownBefore, shownAfter)
+  )
+    return;
+  const shown = [...shownBefore, ...shownAfter];
   try {
     await placePostImages(db, storage, shown);
   } catch (error) {
     getLogger().error({ err: error }, "Could not move a post's pictures to where its visibility puts them");
   }
+}
+
+function sameMembers(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((item) => set.has(item));
 }
