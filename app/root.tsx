@@ -13,7 +13,7 @@ import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { StatusPage } from "#app/components/status-page.tsx";
 import { hasPublicAlbum, hasVisibleAlbum } from "#app/domains/albums/albums-public.server.ts";
-import { hasVisibleVideo, readMenuSections } from "#app/domains/content/menu-sections.server.ts";
+import { readMenuSections, readReaderSections } from "#app/domains/content/menu-sections.server.ts";
 import { menuOrderOf } from "#app/domains/content/menu-sections.ts";
 import { hasPublishedPost } from "#app/domains/posts/post-public.server.ts";
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
@@ -52,12 +52,16 @@ async function readMenu(context: Route.LoaderArgs["context"], settings: SiteSett
   const menu = await readMenuSections(db, settings, { post: hasPublishedPost, album: hasPublicAlbum });
   const reader = readerOf(context);
   if (reader.kind === "visitor" || (menu.blog && menu.videos && menu.albums)) return menu;
-  const [blog, videos, albums] = await Promise.all([
-    menu.blog || hasPublishedPost(db, { reader }),
-    menu.videos || hasVisibleVideo(db, reader),
-    menu.albums || hasVisibleAlbum(db, { reader }),
-  ]);
-  return { ...menu, blog, videos, albums };
+  const theirs = await readReaderSections(db, reader, {
+    post: (db, reader) => hasPublishedPost(db, { reader }),
+    album: (db, reader) => hasVisibleAlbum(db, { reader }),
+  });
+  return {
+    ...menu,
+    blog: menu.blog || theirs.blog,
+    videos: menu.videos || theirs.videos,
+    albums: menu.albums || theirs.albums,
+  };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {

@@ -84,3 +84,38 @@ export async function readMenuSections(
     return { links: true, faq: true, videos: true, blog: published.blog, contact, albums: true };
   return { ...published, contact };
 }
+
+/** A signed-in reader. */
+type SignedInReader = Exclude<Reader, { kind: "visitor" }>;
+
+/** Whether a signed-in reader sees a post, an album: the posts' and albums' own rules, passed in by the caller. */
+export type ReaderChecks = {
+  post: (db: Kysely<Database>, reader: SignedInReader) => Promise<boolean>;
+  album: (db: Kysely<Database>, reader: SignedInReader) => Promise<boolean>;
+};
+
+/**
+ * "Blog", "Videos" and "Albums" as a signed-in reader sees them: also when the only posts, videos or albums are
+ * theirs. Kept per audience (an admin, or a member's set of groups: all the rule reads of a reader) until a write
+ * to what the menu shows, as the visitors' menu is: a member's page asks nothing more for its menu.
+ */
+export function readReaderSections(
+  db: Kysely<Database>,
+  reader: SignedInReader,
+  checks: ReaderChecks,
+): Promise<Pick<MenuSections, "blog" | "videos" | "albums">> {
+  const audience = reader.kind === "admin" ? "admin" : `member:${[...reader.groupIds].sort().join(",")}`;
+  return cachedUntilChanged(
+    db,
+    `${MENU_SECTIONS_KEY}:${audience}`,
+    async () => {
+      const [blog, videos, albums] = await Promise.all([
+        checks.post(db, reader),
+        hasVisibleVideo(db, reader),
+        checks.album(db, reader),
+      ]);
+      return { blog, videos, albums };
+    },
+    MENU_SECTION_AREAS,
+  );
+}
