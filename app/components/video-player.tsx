@@ -3,7 +3,6 @@ import { useState } from "react";
 import { type ImageDisplay, imageSources } from "#app/domains/media/image-display.ts";
 import type { VideoData, VideoPlayerData } from "#app/domains/videos/video-data.ts";
 import { useTranslate } from "#app/web/root-data.ts";
-import { AccessBadge } from "./access-badge.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 
 // A video's data is the videos domain's (videos.server.ts makes it); named here too for the pages that show it.
@@ -135,13 +134,21 @@ export function VideoCard({
   headingLevel?: 2 | 3;
   first?: boolean;
 }) {
+  const t = useTranslate();
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  // Whom a restricted video is for, as a post's badge says it (PostMeta): only a reader who may see it gets it.
+  const audience =
+    video.visibility === "members"
+      ? t("access.members")
+      : video.visibility === "groups" && video.groups.length > 0
+        ? t("access.groups", { groups: video.groups.join(", ") })
+        : null;
   return (
     // The search's results link here (/videos#video-<id>).
     <article id={`video-${video.id}`} className="scroll-mt-24 space-y-3">
       <VideoPlayer video={video} first={first} />
       <Heading className="text-xl font-semibold">{video.title}</Heading>
-      <AccessBadge as="p" visibility={video.visibility} groups={video.groups} />
+      {audience ? <p className="access-badge">{audience}</p> : null}
       {video.description ? (
         <p className="whitespace-pre-line text-zinc-700 dark:text-zinc-300">{video.description}</p>
       ) : null}

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { AccessBadge } from "#app/components/access-badge.tsx";
+import { AlbumBadge } from "#app/components/albums/album-badge.tsx";
 import { PostCover } from "#app/components/blog/post-cards.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import { listAlbums } from "#app/domains/albums/albums-public.server.ts";
@@ -59,7 +59,7 @@ export default function AlbumsPage({ loaderData }: Route.ComponentProps) {
               </Link>
               <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-300">
                 <span>{t("albums.count", { count: album.count })}</span>
-                <AccessBadge visibility={album.visibility} groups={album.groupNames} />
+                <AlbumBadge visibility={album.visibility} groups={album.groupNames} />
               </p>
               {album.description ? (
                 <p className="mt-2 line-clamp-3 text-zinc-700 dark:text-zinc-300">{album.description}</p>

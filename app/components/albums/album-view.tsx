@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { AccessBadge } from "#app/components/access-badge.tsx";
 import { justifiedLayout, type PictureLayout } from "#app/components/gallery/justified-rows.ts";
 import { inPlace, Lightbox } from "#app/components/gallery/lightbox.tsx";
 import { PictureRows } from "#app/components/gallery/picture-rows.tsx";
@@ -9,6 +8,7 @@ import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import type { AlbumPage } from "#app/domains/albums/album.ts";
 import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
 import { useTranslate } from "#app/web/root-data.ts";
+import { AlbumBadge } from "./album-badge.tsx";
 
 /** An album's page of pictures with each one's place in its row, planned by the loader (visitors load no planner). */
 export type PlannedAlbum = Omit<AlbumPage, "items"> & {
@@ -78,7 +78,7 @@ export function AlbumView(props: {
       <PageHeader title={album.title} subtitle={album.description || undefined} />
       <p className="-mt-4 mb-6 flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-300">
         <span>{t("albums.count", { count: album.total })}</span>
-        <AccessBadge visibility={album.visibility} groups={album.groupNames} />
+        <AlbumBadge visibility={album.visibility} groups={album.groupNames} />
       </p>
       {album.items.length === 0 ? (
         <EmptyState>{t("albums.emptyAlbum")}</EmptyState>

@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import { useAccessLabel } from "#app/components/access-badge.tsx";
 import { type Watermark, WatermarkBadge } from "#app/components/gallery/watermark-badge.tsx";
 import { ResponsiveImage } from "#app/components/responsive-image.tsx";
 import { type ImageDisplay, thumbnailWatermark } from "#app/domains/media/image-display.ts";
@@ -61,7 +60,12 @@ export function PostMeta({
   post: Pick<PostCard, "publishedAt" | "date" | "readingMinutes" | "visibility" | "groups">;
 }) {
   const t = useTranslate();
-  const audience = useAccessLabel(post);
+  const audience =
+    post.visibility === "members"
+      ? t("access.members")
+      : post.visibility === "groups" && post.groups.length > 0
+        ? t("access.groups", { groups: post.groups.join(", ") })
+        : null;
   return (
     <p className="blog-muted">
       <time dateTime={post.publishedAt}>{post.date}</time>
