@@ -258,12 +258,9 @@ describe("masking the SMTP password", () => {
 
 describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
   const database = useTestDatabase(kind, "each");
-
-  it("moves the old outbox folder's mails into the table, and deletes outbox mails and failure records older than 30 days, at start and then daily by its clock", async () => {
-    const outboxDir = path.join(database.location.dataDir, "outbox");
-    const day = 24 * 60 * 60 * 1000;
-    let clock = new Date("2026-03-01T12:00:00Z");
-    const mail = createMailService({
+  /** A mail service without SMTP (mails are filed in the outbox), on the test's clock. */
+  const outboxOnlyMail = (now: () => Date) =>
+    createMailService({
       smtpUrl: undefined,
       from: "vitrine@site.example",
       baseUrl: "https://site.example",
@@ -271,8 +268,14 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
       db: database.db,
       jobKey: JOB_KEY,
       logger: captureLogger(),
-      now: () => clock,
+      now,
     });
+
+  it("moves the old outbox folder's mails into the table, and deletes outbox mails and failure records older than 30 days, at start and then daily by its clock", async () => {
+    const outboxDir = path.join(database.location.dataDir, "outbox");
+    const day = 24 * 60 * 60 * 1000;
+    let clock = new Date("2026-03-01T12:00:00Z");
+    const mail = outboxOnlyMail(() => clock);
     // A mail is filed at the time of its filing, by the service's clock.
     await mail.send(resetMessage({ kind: "first" }));
     await mail.settled();
@@ -348,16 +351,7 @@ describe.each(databaseKinds)("mail housekeeping (%s)", (kind) => {
   it("judges the outbox and the failure records of one run by one time, even when the clock moves during the run", async () => {
     const day = 24 * 60 * 60 * 1000;
     const filed = new Date("2026-03-01T12:00:00Z");
-    const mail = createMailService({
-      smtpUrl: undefined,
-      from: "vitrine@site.example",
-      baseUrl: "https://site.example",
-      readSiteName: async () => "Site",
-      db: database.db,
-      jobKey: JOB_KEY,
-      logger: captureLogger(),
-      now: () => filed,
-    });
+    const mail = outboxOnlyMail(() => filed);
     await mail.send(resetMessage({ kind: "first" }));
     await mail.settled();
     const kept = await outboxIds(database.db);
