@@ -1,0 +1,43 @@
+import { openDatabase } from "#app/db/database.server.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { createSessionCookie } from "#tests/support/sessions.ts";
+import { describe, formatNumber, median, type Row, range } from "./stats.ts";
+
+/*
+ * A signed-in member's pages (issue 23): never kept by the page cache, so every one is an uncached render, with
+ * the member's menu and session on top. Measured on the page-cached server (a member meets the site as it runs by
+ * default), each against the bare React Router app's `/` of the same round: the bare app has that page only.
+ */
+
+/** The member's pages of the bench's site (it has pictures, links and an FAQ, no posts: `/blog` is its empty page). */
+export const MEMBER_PAGES = ["/", "/home", "/blog"] as const;
+
+/**
+ * A member account in no group, made in the server's database, and its session cookie (signed with the server's
+ * secret), as the `Cookie` header of its requests.
+ */
+export async function signInMember(sqliteFile: string, authSecret: string): Promise<string> {
+  const database = openDatabase({ sqliteFile });
+  try {
+    const member = await createUser(database.db, { email: "bench-member@example.test" });
+    const cookie = await createSessionCookie(database.db, member.id, authSecret);
+    return `${cookie.name}=${cookie.value}`;
+  } finally {
+    await database.close();
+  }
+}
+
+/** The rows: each page's req/s ÷ the bare app's `/` of the same round, median and spread over the rounds. */
+export function memberRows(values: (name: string) => number[], hasWrk: boolean): Row[] {
+  return MEMBER_PAGES.map((page) => {
+    const figure = `Signed-in member's \`${page}\` (never page-cached), req/s ÷ the bare React Router app's \`/\` (10 connections)`;
+    if (!hasWrk) return { figure, measured: "n/a", goal: "≥ 1.0", verdict: "skipped (wrk missing)" };
+    const ratio = median(values(`member ${page} c10`)) / median(values("bare / c10"));
+    return {
+      figure,
+      measured: `${formatNumber(ratio)} (rounds ${range(values(`member/bare ${page}`))}); member ${describe(values(`member ${page} c10`), "req/s")}`,
+      goal: "≥ 1.0",
+      verdict: Number.isFinite(ratio) ? (ratio >= 1 ? "meets goal" : "MISSES goal") : "skipped",
+    };
+  });
+}
