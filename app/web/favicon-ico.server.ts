@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import sharp from "sharp";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
 import { PUBLIC_MEDIA_PATH } from "#app/domains/media/storage.server.ts";
 import { isSitePath } from "#app/domains/settings/settings-form.ts";
 import { faviconUrls } from "#app/domains/settings/site-images.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { loadSharp } from "#app/lib/sharp.server.ts";
 import shippedIcon from "../../public/favicon.svg?raw";
 
 /**
@@ -26,10 +26,8 @@ function iconOf(data: Buffer): Icon {
 
 /** The shipped icon drawn once, when first asked for (a failed drawing is tried again next time). */
 function shippedPng(): Promise<Icon> {
-  shipped ??= sharp(Buffer.from(shippedIcon), { density: 144 })
-    .resize(32, 32)
-    .png()
-    .toBuffer()
+  shipped ??= loadSharp()
+    .then((sharp) => sharp(Buffer.from(shippedIcon), { density: 144 }).resize(32, 32).png().toBuffer())
     .then(iconOf)
     .catch((error: unknown) => {
       shipped = null;

@@ -29,4 +29,15 @@ describe("the server bundle", () => {
     expect(staticImporters).toEqual([]);
     expect(files.some((file) => /import\(\s*["'][^"']*s3-storage\.server-/.test(file.text))).toBe(true);
   });
+
+  it("loads sharp, nodemailer and mailparser only when a picture or a mail is first handled, never at the start", () => {
+    const files = bundleFiles(SERVER_BUILD).map((file) => fs.readFileSync(file, "utf8"));
+    // About 28 MB resident together (measured beside the packages every process loads), which a process that
+    // serves pages and handles no picture or mail does not need (issue 23's idle memory).
+    for (const name of ["sharp", "nodemailer", "mailparser"]) {
+      const statically = new RegExp(`(^|\\n)\\s*import\\s[^;]*?from\\s*["']${name}["']`);
+      expect(files.filter((text) => statically.test(text)), name).toEqual([]);
+      expect(files.some((text) => new RegExp(`import\\(\\s*["']${name}["']\\s*\\)`).test(text)), name).toBe(true);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
@@ -105,16 +105,23 @@ function unsubscribeHeaders(message: MailMessage): Record<string, string> {
 export function createMailDelivery(deps: MailDeliveryDeps) {
   const mask = maskSecretsOf(deps.smtpUrl);
   const timeout = deps.smtpTimeoutMs ?? 20_000;
-  const smtp = deps.smtpUrl
-    ? nodemailer.createTransport({
-        url: deps.smtpUrl,
-        connectionTimeout: timeout,
-        greetingTimeout: timeout,
-        socketTimeout: timeout * 2,
-      } as SMTPTransport.Options)
-    : null;
-  // The outbox's transport only builds the RFC 822 text; filing it is ours.
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  // nodemailer is loaded with the first mail (about 8 MB resident that a process sending none does not carry).
+  let transports: Promise<{ smtp: Transporter | null; composer: Transporter }> | undefined;
+  const loadTransports = () => {
+    transports ??= import("nodemailer").then(({ default: nodemailer }) => ({
+      smtp: deps.smtpUrl
+        ? nodemailer.createTransport({
+            url: deps.smtpUrl,
+            connectionTimeout: timeout,
+            greetingTimeout: timeout,
+            socketTimeout: timeout * 2,
+          } as SMTPTransport.Options)
+        : null,
+      // The outbox's transport only builds the RFC 822 text; filing it is ours.
+      composer: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" }),
+    }));
+    return transports;
+  };
 
   async function attempt({ id, at, message }: MailJob): Promise<void> {
     if (!address.safeParse(message.to).success) throw new UndeliverableMail("The recipient is not an e-mail address");
@@ -143,6 +150,7 @@ export function createMailDelivery(deps: MailDeliveryDeps) {
       textEncoding: "quoted-printable" as const,
       headers: { "Content-Language": message.language, ...unsubscribeHeaders(message) },
     };
+    const { smtp, composer } = await loadTransports();
     if (smtp) {
       await smtp.sendMail(mail);
       deps.logger.info({ to: message.to, kind: message.kind }, "Mail sent");
@@ -160,7 +168,7 @@ export function createMailDelivery(deps: MailDeliveryDeps) {
   }
 
   return {
-    mode: smtp ? ("smtp" as const) : ("outbox" as const),
+    mode: deps.smtpUrl ? ("smtp" as const) : ("outbox" as const),
     /** One try of `mail`, the `tries`-th; throws MailRetryLater when the queue should try again. */
     async deliver(mail: MailJob, tries: number): Promise<void> {
       const { message } = mail;
@@ -187,7 +195,7 @@ export function createMailDelivery(deps: MailDeliveryDeps) {
       }
     },
     close() {
-      smtp?.close();
+      void transports?.then(({ smtp }) => smtp?.close());
     },
   };
 }

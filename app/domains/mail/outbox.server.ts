@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Kysely } from "kysely";
-import { type AddressObject, simpleParser } from "mailparser";
+import type { AddressObject } from "mailparser";
 import type { Database } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
 
@@ -72,6 +72,8 @@ function addressLine(value: AddressObject | AddressObject[] | undefined): string
 /** Reads a mail's text with mailparser (nodemailer's own parser: MIME parts, encodings, encoded headers). */
 async function parseMail(raw: string | Buffer) {
   // Nothing of the mail is turned into links or HTML: it is shown as it was filed.
+  // Loaded on the first mail read (about 10 MB resident that a process showing none does not carry).
+  const { simpleParser } = await import("mailparser");
   const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
   const header = (key: string) => {
     const value = parsed.headers.get(key.toLowerCase());

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import type { Metadata, OutputInfo } from "sharp";
+import { loadSharp } from "#app/lib/sharp.server.ts";
 import { carriesWatermark, WATERMARK_EM_PER_CHARACTER, watermarkLayout } from "./image-display.ts";
 import type { FileStorage } from "./storage.server.ts";
 import { detectImageType, type ImageType } from "./upload.server.ts";
@@ -53,6 +54,7 @@ export async function inspectImage(
   const type = recognised ?? (await detectImageType(source));
   if (!type) throw new ImageError("not_image", "not a supported image (JPEG, PNG, WebP, AVIF or GIF)");
   let metadata: Metadata;
+  const sharp = await loadSharp();
   try {
     // metadata() reads the header only; nothing is decoded yet.
     metadata = await sharp(source, { limitInputPixels: false }).metadata();
@@ -105,6 +107,7 @@ async function measureWatermarkEms(text: string): Promise<number> {
   const estimate = [...text].length * WATERMARK_EM_PER_CHARACTER;
   const canvas = Math.ceil(size * (estimate * 2 + 2));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${canvas}" height="${size * 2}">${watermarkSvgText(text, canvas - size, size * 1.5, size)}</svg>`;
+  const sharp = await loadSharp();
   const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   let left = info.width;
   for (let y = 0; y < info.height; y++) {
@@ -130,7 +133,7 @@ async function watermarkOverlay(
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${boxWidth}" height="${boxHeight}">
   ${watermarkSvgText(text, boxWidth - padding, boxHeight - padding, fontSize)}
 </svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return (await loadSharp())(Buffer.from(svg)).png().toBuffer();
 }
 
 export function contentHash(data: Buffer): string {
@@ -190,6 +193,7 @@ export async function renderWidths(
   const targets = [...widths].sort((a, b) => b - a);
   const first = targets[0];
   if (first === undefined) return { variants: [], files: [], placeholder: "" };
+  const sharp = await loadSharp();
   const decoded: Pixels = await sharp(source.input, decodeOptions)
     .autoOrient()
     .resize({ width: first, height: heightOf(first), fit: "fill", withoutEnlargement: true })
@@ -268,7 +272,7 @@ async function mapWithLimit<T, R>(items: readonly T[], limit: number, map: (item
 
 /** The tiny blurred preview, from the smallest variant's pixels before any watermark. */
 async function placeholderOf(pixels: Pixels): Promise<string> {
-  const tiny = await sharp(pixels.data, rawInput(pixels))
+  const tiny = await (await loadSharp())(pixels.data, rawInput(pixels))
     .resize(16, 16, { fit: "inside" })
     .webp({ quality: 40 })
     .toBuffer();

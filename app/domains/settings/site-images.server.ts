@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
-import sharp from "sharp";
 import type { Database } from "#app/db/schema.ts";
 import type { AuditActor } from "#app/domains/audit/audit.server.ts";
 import { contentHash, decodeOptions, ImageError, inspectImage } from "#app/domains/media/image-encode.server.ts";
 import { type SweepOptions, sweepUnreferenced } from "#app/domains/media/image-sweeps.server.ts";
 import { type FileStorage, PUBLIC_MEDIA_PATH, publicUrl } from "#app/domains/media/storage.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { loadSharp } from "#app/lib/sharp.server.ts";
 import { SITE_IMAGE_SETTING } from "./setting-registry.ts";
 import { readSettings } from "./settings.server.ts";
 import { saveSettings } from "./settings-admin.server.ts";
@@ -14,9 +14,9 @@ import { FAVICON_SIZES, faviconUrls, SITE_IMAGE_PREFIX, type SiteImageKind } fro
 
 type RenderedFile = { key: string; data: Buffer };
 
-const decode = (source: string | Buffer) =>
+const decode = async (source: string | Buffer) =>
   // EXIF orientation applied; sharp writes no metadata (camera, GPS) unless asked to.
-  sharp(source, decodeOptions).rotate();
+  (await loadSharp())(source, decodeOptions).rotate();
 
 /**
  * The files made from an upload, named by a hash of their content (served forever cacheable):
@@ -26,7 +26,7 @@ const decode = (source: string | Buffer) =>
  */
 async function render(kind: SiteImageKind, source: string): Promise<{ files: RenderedFile[]; url: string }> {
   if (kind === "logo") {
-    const data = await decode(source)
+    const data = await (await decode(source))
       .resize({ height: 128, width: 1024, fit: "inside", withoutEnlargement: true })
       .webp({ quality: 90 })
       .toBuffer();
@@ -34,7 +34,7 @@ async function render(kind: SiteImageKind, source: string): Promise<{ files: Ren
     return { files: [{ key, data }], url: publicUrl(key) };
   }
   if (kind === "share-image") {
-    const data = await decode(source)
+    const data = await (await decode(source))
       .resize({ width: 1200, height: 630, fit: "cover", position: "attention" })
       .flatten({ background: "#ffffff" })
       .jpeg({ quality: 85, mozjpeg: true })
@@ -42,14 +42,14 @@ async function render(kind: SiteImageKind, source: string): Promise<{ files: Ren
     const key = `${SITE_IMAGE_PREFIX}share-${contentHash(data)}.jpg`;
     return { files: [{ key, data }], url: publicUrl(key) };
   }
-  const largest = await decode(source)
+  const largest = await (await decode(source))
     .resize({ width: 512, height: 512, fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png()
     .toBuffer();
   const hash = contentHash(largest);
   const files: RenderedFile[] = [];
   for (const size of FAVICON_SIZES) {
-    const data = size === 512 ? largest : await sharp(largest).resize(size, size).png().toBuffer();
+    const data = size === 512 ? largest : await (await loadSharp())(largest).resize(size, size).png().toBuffer();
     files.push({ key: `${SITE_IMAGE_PREFIX}favicon-${hash}-${size}.png`, data });
   }
   const url = publicUrl(files[0]?.key ?? "");
