@@ -6,7 +6,12 @@ export default defineConfig({
   // The server build's entry is our own Express app (server/app.ts), so start-up work
   // (migrations, the admin setup code) is bundled with the routes it serves.
   environments: {
-    ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } },
+    ssr: {
+      build: { rolldownOptions: { input: "./server/app.ts" } },
+      // Bundled, so that only the icons the pages use are in the server: as a package, Node loads lucide-react's
+      // CommonJS file of every icon (1.3 MB of source, kept twice, and an object per icon made at the start).
+      resolve: { noExternal: ["lucide-react"] },
+    },
     client: {
       build: {
         rolldownOptions: {
