@@ -83,11 +83,15 @@ export function SiteHeader() {
   const location = useLocation();
   const mobileMenu = useRef<HTMLDetailsElement>(null);
 
-  // The mobile menu is a <details> so it works without JavaScript; with it, it closes after navigating.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation on purpose
+  // The mobile menu is a <details> so it works without JavaScript; with it, it closes after navigating. Not at
+  // hydration: a phone on a slow line may have opened it before the scripts ran, and it must stay open then.
+  const shownAddress = `${location.pathname}${location.search}`;
+  const menuAddress = useRef(shownAddress);
   useEffect(() => {
+    if (menuAddress.current === shownAddress) return;
+    menuAddress.current = shownAddress;
     if (mobileMenu.current) mobileMenu.current.open = false;
-  }, [location.pathname, location.search]);
+  }, [shownAddress]);
   useSearchShortcut(
     useCallback(() => {
       if (mobileMenu.current) mobileMenu.current.open = true;

@@ -94,6 +94,31 @@ test.describe("mobile", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
   });
 
+  test("a menu opened before the page's JavaScript has run stays open when it does", async ({ page, database }) => {
+    await publishInEveryMenuSection(database.db);
+    // The page's scripts wait until the menu is open: a phone on a slow line taps it before they have run.
+    let release = () => {};
+    const scriptsMayRun = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await scriptsMayRun;
+      await route.continue();
+    });
+    await page.goto("/faq", { waitUntil: "commit" });
+    await page.getByLabel("Open menu").click();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Links" })).toBeVisible();
+
+    release();
+    await waitForHydration(page);
+    await expect(nav.getByRole("link", { name: "Links" })).toBeVisible();
+    // It still closes after a navigation.
+    await nav.getByRole("link", { name: "Links" }).click();
+    await expect(page).toHaveURL("/links");
+    await expect(nav.getByRole("link", { name: "FAQ" })).toBeHidden();
+  });
+
   test("the toggles stay reachable on a narrow screen", async ({ page }) => {
     await page.goto("/home");
     await page.getByRole("button", { name: "Switch to light theme" }).click();
