@@ -98,3 +98,30 @@ test("removing your own admin role takes an explicit extra confirmation", async 
   await page.goto("/admin/users");
   await expect(page.getByRole("heading", { level: 1, name: "No access" })).toBeVisible();
 });
+
+test("removing your own admin role leads to the start page even when another change to users arrives meanwhile", async ({
+  page,
+  makeUser,
+  signInAs,
+}) => {
+  await makeUser({ admin: true });
+  const admin = await makeUser({ admin: true });
+  await signInAs(page, admin);
+  await page.goto("/admin/users");
+  await waitForHydration(page);
+  const row = page.getByRole("row").filter({ hasText: admin.email });
+  await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Remove your own admin role?" });
+  await expect(dialog).toBeVisible();
+  // Another account is made just before the confirmation: the screen's live refresh falls due while a slow
+  // phone (the CPU slowed down 30 times) is still rendering the start of the save. Before the fix, the refresh
+  // started then made React Router drop the save's redirect in most runs.
+  await makeUser();
+  await page.waitForTimeout(200);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 30 });
+  await dialog.getByRole("button", { name: "Yes, remove my admin role" }).click();
+  await expect(page).toHaveURL("/", { timeout: 20_000 });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
+});

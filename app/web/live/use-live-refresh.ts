@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
-import { useFetchers, useNavigation, useRevalidator } from "react-router";
+import { useContext, useEffect, useRef } from "react";
+import { UNSAFE_DataRouterContext, useRevalidator } from "react-router";
 import { type LiveEvent, useLiveChanges, useLiveReset } from "./live-hooks.ts";
 
 /** Changes arriving in a burst (a reorder, a batch of uploads) load the page's data once. */
@@ -29,16 +29,21 @@ if (typeof window !== "undefined") {
  */
 export function useLiveRefresh(areas: string[], accept?: (events: LiveEvent[]) => boolean): void {
   const revalidator = useRevalidator();
-  const navigation = useNavigation();
-  const fetchers = useFetchers();
-  const busy = navigation.state !== "idle" || fetchers.some((fetcher) => fetcher.state !== "idle");
-  const busyRef = useRef(busy);
-  busyRef.current = busy;
+  // Whether a navigation or a save is under way is read from the router itself when the load is due, not from
+  // the last render: React renders the router's state in a transition, possibly well after a save has started,
+  // and a load started meanwhile makes React Router drop the save's redirect (removing your own admin role left
+  // you on the admin screen, showing "No access").
+  const router = useContext(UNSAFE_DataRouterContext)?.router;
+  const busy = () => {
+    if (!router) return false;
+    const { navigation, fetchers } = router.state;
+    return navigation.state !== "idle" || [...fetchers.values()].some((fetcher) => fetcher.state !== "idle");
+  };
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const schedule = () => {
     if (timer.current !== null) return;
     timer.current = setTimeout(function load() {
-      if (pressed || busyRef.current) {
+      if (pressed || busy()) {
         timer.current = setTimeout(load, SETTLE_MS);
         return;
       }
