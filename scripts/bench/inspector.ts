@@ -1,13 +1,28 @@
 /**
  * A DevTools-protocol session with a server started with `--inspect=127.0.0.1:<port>`, for memory figures taken
- * at a settled moment: a full garbage collection on demand and the V8 heap's size. Two commands and no domain
- * enabled (no Debugger, no profiler), so that the server's code runs as it does without the session.
+ * at a settled moment: a full garbage collection on demand and the V8 heap's size, and a CPU profile on demand.
+ * No domain is enabled until a profile is asked for (no Debugger ever), so that the server's code runs as it does
+ * without the session.
  */
 export type Inspector = {
   collectGarbage: () => Promise<void>;
   /** Bytes of live objects on the V8 heap (Runtime.getHeapUsage's usedSize). */
   heapUsed: () => Promise<number>;
+  /** Starts V8's sampling CPU profiler (every `intervalUs` µs); the profile comes with `stopProfile`. */
+  startProfile: (intervalUs: number) => Promise<void>;
+  stopProfile: () => Promise<CpuProfile>;
   close: () => void;
+};
+
+/** V8's CPU profile (Profiler.stop's `profile`): the call tree's nodes and, per sample, the node it hit. */
+export type CpuProfile = {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount?: number;
+  }[];
+  samples?: number[];
+  timeDeltas?: number[];
 };
 
 export async function connectInspector(port: number, timeoutMs = 5000): Promise<Inspector> {
@@ -43,17 +58,27 @@ export async function connectInspector(port: number, timeoutMs = 5000): Promise<
     for (const waiter of pending.values()) waiter.reject(new Error("The inspector connection closed"));
     pending.clear();
   });
-  const call = (method: string): Promise<unknown> =>
+  const call = (method: string, params?: object): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = ++lastId;
       pending.set(id, { resolve, reject });
-      socket.send(JSON.stringify({ id, method }));
+      socket.send(JSON.stringify({ id, method, params }));
     });
   return {
     collectGarbage: async () => {
       await call("HeapProfiler.collectGarbage");
     },
     heapUsed: async () => ((await call("Runtime.getHeapUsage")) as { usedSize: number }).usedSize,
+    startProfile: async (intervalUs) => {
+      await call("Profiler.enable");
+      await call("Profiler.setSamplingInterval", { interval: intervalUs });
+      await call("Profiler.start");
+    },
+    stopProfile: async () => {
+      const { profile } = (await call("Profiler.stop")) as { profile: CpuProfile };
+      await call("Profiler.disable");
+      return profile;
+    },
     close: () => socket.close(),
   };
 }

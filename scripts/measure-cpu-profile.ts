@@ -1,0 +1,89 @@
+/**
+ * Where the server spends its CPU on uncached pages (issue 23): the production build with `npm start`'s flags and
+ * the page cache off, on the bench's site (50 pictures, the sample links, FAQ and video), pinned to core 0, loaded
+ * by wrk on core 1 while V8's sampling profiler runs. For each page (as a visitor, and as a signed-in member in no
+ * group) it prints the top functions and modules by self time, as shares of the samples in which the server was
+ * busy. Shares, not times: they hold on a busy machine. Run it on two builds (a worktree of each) for before/after.
+ *
+ *   npm run build && npx tsx scripts/measure-cpu-profile.ts [--seconds 10] [--connections 10] [--top 10]
+ *        [--path / --path /home --path /blog]
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
+import { freePort, TEST_AUTH_SECRET } from "#tests/support/server-process.ts";
+import { summariseProfile } from "./bench/cpu-profile.ts";
+import { connectInspector } from "./bench/inspector.ts";
+import { signInMember } from "./bench/member-pages.ts";
+import { pinningNote, startApp } from "./bench/processes.ts";
+import { copyPictureRows, seedDataFolder } from "./bench/seed-data.ts";
+import { runWrk } from "./bench/wrk.ts";
+import { buildIsCurrent } from "./build-if-stale.js";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string" },
+    connections: { type: "string" },
+    top: { type: "string" },
+    path: { type: "string", multiple: true },
+  },
+});
+const SECONDS = Number(values.seconds ?? 10);
+const CONNECTIONS = Number(values.connections ?? 10);
+const TOP = Number(values.top ?? 10);
+const PATHS = values.path ?? ["/", "/home", "/blog"];
+/** As the bench's site: real pictures through the pipeline, copied as rows up to 50. */
+const REAL_PICTURES = 24;
+const PICTURES = 50;
+/** V8's sampling interval: fine enough for a few thousand samples in 10 s, coarse enough to cost little. */
+const SAMPLE_INTERVAL_US = 200;
+
+if (!buildIsCurrent()) {
+  console.error("The production build is missing or older than the sources: run `npm run build` first.");
+  process.exit(1);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-profile-"));
+console.log(`Seeding ${REAL_PICTURES} pictures (${PICTURES} as rows)…`);
+await seedDataFolder(dataDir, { realPictures: REAL_PICTURES, authSecret: TEST_AUTH_SECRET });
+copyPictureRows(sqliteFileIn(dataDir), PICTURES);
+const memberCookie = await signInMember(sqliteFileIn(dataDir), TEST_AUTH_SECRET);
+const inspectorPort = await freePort();
+const server = await startApp({
+  dataDir,
+  authSecret: TEST_AUTH_SECRET,
+  pageCache: false,
+  nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`],
+});
+const inspector = await connectInspector(inspectorPort);
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`.padStart(7);
+console.log(`Page cache off, ${SECONDS} s at ${CONNECTIONS} connections per page; ${pinningNote()}\n`);
+try {
+  for (const [reader, headers] of [
+    ["visitor", {}],
+    ["member", { Cookie: memberCookie }],
+  ] as const) {
+    for (const page of PATHS) {
+      const url = server.url(page);
+      // Warm: the first requests compile and fill the kept values; the profile is of the steady state.
+      await runWrk(url, { connections: CONNECTIONS, seconds: 2, headers });
+      await inspector.startProfile(SAMPLE_INTERVAL_US);
+      const result = await runWrk(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
+      const profile = await inspector.stopProfile();
+      if (result.non2xx > 0 || result.socketErrors > 0) throw new Error(`${reader} ${page}: errors during the run`);
+      const { functions, modules } = summariseProfile(profile, TOP);
+      console.log(`${reader} ${page}: ${Math.round(result.requestsPerSecond)} req/s (profiler on)`);
+      console.log(`  top ${TOP} functions by self time:`);
+      for (const entry of functions) console.log(`  ${percent(entry.share)}  ${entry.name}`);
+      console.log(`  top ${TOP} modules by self time:`);
+      for (const entry of modules) console.log(`  ${percent(entry.share)}  ${entry.name}`);
+      console.log("");
+    }
+  }
+} finally {
+  inspector.close();
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
