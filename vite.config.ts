@@ -30,11 +30,11 @@ export default defineConfig({
                 // What the root layout needs on every page (header, footer, shared helpers), in one file rather
                 // than a dozen of a few hundred bytes each, each a request of its own. Not the form-validation
                 // helpers: they bring zod, which only admin screens load; nor the helpers only the admin and account
-                // screens use (their data hooks, action results, upload limits, date formatters), which no visitor's
-                // page needs.
+                // screens use (their data hooks, action results, upload limits, date formatters, an uploaded file
+                // name's words), which no visitor's page needs.
                 {
                   name: "site",
-                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.|account-data\.|admin-data\.|action-result\.|upload-limit\.|intl-format\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles|search-field)\.tsx)/,
+                  test: /app[\\/](root\.tsx|i18n[\\/]i18n\.ts|lib[\\/](?![\w-]+\.server\.)(?!text-schema\.|field-errors\.|account-data\.|admin-data\.|action-result\.|upload-limit\.|intl-format\.|file-name-words\.)[\w-]+\.ts|components[\\/](site-header|site-footer|page-header|status-page|preference-toggles|search-field)\.tsx)/,
                 },
                 // The two picture parts that the gallery, the home page and a post share: one file, not two of a few
                 // hundred bytes each (each its own request, each compressed alone). Not the gallery's rows: a post

@@ -85,13 +85,12 @@ export function SiteHeader() {
 
   // The mobile menu is a <details> so it works without JavaScript; with it, it closes after navigating. Not at
   // hydration: a phone on a slow line may have opened it before the scripts ran, and it must stay open then.
-  const shownAddress = `${location.pathname}${location.search}`;
-  const menuAddress = useRef(shownAddress);
+  const address = location.pathname + location.search;
+  const menuAddress = useRef(address);
   useEffect(() => {
-    if (menuAddress.current === shownAddress) return;
-    menuAddress.current = shownAddress;
-    if (mobileMenu.current) mobileMenu.current.open = false;
-  }, [shownAddress]);
+    if (menuAddress.current !== address && mobileMenu.current) mobileMenu.current.open = false;
+    menuAddress.current = address;
+  }, [address]);
   useSearchShortcut(
     useCallback(() => {
       if (mobileMenu.current) mobileMenu.current.open = true;
