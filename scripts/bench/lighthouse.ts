@@ -1,0 +1,148 @@
+import { spawnSync } from "node:child_process";
+import { openDatabase } from "#app/db/database.server.ts";
+import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { formatNumber, median, type Row, range } from "./stats.ts";
+
+/*
+ * The Lighthouse section of the bench (`--lighthouse`, issue 23): every public page, a blog post among them, on
+ * Lighthouse's default mobile run (an emulated phone, simulated throttling), each page several times, the median
+ * reported. All four categories, LCP and CLS, against the issue's goals.
+ */
+
+/** Pinned, so that scores from different days come from the same audits. */
+export const LIGHTHOUSE_VERSION = "13.5.0";
+
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+type Category = (typeof CATEGORIES)[number];
+
+/** One run's figures: category scores 0–100, LCP in ms, CLS. */
+export type LighthouseRun = { scores: Record<Category, number>; lcpMs: number; cls: number };
+
+type Report = {
+  categories: Partial<Record<Category, { score: number | null }>>;
+  audits: Record<string, { numericValue?: number }>;
+  runtimeError?: { message: string };
+};
+
+/** A report's figures, or why it has none (Lighthouse's own error). */
+export function readReport(report: Report): LighthouseRun | string {
+  if (report.runtimeError) return report.runtimeError.message;
+  const score = (category: Category) => {
+    const value = report.categories[category]?.score;
+    return value === null || value === undefined ? Number.NaN : value * 100;
+  };
+  return {
+    scores: {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      "best-practices": score("best-practices"),
+      seo: score("seo"),
+    },
+    lcpMs: report.audits["largest-contentful-paint"]?.numericValue ?? Number.NaN,
+    cls: report.audits["cumulative-layout-shift"]?.numericValue ?? Number.NaN,
+  };
+}
+
+/** Lighthouse's mobile run of one page (its default: emulated phone, throttled); a string says why it failed. */
+export function runLighthouse(url: string): LighthouseRun | string {
+  const result = spawnSync(
+    "npx",
+    [
+      "--yes",
+      `lighthouse@${LIGHTHOUSE_VERSION}`,
+      url,
+      "--quiet",
+      "--output=json",
+      "--output-path=stdout",
+      `--only-categories=${CATEGORIES.join(",")}`,
+      "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking",
+    ],
+    {
+      encoding: "utf8",
+      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 180_000,
+    },
+  );
+  try {
+    return readReport(JSON.parse(result.stdout) as Report);
+  } catch {
+    return (result.stderr || result.error?.message || `exit ${result.status}`).trim().split("\n").at(-1) ?? "failed";
+  }
+}
+
+/**
+ * A published post of a realistic length (headings, paragraphs, a list, a code block: what a post's page renders),
+ * made in the site's database for the Lighthouse pages; its address.
+ */
+export async function publishBenchPost(sqliteFile: string): Promise<string> {
+  const database = openDatabase({ sqliteFile });
+  try {
+    const author = await createUser(database.db, { admin: true, email: "bench-author@example.test" });
+    const actor = { id: author.id, email: author.email };
+    const paragraph =
+      "A walk above the lake in the early light, when the water still holds the night's cold and the first boats have not yet left the harbour. The path climbs through larches to a ridge with a view of the whole valley.";
+    const body = [
+      "## Setting out",
+      paragraph,
+      paragraph,
+      "## What to take",
+      "- water and something warm\n- a map of the valley\n- a camera with a spare battery",
+      paragraph,
+      '```js\nconst start = new Date("2026-06-21T05:30:00");\n```',
+      "## Coming back",
+      paragraph,
+    ].join("\n\n");
+    const created = await createPost(database.db, actor, { title: "Above the lake at dawn", body, tags: "walks" });
+    if (!created.ok) throw new Error("The bench's post was not created");
+    const published = await setPostStatus(database.db, actor, created.id, { status: "published" });
+    if (!published.ok) throw new Error("The bench's post was not published");
+    return `/blog/${created.post.slug}`;
+  } finally {
+    await database.close();
+  }
+}
+
+/** The pages measured: every public page a visitor lands on, and the sign-in page. */
+export function lighthousePages(postPath: string): string[] {
+  return ["/", "/home", "/links", "/faq", "/videos", "/blog", postPath, "/auth"];
+}
+
+/** What the sign-in page's SEO score is not held to: it is `noindex` on purpose, which Lighthouse marks down. */
+const NOINDEX_PAGES = new Set(["/auth"]);
+
+/** A page's runs, as measured (a string for a failed run). */
+export type PageRuns = (LighthouseRun | string)[];
+export type LighthouseResults = Map<string, PageRuns>;
+
+/** The rows: per page the medians over its runs, against issue 23's goals. */
+export function lighthouseRows(results: LighthouseResults): Row[] {
+  const goal = "performance 100; LCP ≤ 1.0 s; CLS 0; accessibility, best practices, SEO 100";
+  return [...results].map(([page, runs]) => {
+    const figure = `Lighthouse mobile, ${page}: median of ${runs.length} run(s)`;
+    const done = runs.filter((run): run is LighthouseRun => typeof run !== "string");
+    if (done.length === 0) {
+      const why = runs.find((run): run is string => typeof run === "string") ?? "no run";
+      return { figure, measured: "n/a", goal, verdict: `skipped: ${why}` };
+    }
+    const of = (pick: (run: LighthouseRun) => number) => done.map(pick);
+    const scores = Object.fromEntries(
+      CATEGORIES.map((category) => [category, median(of((run) => run.scores[category]))]),
+    ) as Record<Category, number>;
+    const lcp = of((run) => run.lcpMs / 1000);
+    const cls = median(of((run) => run.cls));
+    const noindex = NOINDEX_PAGES.has(page);
+    const held = CATEGORIES.filter((category) => !(noindex && category === "seo"));
+    const meets = held.every((category) => scores[category] >= 100) && median(lcp) <= 1 && cls === 0;
+    const seo = noindex
+      ? `SEO ${Math.round(scores.seo)} (noindex on purpose: not held to 100)`
+      : `SEO ${Math.round(scores.seo)}`;
+    return {
+      figure,
+      measured: `performance ${Math.round(scores.performance)}; LCP ${formatNumber(median(lcp))} s (${range(lcp, "s")}); CLS ${formatNumber(cls)}; accessibility ${Math.round(scores.accessibility)}, best practices ${Math.round(scores["best-practices"])}, ${seo}`,
+      goal,
+      verdict: meets ? "meets goal" : "MISSES goal",
+    };
+  });
+}
