@@ -1,12 +1,14 @@
 /**
  * Where the server spends its CPU on uncached pages (issue 23): the production build with `npm start`'s flags and
- * the page cache off, on the bench's site (50 pictures, the sample links, FAQ and video), pinned to core 0, loaded
+ * the page cache off (on with `--cached`), on the bench's site (50 pictures, the sample links, FAQ and video), pinned to core 0, loaded
  * by wrk on core 1 while V8's sampling profiler runs. For each page (as a visitor, and as a signed-in member in no
  * group) it prints the top functions and modules by self time, as shares of the samples in which the server was
  * busy. Shares, not times: they hold on a busy machine. Run it on two builds (a worktree of each) for before/after.
  *
  *   npm run build && npx tsx scripts/measure-cpu-profile.ts [--seconds 10] [--connections 10] [--top 10]
- *        [--path / --path /home --path /blog]
+ *        [--path / --path /home --path /blog] [--cached]
+ *
+ * `--cached` profiles with the page cache on (the visitors' pages then are kept answers; a member's never are).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -28,12 +30,15 @@ const { values } = parseArgs({
     connections: { type: "string" },
     top: { type: "string" },
     path: { type: "string", multiple: true },
+    cached: { type: "boolean", default: false },
   },
 });
 const SECONDS = Number(values.seconds ?? 10);
 const CONNECTIONS = Number(values.connections ?? 10);
 const TOP = Number(values.top ?? 10);
 const PATHS = values.path ?? ["/", "/home", "/blog"];
+/** With the page cache on, a visitor's pages are kept answers: the profile is of the cached path. */
+const CACHED = values.cached ?? false;
 /** As the bench's site: real pictures through the pipeline, copied as rows up to 50. */
 const REAL_PICTURES = 24;
 const PICTURES = 50;
@@ -54,12 +59,14 @@ const inspectorPort = await freePort();
 const server = await startApp({
   dataDir,
   authSecret: TEST_AUTH_SECRET,
-  pageCache: false,
+  pageCache: CACHED,
   nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`],
 });
 const inspector = await connectInspector(inspectorPort);
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`.padStart(7);
-console.log(`Page cache off, ${SECONDS} s at ${CONNECTIONS} connections per page; ${pinningNote()}\n`);
+console.log(
+  `Page cache ${CACHED ? "on" : "off"}, ${SECONDS} s at ${CONNECTIONS} connections per page; ${pinningNote()}\n`,
+);
 try {
   for (const [reader, headers] of [
     ["visitor", {}],
