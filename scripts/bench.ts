@@ -73,7 +73,7 @@ import {
   seedDataFolder,
   visiblePictures,
 } from "./bench/seed-data.ts";
-import { describe, formatNumber, median, type Row, range, spread } from "./bench/stats.ts";
+import { describe, formatNumber, median, type Row, range, spread, verdictOf } from "./bench/stats.ts";
 import { runWrk, type WrkOptions, type WrkResult } from "./bench/wrk.ts";
 import { buildIsCurrent } from "./build-if-stale.js";
 
@@ -658,8 +658,6 @@ async function main() {
   await cleanUp();
 
   // The table: each figure's median (with the spread over the rounds), its goal and whether it meets it.
-  const verdict = (value: number, meets: (value: number) => boolean) =>
-    Number.isFinite(value) ? (meets(value) ? "meets goal" : "MISSES goal") : "skipped";
   const skipped = (figure: string, goal: string, why: string): Row => ({
     figure,
     measured: "n/a",
@@ -678,7 +676,7 @@ async function main() {
       figure,
       measured: `${formatNumber(ratio)} (rounds ${range(values(`app/nginx ${page}`))}); app ${describe(values(`app ${page} c10`), "req/s")}, nginx ${describe(values(`nginx ${page} c10`), "req/s")}`,
       goal: "≥ 0.25",
-      verdict: verdict(ratio, (value) => value >= 0.25),
+      verdict: verdictOf(ratio, (value) => value >= 0.25),
     });
   }
   for (const page of ["/", "/home"]) {
@@ -692,7 +690,7 @@ async function main() {
       figure,
       measured: `${describe(values(`p99 ${page} c50`), "ms")}; p50 ${describe(values(`p50 ${page} c50`), "ms")}`,
       goal: "≤ 20 ms",
-      verdict: verdict(p99, (value) => value <= 20),
+      verdict: verdictOf(p99, (value) => value <= 20),
     });
   }
   {
@@ -706,7 +704,7 @@ async function main() {
         figure,
         measured: `${formatNumber(ratio)} (rounds ${range(values("uncached/bare"))}); app ${describe(values("uncached / c10"), "req/s")}, bare ${describe(values("bare / c10"), "req/s")}`,
         goal: "≥ 1.0",
-        verdict: verdict(ratio, (value) => value >= 1),
+        verdict: verdictOf(ratio, (value) => value >= 1),
       });
     }
   }
@@ -724,7 +722,7 @@ async function main() {
       figure,
       measured: `×${formatNumber(ratio)} (rounds ${range(values(`scaling ${entry.name}`))}); ${describe(small, "ms")} → ${describe(large, "ms")}`,
       goal: "≤ ×1.2",
-      verdict: verdict(ratio, (value) => value <= 1.2),
+      verdict: verdictOf(ratio, (value) => value <= 1.2),
     });
   }
   {
@@ -733,7 +731,7 @@ async function main() {
       figure: `Process memory (RSS) idle, ${IDLE_AFTER_MS / 1000} s after the server answers (page cache on)`,
       measured: `${formatNumber(idle)} MB`,
       goal: "≤ 100 MB",
-      verdict: verdict(idle, (value) => value <= 100),
+      verdict: verdictOf(idle, (value) => value <= 100),
     });
   }
   {
@@ -746,7 +744,7 @@ async function main() {
         figure,
         measured: `${formatNumber(max)} MB (per run ${range(values("rss c50"), "MB")})`,
         goal: "≤ 250 MB",
-        verdict: verdict(max, (value) => value <= 250),
+        verdict: verdictOf(max, (value) => value <= 250),
       });
     }
   }
@@ -758,13 +756,13 @@ async function main() {
       figure: `One ${size} JPEG through the pipeline: upload answered`,
       measured: describe(values("upload answered"), "s"),
       goal: "≤ 1.5 s",
-      verdict: verdict(answered, (value) => value <= 1.5),
+      verdict: verdictOf(answered, (value) => value <= 1.5),
     });
     rows.push({
       figure: `One ${size} JPEG through the pipeline: every derivative ready (picture visible in the gallery)`,
       measured: describe(values("upload visible"), "s"),
       goal: "≤ 3 s",
-      verdict: verdict(visible, (value) => value <= 3),
+      verdict: verdictOf(visible, (value) => value <= 3),
     });
   }
   {
@@ -777,7 +775,7 @@ async function main() {
         figure,
         measured: `${formatNumber(ratio)} (rounds ${range(values("compressed/plain"))}); ${describe(values("compressed rps"), "req/s")} vs ${describe(values("plain rps"), "req/s")}`,
         goal: "≈ 1 (≥ 0.9)",
-        verdict: verdict(ratio, (value) => value >= 0.9),
+        verdict: verdictOf(ratio, (value) => value >= 0.9),
       });
     }
   }

@@ -5,7 +5,7 @@ import { cleanEnv, freePort, request, type ServerProcess } from "#tests/support/
 import { connectInspector, type Inspector } from "./inspector.ts";
 import type { ClientCommand, ClientReply } from "./live-streams-client.ts";
 import { pinned, rssKb, startApp } from "./processes.ts";
-import { describe, formatNumber, median, percentile, type Row, range } from "./stats.ts";
+import { describe, formatNumber, median, percentile, type Row, range, verdictOf } from "./stats.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
 /*
@@ -380,7 +380,7 @@ export function liveRows(
       figure,
       measured: `${formatNumber(ratio)} (rounds ${range(values(`live ${page} with/without`))}); with ${describe(withStreams, "req/s")}, without ${describe(without, "req/s")}`,
       goal: "≥ 0.9",
-      verdict: Number.isFinite(ratio) ? (ratio >= 0.9 ? "meets goal" : "MISSES goal") : "skipped",
+      verdict: verdictOf(ratio, (value) => value >= 0.9),
     });
   }
   return rows;

@@ -1,7 +1,7 @@
 import { openDatabase } from "#app/db/database.server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
-import { describe, formatNumber, median, type Row, range } from "./stats.ts";
+import { describe, formatNumber, median, type Row, range, verdictOf } from "./stats.ts";
 
 /*
  * A signed-in member's pages (issue 23): never kept by the page cache, so every one is an uncached render, with
@@ -37,7 +37,7 @@ export function memberRows(values: (name: string) => number[], hasWrk: boolean):
       figure,
       measured: `${formatNumber(ratio)} (rounds ${range(values(`member/bare ${page}`))}); member ${describe(values(`member ${page} c10`), "req/s")}`,
       goal: "≥ 1.0",
-      verdict: Number.isFinite(ratio) ? (ratio >= 1 ? "meets goal" : "MISSES goal") : "skipped",
+      verdict: verdictOf(ratio, (value) => value >= 1),
     };
   });
 }

@@ -6,7 +6,7 @@ import { startApp } from "./processes.ts";
 import { RARE_WORD } from "./search-corpus.ts";
 import { postgresServerUrl, seedSearchPostgres } from "./search-postgres.ts";
 import { seedSearchData } from "./search-seed.ts";
-import { describe, formatNumber, median, type Row, range } from "./stats.ts";
+import { describe, formatNumber, median, type Row, range, verdictOf } from "./stats.ts";
 import type { WrkOptions, WrkResult } from "./wrk.ts";
 
 /*
@@ -264,13 +264,7 @@ function kindRows(
   const rows: Row[] = [];
   // A figure of no run (wrk missing) or of runs that got no answer (NaN) meets no goal.
   const verdict = (value: number, meets: boolean) =>
-    !hasWrk
-      ? "skipped (wrk missing)"
-      : Number.isFinite(value)
-        ? meets
-          ? "meets goal"
-          : "MISSES goal"
-        : "FAILED (no answers)";
+    hasWrk ? verdictOf(value, () => meets, "FAILED (no answers)") : "skipped (wrk missing)";
   const p95 = median(values("search 1c p95"));
   rows.push({
     figure: `${kind}: search server time p95 (each request alone, 1 connection; ${result.queries.length} queries rotated; ${size})`,

@@ -49,3 +49,8 @@ export function range(values: number[], unit = ""): string {
   const { min, max } = spread(values);
   return values.length === 1 ? `${formatNumber(min)}${suffix}` : `${formatNumber(min)}–${formatNumber(max)}${suffix}`;
 }
+
+/** A figure against its goal: a figure that is no number (no run, or runs that got no answer) meets none. */
+export function verdictOf(value: number, meets: (value: number) => boolean, otherwise = "skipped"): string {
+  return Number.isFinite(value) ? (meets(value) ? "meets goal" : "MISSES goal") : otherwise;
+}
