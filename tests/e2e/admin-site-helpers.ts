@@ -4,7 +4,7 @@ import type { CreatedUser } from "#tests/support/factories.ts";
 import { noteCookieSecret } from "#tests/support/server-process.ts";
 import { expect, waitForHydration } from "./fixtures.ts";
 
-type AdminFixtures = {
+export type AdminFixtures = {
   makeUser: (options: { admin: true }) => Promise<CreatedUser>;
   signInAs: (page: Page, user: CreatedUser) => Promise<void>;
 };

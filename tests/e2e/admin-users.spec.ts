@@ -1,4 +1,5 @@
-import { openAsNewAdmin, toast } from "./admin-site-helpers.ts";
+import type { Page } from "@playwright/test";
+import { type AdminFixtures, openAsNewAdmin, toast } from "./admin-site-helpers.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
 
 test("an admin makes a user an admin after confirming, who can then open the admin area", async ({
@@ -70,15 +71,21 @@ test("signing a user out everywhere ends their session in their browser", async 
   await context.close();
 });
 
-test("removing your own admin role takes an explicit extra confirmation", async ({ page, makeUser, signInAs }) => {
-  // Another admin stays: the last admin may not step down (its own test). Fixtures now delete the users they made,
-  // so no other test's admin is left over to count on.
+/**
+ * An admin on the Users screen, and their own row. Another admin stays: the last admin may not step down (its own
+ * test). Fixtures delete the users they made, so no other test's admin is left over to count on.
+ */
+async function openUsersAsOneOfTwoAdmins(page: Page, { makeUser, signInAs }: AdminFixtures) {
   await makeUser({ admin: true });
   const admin = await makeUser({ admin: true });
   await signInAs(page, admin);
   await page.goto("/admin/users");
   await waitForHydration(page);
-  const row = page.getByRole("row").filter({ hasText: admin.email });
+  return { admin, row: page.getByRole("row").filter({ hasText: admin.email }) };
+}
+
+test("removing your own admin role takes an explicit extra confirmation", async ({ page, makeUser, signInAs }) => {
+  const { admin, row } = await openUsersAsOneOfTwoAdmins(page, { makeUser, signInAs });
   await expect(row).toContainText("(you)");
 
   await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
@@ -104,12 +111,7 @@ test("removing your own admin role leads to the start page even when another cha
   makeUser,
   signInAs,
 }) => {
-  await makeUser({ admin: true });
-  const admin = await makeUser({ admin: true });
-  await signInAs(page, admin);
-  await page.goto("/admin/users");
-  await waitForHydration(page);
-  const row = page.getByRole("row").filter({ hasText: admin.email });
+  const { admin, row } = await openUsersAsOneOfTwoAdmins(page, { makeUser, signInAs });
   await row.getByRole("button", { name: `Remove admin: ${admin.email}` }).click();
   const dialog = page.getByRole("alertdialog", { name: "Remove your own admin role?" });
   await expect(dialog).toBeVisible();
