@@ -668,29 +668,29 @@ async function main() {
   for (const page of ["/", "/home"]) {
     const figure = `Anonymous \`${page}\`, req/s of the app (page cache on) ÷ nginx serving the same HTML bytes (10 connections)`;
     if (!hasWrk || !hasNginx) {
-      rows.push(skipped(figure, "≥ 0.25", hasWrk ? "nginx missing" : "wrk missing"));
+      rows.push(skipped(figure, "≥ 0.5", hasWrk ? "nginx missing" : "wrk missing"));
       continue;
     }
     const ratio = median(values(`app ${page} c10`)) / median(values(`nginx ${page} c10`));
     rows.push({
       figure,
       measured: `${formatNumber(ratio)} (rounds ${range(values(`app/nginx ${page}`))}); app ${describe(values(`app ${page} c10`), "req/s")}, nginx ${describe(values(`nginx ${page} c10`), "req/s")}`,
-      goal: "≥ 0.25",
-      verdict: verdictOf(ratio, (value) => value >= 0.25),
+      goal: "≥ 0.5",
+      verdict: verdictOf(ratio, (value) => value >= 0.5),
     });
   }
   for (const page of ["/", "/home"]) {
     const figure = `Latency at 50 connections, \`${page}\`, p99 (cache on)`;
     if (!hasWrk) {
-      rows.push(skipped(figure, "≤ 20 ms", "wrk missing"));
+      rows.push(skipped(figure, "≤ 10 ms", "wrk missing"));
       continue;
     }
     const p99 = median(values(`p99 ${page} c50`));
     rows.push({
       figure,
       measured: `${describe(values(`p99 ${page} c50`), "ms")}; p50 ${describe(values(`p50 ${page} c50`), "ms")}`,
-      goal: "≤ 20 ms",
-      verdict: verdictOf(p99, (value) => value <= 20),
+      goal: "≤ 10 ms",
+      verdict: verdictOf(p99, (value) => value <= 10),
     });
   }
   {
@@ -737,14 +737,14 @@ async function main() {
   {
     const figure = "Process memory (RSS, max) under the 50-connection load";
     if (!hasWrk) {
-      rows.push(skipped(figure, "≤ 250 MB", "wrk missing"));
+      rows.push(skipped(figure, "≤ 200 MB", "wrk missing"));
     } else {
       const max = Math.max(...values("rss c50"));
       rows.push({
         figure,
         measured: `${formatNumber(max)} MB (per run ${range(values("rss c50"), "MB")})`,
-        goal: "≤ 250 MB",
-        verdict: verdictOf(max, (value) => value <= 250),
+        goal: "≤ 200 MB",
+        verdict: verdictOf(max, (value) => value <= 200),
       });
     }
   }
