@@ -9,6 +9,8 @@
  *        [--path / --path /home --path /blog] [--cached]
  *
  * `--cached` profiles with the page cache on (the visitors' pages then are kept answers; a member's never are).
+ * `--search` profiles the search section's site instead (scripts/bench/search.ts: 10,000 pictures and 2,000 posts,
+ * or `--pictures`/`--posts`): its rotation of searches, then the uncached `/blog` it is measured against.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -20,8 +22,10 @@ import { summariseProfile } from "./bench/cpu-profile.ts";
 import { connectInspector } from "./bench/inspector.ts";
 import { signInMember } from "./bench/member-pages.ts";
 import { pinningNote, startApp } from "./bench/processes.ts";
+import { searchScript } from "./bench/search.ts";
+import { seedSearchData } from "./bench/search-seed.ts";
 import { copyPictureRows, seedDataFolder } from "./bench/seed-data.ts";
-import { runWrk } from "./bench/wrk.ts";
+import { runWrk, type WrkOptions } from "./bench/wrk.ts";
 import { buildIsCurrent } from "./build-if-stale.js";
 
 const { values } = parseArgs({
@@ -31,6 +35,9 @@ const { values } = parseArgs({
     top: { type: "string" },
     path: { type: "string", multiple: true },
     cached: { type: "boolean", default: false },
+    search: { type: "boolean", default: false },
+    pictures: { type: "string" },
+    posts: { type: "string" },
   },
 });
 const SECONDS = Number(values.seconds ?? 10);
@@ -50,16 +57,29 @@ if (!buildIsCurrent()) {
   process.exit(1);
 }
 
+const SEARCH = values.search ?? false;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-profile-"));
-console.log(`Seeding ${REAL_PICTURES} pictures (${PICTURES} as rows)…`);
-await seedDataFolder(dataDir, { realPictures: REAL_PICTURES, authSecret: TEST_AUTH_SECRET });
-copyPictureRows(sqliteFileIn(dataDir), PICTURES);
+/** With `--search`: the rotation's script, and the pages it profiles ("search" stands for the rotation). */
+const searchLua = path.join(dataDir, "search.lua");
+if (SEARCH) {
+  const counts = { pictures: Number(values.pictures ?? 10_000), posts: Number(values.posts ?? 2_000) };
+  console.log(`Seeding the search section's site: ${counts.pictures} pictures and ${counts.posts} posts…`);
+  await seedSearchData(dataDir, counts, TEST_AUTH_SECRET);
+  fs.writeFileSync(searchLua, searchScript());
+} else {
+  console.log(`Seeding ${REAL_PICTURES} pictures (${PICTURES} as rows)…`);
+  await seedDataFolder(dataDir, { realPictures: REAL_PICTURES, authSecret: TEST_AUTH_SECRET });
+  copyPictureRows(sqliteFileIn(dataDir), PICTURES);
+}
+const pages = SEARCH ? (values.path ?? ["search", "/blog"]) : PATHS;
 const memberCookie = await signInMember(sqliteFileIn(dataDir), TEST_AUTH_SECRET);
 const inspectorPort = await freePort();
 const server = await startApp({
   dataDir,
   authSecret: TEST_AUTH_SECRET,
   pageCache: CACHED,
+  // The rotation gives each request an address of a pool (X-Forwarded-For), as the bench does: below the limit.
+  env: SEARCH ? { TRUST_PROXY: "1" } : {},
   nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`],
 });
 const inspector = await connectInspector(inspectorPort);
@@ -72,12 +92,14 @@ try {
     ["visitor", {}],
     ["member", { Cookie: memberCookie }],
   ] as const) {
-    for (const page of PATHS) {
-      const url = server.url(page);
+    for (const page of pages) {
+      const url = server.url(page === "search" ? "/" : page);
+      const options: WrkOptions = { connections: CONNECTIONS, seconds: SECONDS, headers };
+      if (page === "search") options.script = searchLua;
       // Warm: the first requests compile and fill the kept values; the profile is of the steady state.
-      await runWrk(url, { connections: CONNECTIONS, seconds: 2, headers });
+      await runWrk(url, { ...options, seconds: 2 });
       await inspector.startProfile(SAMPLE_INTERVAL_US);
-      const result = await runWrk(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
+      const result = await runWrk(url, options);
       const profile = await inspector.stopProfile();
       if (result.non2xx > 0 || result.socketErrors > 0) throw new Error(`${reader} ${page}: errors during the run`);
       const { functions, modules } = summariseProfile(profile, TOP);
