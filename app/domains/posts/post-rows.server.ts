@@ -8,6 +8,7 @@ import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import type { ImageDisplay } from "#app/domains/media/image-display.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import type { PostStatus } from "./post-schema.ts";
+import { countWords } from "./word-count.server.ts";
 
 /**
  * The blog's posts as rows and as the objects pages get (issue 12): the types, the one query with author and
@@ -134,16 +135,6 @@ export function displayNameOf(name: string | null | undefined, email: string | n
 /** A reader's minutes for so many words: at least one. */
 export function readingMinutesOf(words: number): number {
   return Math.max(1, Math.ceil(words / WORDS_PER_MINUTE));
-}
-
-/** Words of a Markdown text as read: link targets, image addresses, HTML tags and markup left out. */
-export function countWords(markdown: string): number {
-  const text = markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, " $1 ")
-    .replace(/\]\([^)]*\)/g, "] ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/[#*_`>|[\]~-]+/g, " ");
-  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 }
 
 function isVisible(row: Pick<PostRow, "status" | "publish_at">, now: Date): boolean {
