@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { Token } from "markdown-it";
-import { createHighlighter, createJavaScriptRegexEngine, type Highlighter } from "shiki";
+import type { Highlighter } from "shiki";
 import type { Database } from "#app/db/schema.ts";
 import { imageForDisplay } from "#app/domains/media/image-display.server.ts";
 import { imageSources } from "#app/domains/media/image-display.ts";
@@ -95,15 +95,21 @@ let highlighter: Promise<Highlighter> | undefined;
  * `process.memoryUsage`: 109 → 265 MB), most sites' posts use two or three of them, and many none.
  */
 function loadHighlighter(): Promise<Highlighter> {
-  highlighter ??= createHighlighter({
-    themes: [CODE_THEMES.light, CODE_THEMES.dark],
-    langs: [],
-    // The JavaScript engine needs no WebAssembly file beside the server build.
-    engine: createJavaScriptRegexEngine(),
-  }).catch((error: unknown) => {
-    highlighter = undefined;
-    throw error;
-  });
+  // Imported here, not at the top: a site whose posts have no code never loads the highlighter's modules (their
+  // sources and compiled code stay out of an idle process's memory).
+  highlighter ??= import("shiki")
+    .then(({ createHighlighter, createJavaScriptRegexEngine }) =>
+      createHighlighter({
+        themes: [CODE_THEMES.light, CODE_THEMES.dark],
+        langs: [],
+        // The JavaScript engine needs no WebAssembly file beside the server build.
+        engine: createJavaScriptRegexEngine(),
+      }),
+    )
+    .catch((error: unknown) => {
+      highlighter = undefined;
+      throw error;
+    });
   return highlighter;
 }
 
