@@ -4,11 +4,12 @@ import { type LighthouseRun, lighthouseRows, readReport } from "./lighthouse.ts"
 const run = (lcpMs: number, scores: Partial<LighthouseRun["scores"]> = {}, cls = 0): LighthouseRun => ({
   scores: { performance: 100, accessibility: 100, "best-practices": 100, seo: 100, ...scores },
   lcpMs,
+  fcpMs: lcpMs / 2,
   cls,
 });
 
 describe("readReport", () => {
-  it("reads the four categories as 0–100, LCP and CLS", () => {
+  it("reads the four categories as 0–100, LCP, FCP and CLS", () => {
     const report = {
       categories: {
         performance: { score: 0.91 },
@@ -16,10 +17,14 @@ describe("readReport", () => {
         "best-practices": { score: 0.96 },
         seo: { score: null },
       },
-      audits: { "largest-contentful-paint": { numericValue: 2950 }, "cumulative-layout-shift": { numericValue: 0.02 } },
+      audits: {
+        "largest-contentful-paint": { numericValue: 2950 },
+        "first-contentful-paint": { numericValue: 1210 },
+        "cumulative-layout-shift": { numericValue: 0.02 },
+      },
     };
     const result = readReport(report);
-    expect(result).toMatchObject({ lcpMs: 2950, cls: 0.02 });
+    expect(result).toMatchObject({ lcpMs: 2950, fcpMs: 1210, cls: 0.02 });
     if (typeof result === "string") throw new Error(result);
     expect(result.scores.performance).toBeCloseTo(91);
     expect(result.scores["best-practices"]).toBeCloseTo(96);

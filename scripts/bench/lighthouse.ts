@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { openDatabase } from "#app/db/database.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { createUser } from "#tests/support/factories.ts";
+import type { ServerProcess } from "#tests/support/server-process.ts";
 import { formatNumber, median, type Row, range } from "./stats.ts";
 
 /*
@@ -16,8 +17,8 @@ export const LIGHTHOUSE_VERSION = "13.5.0";
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 type Category = (typeof CATEGORIES)[number];
 
-/** One run's figures: category scores 0–100, LCP in ms, CLS. */
-export type LighthouseRun = { scores: Record<Category, number>; lcpMs: number; cls: number };
+/** One run's figures: category scores 0–100, LCP and FCP in ms, CLS. */
+export type LighthouseRun = { scores: Record<Category, number>; lcpMs: number; fcpMs: number; cls: number };
 
 type Report = {
   categories: Partial<Record<Category, { score: number | null }>>;
@@ -40,12 +41,13 @@ export function readReport(report: Report): LighthouseRun | string {
       seo: score("seo"),
     },
     lcpMs: report.audits["largest-contentful-paint"]?.numericValue ?? Number.NaN,
+    fcpMs: report.audits["first-contentful-paint"]?.numericValue ?? Number.NaN,
     cls: report.audits["cumulative-layout-shift"]?.numericValue ?? Number.NaN,
   };
 }
 
 /** Lighthouse's mobile run of one page (its default: emulated phone, throttled); a string says why it failed. */
-export function runLighthouse(url: string): LighthouseRun | string {
+export function runLighthouse(url: string, categories: readonly Category[] = CATEGORIES): LighthouseRun | string {
   const result = spawnSync(
     "npx",
     [
@@ -55,7 +57,7 @@ export function runLighthouse(url: string): LighthouseRun | string {
       "--quiet",
       "--output=json",
       "--output-path=stdout",
-      `--only-categories=${CATEGORIES.join(",")}`,
+      `--only-categories=${categories.join(",")}`,
       "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking",
     ],
     {
@@ -102,6 +104,32 @@ export async function publishBenchPost(sqliteFile: string): Promise<string> {
   } finally {
     await database.close();
   }
+}
+
+/**
+ * Every page of `lighthousePages` `runs` times, a page's runs one after the other, on that server; each run's
+ * performance score and LCP recorded. A failed run ends its page's runs (it says why in the table).
+ */
+export async function measureLighthousePages(
+  server: ServerProcess,
+  postPath: string,
+  runs: number,
+  record: (name: string, value: number) => void,
+): Promise<LighthouseResults> {
+  const results: LighthouseResults = new Map();
+  for (const page of lighthousePages(postPath)) {
+    const pageRuns: PageRuns = [];
+    for (let run = 1; run <= runs; run++) {
+      console.log(`Lighthouse ${page} (${run} of ${runs})…`);
+      const result = runLighthouse(server.url(page));
+      pageRuns.push(result);
+      if (typeof result === "string") break;
+      record(`lighthouse ${page} score`, result.scores.performance);
+      record(`lighthouse ${page} lcp`, result.lcpMs / 1000);
+    }
+    results.set(page, pageRuns);
+  }
+  return results;
 }
 
 /** The pages measured: every public page a visitor lands on, and the sign-in page. */

@@ -1,5 +1,6 @@
 import { openDatabase } from "#app/db/database.server.ts";
 import { createUser } from "#tests/support/factories.ts";
+import { request, type ServerProcess } from "#tests/support/server-process.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
 import { describe, formatNumber, median, type Row, range, verdictOf } from "./stats.ts";
 
@@ -25,6 +26,22 @@ export async function signInMember(sqliteFile: string, authSecret: string): Prom
   } finally {
     await database.close();
   }
+}
+
+/**
+ * That each member page answers as the member's own (200 with the account link): a run of error pages or of the
+ * visitor's pages would measure something else. Answers the problems found.
+ */
+export async function checkMemberPages(server: ServerProcess, memberCookie: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const page of MEMBER_PAGES) {
+    const answer = await request(server.url(page), { headers: { Cookie: memberCookie } });
+    if (answer.status !== 200 || !answer.body.includes('href="/account"')) {
+      const without = answer.status === 200 ? " without the account link" : "";
+      problems.push(`A signed-in member's ${page} answered ${answer.status}${without}`);
+    }
+  }
+  return problems;
 }
 
 /** The rows: each page's req/s ÷ the bare app's `/` of the same round, median and spread over the rounds. */

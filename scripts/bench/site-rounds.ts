@@ -1,0 +1,130 @@
+import { GALLERY_PAGE_SIZE } from "#app/domains/gallery/gallery.ts";
+import type { ServerProcess } from "#tests/support/server-process.ts";
+import { MEMBER_PAGES } from "./member-pages.ts";
+import { sampleRss } from "./processes.ts";
+import { FILTER_CATEGORY, visiblePictures } from "./seed-data.ts";
+import { runWrk, type WrkOptions, type WrkResult } from "./wrk.ts";
+
+/*
+ * The rounds of the bench's site section (scripts/bench.ts), each figure beside its yardstick in the same round:
+ * the page-cached server against nginx serving its bytes, its latency and memory at 50 connections, the uncached
+ * server against the bare React Router app (as a visitor and as a signed-in member), the small gallery against the
+ * large one, and compressed answers against plain ones. Recorded under the names site-rows.ts reads.
+ */
+
+export type SiteServers = {
+  cached: ServerProcess;
+  uncached: ServerProcess;
+  uncachedLarge: ServerProcess;
+  bare: ServerProcess;
+  /** Absent when nginx could not be installed: its comparison is skipped. */
+  nginx: ServerProcess | undefined;
+};
+
+export type SiteRoundsContext = {
+  servers: SiteServers;
+  scalingPaths: { name: string; small: string; large: string }[];
+  memberCookie: string;
+  rounds: number;
+  smoke: boolean;
+  small: number;
+  large: number;
+  record: (name: string, value: number) => void;
+  load: (
+    label: string,
+    round: number,
+    url: string,
+    connections: number,
+    extra?: Partial<WrkOptions>,
+  ) => Promise<WrkResult>;
+};
+
+/**
+ * The pages timed on the small and the large gallery (their server time must not grow with the gallery): `/`, the
+ * last page (as many pictures on both), a category filter and `/home`.
+ */
+export function scalingPathsOf(smallSqlite: string, largeSqlite: string): SiteRoundsContext["scalingPaths"] {
+  const lastPage = (total: number) => Math.max(1, Math.ceil(total / GALLERY_PAGE_SIZE));
+  return [
+    { name: "/", small: "/", large: "/" },
+    {
+      name: "last page",
+      small: `/?page=${lastPage(visiblePictures(smallSqlite))}`,
+      large: `/?page=${lastPage(visiblePictures(largeSqlite))}`,
+    },
+    { name: "category filter", small: `/?category=${FILTER_CATEGORY}`, large: `/?category=${FILTER_CATEGORY}` },
+    { name: "/home", small: "/home", large: "/home" },
+  ];
+}
+
+export async function measureSiteRounds(context: SiteRoundsContext): Promise<void> {
+  const { cached, uncached, uncachedLarge, bare, nginx } = context.servers;
+  const { scalingPaths, memberCookie, smoke, record, load } = context;
+  if (!smoke) {
+    console.log("Warming up…");
+    const targets = [
+      cached.url("/"),
+      cached.url("/home"),
+      uncached.url("/"),
+      bare.url("/"),
+      ...scalingPaths.flatMap((entry) => [uncached.url(entry.small), uncachedLarge.url(entry.large)]),
+      ...(nginx ? [nginx.url("/"), nginx.url("/home")] : []),
+    ];
+    for (const url of targets) await runWrk(url, { connections: 10, seconds: 2 });
+  }
+
+  for (let round = 1; round <= context.rounds; round++) {
+    console.log(`Round ${round} of ${context.rounds}…`);
+    for (const page of ["/", "/home"] as const) {
+      if (!nginx) break;
+      const app = await load(`app (cache on) ${page}, 10 connections`, round, cached.url(page), 10);
+      const plain = await load(`nginx ${page}, 10 connections`, round, nginx.url(page), 10);
+      record(`app ${page} c10`, app.requestsPerSecond);
+      record(`nginx ${page} c10`, plain.requestsPerSecond);
+      record(`app/nginx ${page}`, app.requestsPerSecond / plain.requestsPerSecond);
+    }
+    for (const page of ["/", "/home"] as const) {
+      const rss = sampleRss(cached.child.pid as number);
+      const result = await load(`app (cache on) ${page}, 50 connections`, round, cached.url(page), 50);
+      record(`p99 ${page} c50`, result.p99Ms);
+      record(`p50 ${page} c50`, result.p50Ms);
+      record("rss c50", rss.stop());
+    }
+    const app = await load("app (cache off) /, 10 connections", round, uncached.url("/"), 10);
+    const bareRun = await load("bare React Router app /, 10 connections", round, bare.url("/"), 10);
+    record("uncached / c10", app.requestsPerSecond);
+    record("bare / c10", bareRun.requestsPerSecond);
+    record("uncached/bare", app.requestsPerSecond / bareRun.requestsPerSecond);
+    for (const page of MEMBER_PAGES) {
+      const member = await load(`signed-in member ${page}, 10 connections`, round, uncached.url(page), 10, {
+        headers: { Cookie: memberCookie },
+      });
+      record(`member ${page} c10`, member.requestsPerSecond);
+      record(`member/bare ${page}`, member.requestsPerSecond / bareRun.requestsPerSecond);
+    }
+    for (const entry of scalingPaths) {
+      const small = await load(
+        `app (cache off, ${context.small}) ${entry.small}, 1 connection`,
+        round,
+        uncached.url(entry.small),
+        1,
+      );
+      const large = await load(
+        `app (cache off, ${context.large}) ${entry.large}, 1 connection`,
+        round,
+        uncachedLarge.url(entry.large),
+        1,
+      );
+      record(`time ${entry.name} small`, small.p50Ms);
+      record(`time ${entry.name} large`, large.p50Ms);
+      record(`scaling ${entry.name}`, large.p50Ms / small.p50Ms);
+    }
+    const identity = await load("app (cache on) /, no Accept-Encoding", round, cached.url("/"), 10);
+    const compressed = await load("app (cache on) /, Accept-Encoding: gzip, br", round, cached.url("/"), 10, {
+      headers: { "Accept-Encoding": "gzip, br" },
+    });
+    record("plain rps", identity.requestsPerSecond);
+    record("compressed rps", compressed.requestsPerSecond);
+    record("compressed/plain", compressed.requestsPerSecond / identity.requestsPerSecond);
+  }
+}
