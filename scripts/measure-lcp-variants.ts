@@ -81,7 +81,7 @@ try {
         const key = `${page} ${variant}`;
         const entry = figures.get(key) ?? { lcp: [], fcp: [], performance: [], failed: [] };
         figures.set(key, entry);
-        const run = runLighthouse(`http://127.0.0.1:${proxyPort}${variantPath(index, page)}`, ["performance"]);
+        const run = await runLighthouse(`http://127.0.0.1:${proxyPort}${variantPath(index, page)}`, ["performance"]);
         if (typeof run === "string") {
           entry.failed.push(run);
           continue;

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { openDatabase } from "#app/db/database.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { createUser } from "#tests/support/factories.ts";
@@ -46,31 +46,37 @@ export function readReport(report: Report): LighthouseRun | string {
   };
 }
 
-/** Lighthouse's mobile run of one page (its default: emulated phone, throttled); a string says why it failed. */
-export function runLighthouse(url: string, categories: readonly Category[] = CATEGORIES): LighthouseRun | string {
-  const result = spawnSync(
-    "npx",
-    [
-      "--yes",
-      `lighthouse@${LIGHTHOUSE_VERSION}`,
-      url,
-      "--quiet",
-      "--output=json",
-      "--output-path=stdout",
-      `--only-categories=${categories.join(",")}`,
-      "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking",
-    ],
-    {
-      encoding: "utf8",
-      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 180_000,
-    },
-  );
+/**
+ * Lighthouse's mobile run of one page (its default: emulated phone, throttled); a string says why it failed. Run
+ * without blocking this process: a page this process serves itself (measure-lcp-variants.ts) must still answer.
+ */
+export async function runLighthouse(
+  url: string,
+  categories: readonly Category[] = CATEGORIES,
+): Promise<LighthouseRun | string> {
+  const args = [
+    "--yes",
+    `lighthouse@${LIGHTHOUSE_VERSION}`,
+    url,
+    "--quiet",
+    "--output=json",
+    "--output-path=stdout",
+    `--only-categories=${categories.join(",")}`,
+    "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking",
+  ];
+  const options = {
+    encoding: "utf8" as const,
+    env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 180_000,
+  };
+  const result = await new Promise<{ stdout: string; stderr: string; error: Error | null }>((resolve) => {
+    execFile("npx", args, options, (error, stdout, stderr) => resolve({ stdout, stderr, error }));
+  });
   try {
     return readReport(JSON.parse(result.stdout) as Report);
   } catch {
-    return (result.stderr || result.error?.message || `exit ${result.status}`).trim().split("\n").at(-1) ?? "failed";
+    return (result.stderr || result.error?.message || "failed").trim().split("\n").at(-1) ?? "failed";
   }
 }
 
@@ -121,7 +127,7 @@ export async function measureLighthousePages(
     const pageRuns: PageRuns = [];
     for (let run = 1; run <= runs; run++) {
       console.log(`Lighthouse ${page} (${run} of ${runs})…`);
-      const result = runLighthouse(server.url(page));
+      const result = await runLighthouse(server.url(page));
       pageRuns.push(result);
       if (typeof result === "string") break;
       record(`lighthouse ${page} score`, result.scores.performance);
