@@ -7,7 +7,7 @@ import { RARE_WORD } from "./search-corpus.ts";
 import { postgresServerUrl, seedSearchPostgres } from "./search-postgres.ts";
 import { seedSearchData } from "./search-seed.ts";
 import { describe, formatNumber, median, type Row, range, verdictOf } from "./stats.ts";
-import type { WrkOptions, WrkResult } from "./wrk.ts";
+import type { LoadRun, WrkOptions, WrkResult } from "./wrk.ts";
 
 /*
  * The search section (`--search`, issue 22): what a search costs next to a page render, on a site of 10,000
@@ -90,13 +90,7 @@ export type SearchContext = {
   hasWrk: boolean;
   smoke: boolean;
   record: (name: string, value: number) => void;
-  load: (
-    label: string,
-    round: number,
-    url: string,
-    connections: number,
-    extra?: Partial<WrkOptions>,
-  ) => Promise<WrkResult>;
+  load: LoadRun;
   runWrk: (url: string, options: WrkOptions) => Promise<WrkResult>;
   problems: string[];
   /** Lists the server as soon as it runs, so that the bench's clean-up stops it after a failure. */

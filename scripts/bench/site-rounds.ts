@@ -3,7 +3,7 @@ import type { ServerProcess } from "#tests/support/server-process.ts";
 import { MEMBER_PAGES } from "./member-pages.ts";
 import { sampleRss } from "./processes.ts";
 import { FILTER_CATEGORY, visiblePictures } from "./seed-data.ts";
-import { runWrk, type WrkOptions, type WrkResult } from "./wrk.ts";
+import { type LoadRun, runWrk } from "./wrk.ts";
 
 /*
  * The rounds of the bench's site section (scripts/bench.ts), each figure beside its yardstick in the same round:
@@ -30,13 +30,7 @@ export type SiteRoundsContext = {
   small: number;
   large: number;
   record: (name: string, value: number) => void;
-  load: (
-    label: string,
-    round: number,
-    url: string,
-    connections: number,
-    extra?: Partial<WrkOptions>,
-  ) => Promise<WrkResult>;
+  load: LoadRun;
 };
 
 /**

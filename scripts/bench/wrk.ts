@@ -45,6 +45,18 @@ export type WrkOptions = {
   script?: string;
 };
 
+/**
+ * A run of the bench's rounds (bench.ts `load`): wrk on that URL, kept in the run's record under its label and
+ * round, its errors reported as problems.
+ */
+export type LoadRun = (
+  label: string,
+  round: number,
+  url: string,
+  connections: number,
+  extra?: Partial<WrkOptions>,
+) => Promise<WrkResult>;
+
 /** One wrk run (one thread, on the load generator's core); fails when the output has no figures. */
 export function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
   const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
