@@ -3,6 +3,7 @@ import { createJobWorker } from "#app/domains/jobs/job-worker.server.ts";
 import { startMailHousekeeping } from "#app/domains/mail/mail.server.ts";
 import { outboxDirIn } from "#app/domains/mail/outbox.server.ts";
 import { finishPendingImages } from "#app/domains/media/image-finishing.server.ts";
+import { whenImageQueueIdle } from "#app/domains/media/image-queue.server.ts";
 import { queueWatermarkRedraw } from "#app/domains/media/image-watermarks.server.ts";
 import { warmPostRenderer } from "#app/domains/posts/post-body.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
@@ -13,6 +14,12 @@ import { startQuietSettling } from "./settle-memory.server.ts";
 
 /** How often the memory's settling looks whether the site fell quiet (settle-memory.server.ts). */
 const SETTLE_EVERY_MS = 5000;
+/**
+ * How long a stop waits for the image work under way (an upload's remaining sizes: about 2 s for 12 megapixels on
+ * this project's 2-core machine). Beyond it the stop goes on: the job goes back to the queue and another process
+ * makes the sizes again.
+ */
+const IMAGE_WORK_STOP_MS = 10_000;
 
 /** Every piece of work the server does besides answering requests: started together, stopped together. */
 export type BackgroundTasks = { start(): void; stop(): Promise<void> };
@@ -99,6 +106,20 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
         queueWatermarkRedraw(db).catch((error: unknown) =>
           logger.error({ err: error }, "Could not check the gallery's watermarks"),
         ),
+    },
+    {
+      // Last, so that its stop comes first: the image work under way in this process (an upload's remaining sizes,
+      // a redraw) ends before the job worker hands this process's jobs back and the database closes. Cut off, it
+      // failed on a closed database and logged an error for work that another process then redid.
+      name: "image work",
+      start: () => async () => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const limit = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, IMAGE_WORK_STOP_MS);
+        });
+        await Promise.race([whenImageQueueIdle(), limit]);
+        clearTimeout(timer);
+      },
     },
   ];
   let started = false;
