@@ -95,17 +95,11 @@ let highlighter: Promise<Highlighter> | undefined;
  * `process.memoryUsage`: 109 → 265 MB), most sites' posts use two or three of them, and many none.
  */
 function loadHighlighter(): Promise<Highlighter> {
-  // Imported here, not at the top: a site whose posts have no code never loads the highlighter's modules (their
-  // sources and compiled code stay out of an idle process's memory).
+  // Imported here: a site whose posts have no code keeps the highlighter's modules out of its memory. The
+  // JavaScript engine needs no WebAssembly file beside the server build.
+  const themes = [CODE_THEMES.light, CODE_THEMES.dark];
   highlighter ??= import("shiki")
-    .then(({ createHighlighter, createJavaScriptRegexEngine }) =>
-      createHighlighter({
-        themes: [CODE_THEMES.light, CODE_THEMES.dark],
-        langs: [],
-        // The JavaScript engine needs no WebAssembly file beside the server build.
-        engine: createJavaScriptRegexEngine(),
-      }),
-    )
+    .then((shiki) => shiki.createHighlighter({ themes, langs: [], engine: shiki.createJavaScriptRegexEngine() }))
     .catch((error: unknown) => {
       highlighter = undefined;
       throw error;
