@@ -20,13 +20,8 @@ import {
   measureAreaDropping,
   startAreaServers,
 } from "./bench/area-dropping.ts";
-import {
-  type InstanceResult,
-  type InstanceSetup,
-  instanceRows,
-  measureInstances,
-  startInstanceSetup,
-} from "./bench/instances.ts";
+import { type BeforeSide, beforeSiteSide, compareWithBefore, startBeforeSide } from "./bench/before-build.ts";
+import { type InstanceResult, type InstanceSetup, instanceRows, runInstanceSection } from "./bench/instances.ts";
 import { measureLighthousePages, publishBenchPost } from "./bench/lighthouse.ts";
 import {
   type LiveResult,
@@ -39,6 +34,7 @@ import {
 import { checkMemberPages, signInMember } from "./bench/member-pages.ts";
 import {
   AREAS,
+  BEFORE,
   IDLE_AFTER_MS,
   INSTANCES,
   LARGE,
@@ -60,10 +56,13 @@ import {
   USAGE,
 } from "./bench/options.ts";
 import { bareAppBuildIsCurrent, ensureTools, rssKb, startApp, startBareApp, startNginx } from "./bench/processes.ts";
-import { report } from "./bench/report.ts";
+import { type ReportInput, report } from "./bench/report.ts";
+
+type Comparison = ReportInput["comparison"];
+
 import { measureSearch, type SearchResult, searchRows } from "./bench/search.ts";
 import { copyPictureRows, seedDataFolder } from "./bench/seed-data.ts";
-import { measureSiteRounds, scalingPathsOf } from "./bench/site-rounds.ts";
+import { measureSiteRounds, type SiteSide, scalingPathsOf } from "./bench/site-rounds.ts";
 import { siteRows } from "./bench/site-rows.ts";
 import type { Row } from "./bench/stats.ts";
 import { fetchPage, measureUploads } from "./bench/uploads.ts";
@@ -112,6 +111,7 @@ function record(name: string, value: number) {
 }
 
 const values = (name: string) => series.get(name) ?? [];
+const beforeRecord = (name: string, value: number) => record(`before ${name}`, value);
 
 async function load(
   label: string,
@@ -153,9 +153,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 const pictureCount = (html: string) => (html.match(/<picture/g) ?? []).length;
 
 /** The table and the raw numbers (report.ts); with --json, the file, with this run's settings. */
-function finish(rows: Row[], startedAt: number, notes: string[], extra: Record<string, unknown>) {
-  const json = options.json ? { file: options.json, config: runSettings(), runs, extra } : undefined;
-  report({ rows, startedAt, notes, series, problems, json });
+function finish(rows: Row[], startedAt: number, notes: string[], extra: object, comparison?: Comparison) {
+  const json = options.json ? { file: options.json, config: runSettings(), runs, extra: { ...extra } } : undefined;
+  report({ rows, startedAt, notes, series, problems, json, comparison });
 }
 
 async function main() {
@@ -216,23 +216,18 @@ async function main() {
   let instancesWhy = "run with --instances";
   const runInstances = async (): Promise<InstanceResult | null> => {
     if (!INSTANCES) return null;
-    if (!hasNginx) {
-      instancesWhy = "nginx missing";
-      return null;
-    }
-    console.log("Instances: starting two instances on PostgreSQL and S3, seeding their gallery…");
-    const setup = await startInstanceSetup({ ...INSTANCES, authSecret });
-    if (!setup) {
-      instancesWhy = "no PostgreSQL: set TEST_DATABASE_URL, or install its server binaries";
-      return null;
-    }
-    instanceSetups.push(setup);
-    try {
-      return await measureInstances({ setup, settings: { ...INSTANCES, authSecret }, hasWrk, record, load, problems });
-    } finally {
-      instanceSetups.splice(instanceSetups.indexOf(setup), 1);
-      await setup.stop();
-    }
+    const settings = { ...INSTANCES, authSecret };
+    const section = await runInstanceSection({
+      settings,
+      hasNginx,
+      hasWrk,
+      record,
+      load,
+      problems,
+      setups: instanceSetups,
+    });
+    instancesWhy = section.why;
+    return section.result;
   };
 
   // The search section: its own data folder and server, stopped once it is measured.
@@ -278,6 +273,19 @@ async function main() {
   fs.cpSync(seedSmall, seedLarge, { recursive: true });
   copyPictureRows(sqliteFileIn(seedLarge), LARGE);
 
+  // --before: the other build's servers start just before this build's, so that both idle as long before it is read.
+  const before: BeforeSide | null = BEFORE
+    ? await startBeforeSide({
+        dir: BEFORE,
+        tempRoot,
+        authSecret,
+        realPictures: REAL_PICTURES,
+        small: SMALL,
+        hasNginx,
+        nginxDir,
+        started,
+      })
+    : null;
   console.log("Starting the servers…");
   const [cached, uncached, uncachedLarge, live, areaServers] = await Promise.all([
     started(startApp({ dataDir: copyOf(seedSmall, "cached"), authSecret, pageCache: true })),
@@ -307,6 +315,7 @@ async function main() {
   // and the page-cached server's memory figures stay the visitors'), signed in as the site's own pages see it.
   const memberCookie = await signInMember(sqliteFileIn(path.join(tempRoot, "uncached")), authSecret);
   problems.push(...(await checkMemberPages(uncached, memberCookie)));
+  if (before) problems.push(...(await checkMemberPages(before.uncached, before.memberCookie)));
 
   // Idle: the page-cached server (the default) once its start's garbage is collected (at its first quiet look,
   // settle-memory.server.ts), having answered only the pages read above.
@@ -314,22 +323,16 @@ async function main() {
     setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (performance.now() - serversStartedAt))),
   );
   record("rss idle", rssKb(cached.child.pid as number) / 1024);
+  if (before) record("before rss idle", rssKb(before.cached.child.pid as number) / 1024);
 
   const scalingPaths = scalingPathsOf(sqliteFileIn(seedSmall), sqliteFileIn(seedLarge));
 
   if (hasWrk) {
-    const servers = { cached, uncached, uncachedLarge, bare, nginx };
-    await measureSiteRounds({
-      servers,
-      scalingPaths,
-      memberCookie,
-      rounds: ROUNDS,
-      smoke,
-      small: SMALL,
-      large: LARGE,
-      record,
-      load,
-    });
+    const sides: SiteSide[] = [
+      { prefix: "", servers: { cached, uncached, uncachedLarge, bare, nginx }, scalingPaths, memberCookie },
+    ];
+    if (before) sides.push(beforeSiteSide(before, bare));
+    await measureSiteRounds({ sides, rounds: ROUNDS, smoke, small: SMALL, large: LARGE, record, load });
   }
 
   // On a server of its own, before the uploads: no image processing runs meanwhile.
@@ -353,22 +356,22 @@ async function main() {
 
   // On the cached server as visitors meet it, a post published for it.
   const lighthouseResults = options.lighthouse
-    ? await measureLighthousePages(cached, await publishBenchPost(cachedSqlite), LIGHTHOUSE_RUNS, record)
+    ? await measureLighthousePages(
+        [
+          { server: cached, postPath: await publishBenchPost(cachedSqlite), record },
+          ...(before ? [{ server: before.cached, postPath: await before.publishPost(), record: beforeRecord }] : []),
+        ],
+        LIGHTHOUSE_RUNS,
+      )
     : null;
 
   await cleanUp();
 
-  const rows = siteRows({
-    values,
-    hasWrk,
-    hasNginx,
-    small: SMALL,
-    large: LARGE,
-    scalingPaths,
-    idleAfterMs: IDLE_AFTER_MS,
-    uploadSize: UPLOAD_SIZE,
-    lighthouse: lighthouseResults,
-  });
+  const input = { values, hasWrk, hasNginx, small: SMALL, large: LARGE, scalingPaths, idleAfterMs: IDLE_AFTER_MS };
+  const rows = siteRows({ ...input, uploadSize: UPLOAD_SIZE, lighthouse: lighthouseResults?.[0] ?? null });
+  const comparison = before
+    ? compareWithBefore(before, rows, { ...input, uploadSize: UPLOAD_SIZE, lighthouse: lighthouseResults?.[1] ?? null })
+    : undefined;
   rows.push(...liveRows(liveResult, values, hasWrk));
   rows.push(...areaRows(areaResult, values, hasWrk));
   rows.push(...instanceRows(instanceResult, values, hasWrk, instancesWhy));
@@ -382,6 +385,7 @@ async function main() {
       `HTML bytes: / ${Buffer.byteLength(home["/"])}, /home ${Buffer.byteLength(home["/home"])}`,
     ],
     { pictures, live: liveResult, areas: areaResult, instances: instanceResult, search: searchResult },
+    comparison,
   );
 }
 

@@ -152,6 +152,26 @@ export async function measureInstances(context: InstanceContext): Promise<Instan
   return { rounds: settings.rounds, pictures: settings.pictures };
 }
 
+/**
+ * The whole section: its own processes, database and bucket, started, measured and stopped. A null result says why
+ * (nginx missing, no PostgreSQL). `setups` lists the running setup meanwhile, for the bench's clean-up on a signal.
+ */
+export async function runInstanceSection(
+  context: Omit<InstanceContext, "setup"> & { hasNginx: boolean; setups: InstanceSetup[] },
+): Promise<{ result: InstanceResult | null; why: string }> {
+  if (!context.hasNginx) return { result: null, why: "nginx missing" };
+  console.log("Instances: starting two instances on PostgreSQL and S3, seeding their gallery…");
+  const setup = await startInstanceSetup(context.settings);
+  if (!setup) return { result: null, why: "no PostgreSQL: set TEST_DATABASE_URL, or install its server binaries" };
+  context.setups.push(setup);
+  try {
+    return { result: await measureInstances({ ...context, setup }), why: "" };
+  } finally {
+    context.setups.splice(context.setups.indexOf(setup), 1);
+    await setup.stop();
+  }
+}
+
 /** The section's rows; without a result (not asked for, or no PostgreSQL) rows saying why. */
 export function instanceRows(
   result: InstanceResult | null,

@@ -3,6 +3,7 @@ import { openDatabase } from "#app/db/database.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { createUser } from "#tests/support/factories.ts";
 import type { ServerProcess } from "#tests/support/server-process.ts";
+import { BENCH_POST } from "./bench-post.ts";
 import { formatNumber, median, type Row, range } from "./stats.ts";
 
 /*
@@ -80,29 +81,13 @@ export async function runLighthouse(
   }
 }
 
-/**
- * A published post of a realistic length (headings, paragraphs, a list, a code block: what a post's page renders),
- * made in the site's database for the Lighthouse pages; its address.
- */
+/** The published post of the Lighthouse pages (bench-post.ts), made in the site's database; its address. */
 export async function publishBenchPost(sqliteFile: string): Promise<string> {
   const database = openDatabase({ sqliteFile });
   try {
     const author = await createUser(database.db, { admin: true, email: "bench-author@example.test" });
     const actor = { id: author.id, email: author.email };
-    const paragraph =
-      "A walk above the lake in the early light, when the water still holds the night's cold and the first boats have not yet left the harbour. The path climbs through larches to a ridge with a view of the whole valley.";
-    const body = [
-      "## Setting out",
-      paragraph,
-      paragraph,
-      "## What to take",
-      "- water and something warm\n- a map of the valley\n- a camera with a spare battery",
-      paragraph,
-      '```js\nconst start = new Date("2026-06-21T05:30:00");\n```',
-      "## Coming back",
-      paragraph,
-    ].join("\n\n");
-    const created = await createPost(database.db, actor, { title: "Above the lake at dawn", body, tags: "walks" });
+    const created = await createPost(database.db, actor, BENCH_POST);
     if (!created.ok) throw new Error("The bench's post was not created");
     const published = await setPostStatus(database.db, actor, created.id, { status: "published" });
     if (!published.ok) throw new Error("The bench's post was not published");
@@ -112,28 +97,36 @@ export async function publishBenchPost(sqliteFile: string): Promise<string> {
   }
 }
 
+/** A server to run Lighthouse on: its post's address, and where its figures are recorded. */
+export type LighthouseTarget = {
+  server: ServerProcess;
+  postPath: string;
+  record: (name: string, value: number) => void;
+};
+
 /**
- * Every page of `lighthousePages` `runs` times, a page's runs one after the other, on that server; each run's
- * performance score and LCP recorded. A failed run ends its page's runs (it says why in the table).
+ * Every page of `lighthousePages` `runs` times on each target (this build's server, and the `--before` one's),
+ * a page's runs one after the other, the targets taking turns run by run; each run's performance score and LCP
+ * recorded. A failed run ends that target's runs of the page (it says why in the table). The results per target.
  */
-export async function measureLighthousePages(
-  server: ServerProcess,
-  postPath: string,
-  runs: number,
-  record: (name: string, value: number) => void,
-): Promise<LighthouseResults> {
-  const results: LighthouseResults = new Map();
-  for (const page of lighthousePages(postPath)) {
-    const pageRuns: PageRuns = [];
+export async function measureLighthousePages(targets: LighthouseTarget[], runs: number): Promise<LighthouseResults[]> {
+  const results = targets.map((): LighthouseResults => new Map());
+  const pageCount = lighthousePages("").length;
+  for (let index = 0; index < pageCount; index++) {
     for (let run = 1; run <= runs; run++) {
-      console.log(`Lighthouse ${page} (${run} of ${runs})…`);
-      const result = await runLighthouse(server.url(page));
-      pageRuns.push(result);
-      if (typeof result === "string") break;
-      record(`lighthouse ${page} score`, result.scores.performance);
-      record(`lighthouse ${page} lcp`, result.lcpMs / 1000);
+      for (const [at, target] of targets.entries()) {
+        const page = lighthousePages(target.postPath)[index] as string;
+        const pageRuns = results[at]?.get(page) ?? [];
+        results[at]?.set(page, pageRuns);
+        if (pageRuns.some((entry) => typeof entry === "string")) continue;
+        console.log(`Lighthouse ${page} (${run} of ${runs}${targets.length > 1 ? `, side ${at + 1}` : ""})…`);
+        const result = await runLighthouse(target.server.url(page));
+        pageRuns.push(result);
+        if (typeof result === "string") continue;
+        target.record(`lighthouse ${page} score`, result.scores.performance);
+        target.record(`lighthouse ${page} lcp`, result.lcpMs / 1000);
+      }
     }
-    results.set(page, pageRuns);
   }
   return results;
 }

@@ -1,4 +1,5 @@
 import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import type { AreaSettings } from "./area-dropping.ts";
 import type { InstanceSettings } from "./instances.ts";
@@ -15,7 +16,7 @@ export const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pic
                         [--live | --live-only] [--streams 1000] [--saves 30]
                         [--areas | --areas-only] [--write-every 100]
                         [--instances | --instances-only] [--search | --search-only] [--media-serving]
-                        [--smoke] [--keep]
+                        [--before DIR] [--smoke] [--keep]
   --rounds N     interleaved rounds per comparison (default 3)
   --seconds S    length of each wrk run (default 10)
   --pictures N   pictures of the large data folder (default 10010: its last page holds as many as the small one's)
@@ -43,6 +44,10 @@ export const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pic
   --media-serving  only the media-serving comparison of decision 012 (scripts/bench/media-serving.ts): a phone's
                  page of pictures through the site ÷ by redirect to a signed S3 URL (bytes and CPU of Node, latency,
                  behind a caching proxy), on s3rver
+  --before DIR   also measure another revision's build, DIR (a built checkout with its node_modules: git worktree
+                 add DIR REV; npm ci; npm run build), in the same rounds: the site section's figures and
+                 Lighthouse's of both builds, the builds taking turns, then a table of each figure before and after
+                 (its data folder made by its own code; its scaling and uploads are not measured)
   --smoke        a quick check that everything runs: 1 round, 1-second runs, 60 pictures, a small upload
                  (and with --live: 50 streams, 3 saves; with --search: 200 pictures, 40 posts)
   --keep         keep the temp folder (data folders, nginx config) for a look afterwards`;
@@ -66,6 +71,7 @@ export const { values: options } = parseArgs({
     "search-only": { type: "boolean", default: false },
     "write-every": { type: "string" },
     "media-serving": { type: "boolean", default: false },
+    before: { type: "string" },
     smoke: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
@@ -107,6 +113,8 @@ export const UPLOAD_SIZE = smoke ? { width: 1200, height: 800 } : { width: 4240,
 // The site section is everything but the live streams and areas: the table of the issue "Fast for every visitor".
 export const SITE =
   !options["live-only"] && !options["areas-only"] && !options["instances-only"] && !options["search-only"];
+/** `--before`: another revision's built checkout, measured beside this build in the site section. */
+export const BEFORE = SITE && options.before ? path.resolve(options.before) : null;
 export const AREAS: AreaSettings | null =
   options.areas || options["areas-only"]
     ? {
@@ -153,7 +161,8 @@ export function runBanner(): string {
     (LIVE ? `; live streams: ${LIVE.streams} streams, ${LIVE.saves} saves` : "") +
     (AREAS ? `; per-area dropping: a FAQ write every ${AREAS.writeEveryMs} ms` : "") +
     (INSTANCES ? `; several instances: ${INSTANCES.pictures} pictures on PostgreSQL and S3` : "") +
-    (SEARCH ? `; search: ${SEARCH.pictures} pictures + ${SEARCH.posts} posts` : "");
+    (SEARCH ? `; search: ${SEARCH.pictures} pictures + ${SEARCH.posts} posts` : "") +
+    (BEFORE ? `; before and after: ${BEFORE}` : "");
   return (
     `Vitrine bench: ${section}${sections}; ` +
     `${os.cpus().length} cores, ${pinningNote()}${smoke ? "; SMOKE run (figures not meaningful)" : ""}`
@@ -179,6 +188,7 @@ export function runSettings(): Record<string, unknown> {
     areas: AREAS,
     instances: INSTANCES,
     search: SEARCH,
+    before: BEFORE,
     pinning: pinningNote(),
     cores: os.cpus().length,
   };

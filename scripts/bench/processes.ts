@@ -92,8 +92,8 @@ async function waitForHttp(url: string, timeoutMs: number, exited: () => boolean
 }
 
 /** The Node flags `npm start` runs the server with (package.json's start script), so the bench measures the same. */
-export function startFlags(): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+export function startFlags(root = ROOT): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
     scripts: { start: string };
   };
   const words = manifest.scripts.start.split(/\s+/);
@@ -103,6 +103,7 @@ export function startFlags(): string[] {
 /**
  * The server as `npm start` runs it, on that data folder, pinned like every server of the bench; `env` and
  * `nodeFlags` add to that (the live-streams section raises the per-address cap and opens an inspector port).
+ * `root` runs another checkout's build with its own `npm start` flags (`--before`).
  */
 export function startApp(options: {
   dataDir: string;
@@ -110,13 +111,15 @@ export function startApp(options: {
   pageCache: boolean;
   env?: Record<string, string | undefined>;
   nodeFlags?: string[];
+  root?: string;
 }): Promise<ServerProcess> {
   return startServer({
+    root: options.root,
     dataDir: options.dataDir,
     authSecret: options.authSecret,
     // The switch the issue defines; unset, the page cache is on.
     env: { PAGE_CACHE: options.pageCache ? undefined : "off", ...options.env },
-    nodeFlags: [...startFlags(), ...(options.nodeFlags ?? [])],
+    nodeFlags: [...startFlags(options.root), ...(options.nodeFlags ?? [])],
     launch: (command, args) => pinned("server", command, args),
   });
 }

@@ -9,6 +9,8 @@ import { formatNumber, median, type Row, spread } from "./stats.ts";
 export type ReportInput = {
   rows: Row[];
   startedAt: number;
+  /** With --before: each figure of both builds, measured in the same rounds. */
+  comparison?: { label: string; rows: { figure: string; before: Row; after: Row }[] };
   /** Printed after the raw numbers. */
   notes: string[];
   series: Map<string, number[]>;
@@ -22,6 +24,16 @@ export function report(input: ReportInput): void {
   const cell = (text: string) => text.replaceAll("|", "\\|");
   console.log("\n| Figure | Measured (median, spread min–max) | Goal | Verdict |\n|---|---|---|---|");
   for (const row of rows) console.log(`| ${cell(row.figure)} | ${cell(row.measured)} | ${row.goal} | ${row.verdict} |`);
+  if (input.comparison) {
+    const { label, rows: pairs } = input.comparison;
+    console.log(`\nBefore (${label}) and after (this build), measured in the same rounds, the builds taking turns:`);
+    console.log("\n| Figure | Before | After | Goal | Before's verdict | After's verdict |\n|---|---|---|---|---|---|");
+    for (const { figure, before, after } of pairs) {
+      console.log(
+        `| ${cell(figure)} | ${cell(before.measured)} | ${cell(after.measured)} | ${after.goal} | ${before.verdict} | ${after.verdict} |`,
+      );
+    }
+  }
 
   console.log("\nRaw numbers (one per round):");
   for (const [name, list] of series) console.log(`  ${name}: ${list.map(formatNumber).join(", ")}`);
@@ -37,6 +49,10 @@ export function report(input: ReportInput): void {
     [...series].map(([name, list]) => [name, { median: median(list), ...spread(list), values: list }]),
   );
   const { file, config, runs, extra } = input.json;
-  fs.writeFileSync(file, `${JSON.stringify({ config, rows, summary, runs, ...extra, problems }, null, 2)}\n`);
+  const comparison = input.comparison ?? null;
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ config, rows, comparison, summary, runs, ...extra, problems }, null, 2)}\n`,
+  );
   console.log(`Raw results written to ${file}`);
 }

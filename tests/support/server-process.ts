@@ -76,6 +76,8 @@ export type ServerOptions = {
   port?: number;
   /** Wraps the command, e.g. to pin it to a core with taskset. */
   launch?: (command: string, args: string[]) => [string, string[]];
+  /** The checkout whose `server.js` and build run (the bench's `--before` runs another revision's); this one's by default. */
+  root?: string;
 };
 
 const KEPT_OUTPUT_CHARS = 16 * 1024 * 1024;
@@ -238,7 +240,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   const launch = options.launch ?? ((command: string, args: string[]) => [command, args] as [string, string[]]);
   const [command, args] = launch(process.execPath, [...(options.nodeFlags ?? []), "server.js"]);
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: cleanEnv({
       NODE_ENV: "production",
