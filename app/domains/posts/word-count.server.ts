@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 
 /*
  * A post's words, for its reading time. Every list of posts (/blog, /home, a tag, the feeds) shows the reading time
@@ -11,7 +12,7 @@ import { hash } from "node:crypto";
 /** Counts kept: a site's posts, many times over; each entry is a digest and a number (about 100 bytes). */
 export const WORD_COUNTS_KEPT = 2000;
 
-const counted = new Map<string, number>();
+const counted = new LRUCache<string, number>({ max: WORD_COUNTS_KEPT });
 
 /** Words of a Markdown text as read: link targets, image addresses, HTML tags and markup left out. */
 export function countWords(markdown: string): number {
@@ -20,8 +21,6 @@ export function countWords(markdown: string): number {
   const known = counted.get(key);
   if (known !== undefined) return known;
   const words = countWordsAfresh(markdown);
-  // The oldest entry goes first (a Map iterates in insertion order).
-  if (counted.size >= WORD_COUNTS_KEPT) counted.delete(counted.keys().next().value as string);
   counted.set(key, words);
   return words;
 }
