@@ -7,6 +7,10 @@
  *
  *   npm run build && npx tsx scripts/measure-request-cpu.ts [--rounds 6] [--seconds 5] [--path /home]
  *        [--variant info=LOG_LEVEL=info --variant warn=LOG_LEVEL=warn]
+ *
+ * A variant named `name@DIR` runs the build of another checkout, DIR (as the bench's `--before`), so that a figure of
+ * two revisions comes from one run: `--variant info=LOG_LEVEL=info --variant warn=LOG_LEVEL=warn
+ * --variant before-info@../vitrine-before=LOG_LEVEL=info --variant before-warn@../vitrine-before=LOG_LEVEL=warn`.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -33,13 +37,13 @@ const TARGET = values.path ?? "/home";
 /** `name=VAR=value,VAR2=value`: a name, then the variables that make this variant's environment. */
 const variants = (values.variant ?? ["info=LOG_LEVEL=info", "warn=LOG_LEVEL=warn"]).map((spec) => {
   const at = spec.indexOf("=");
-  const name = at === -1 ? spec : spec.slice(0, at);
+  const [name = "", root] = (at === -1 ? spec : spec.slice(0, at)).split("@");
   const env: Record<string, string> = {};
   for (const setting of (at === -1 ? "" : spec.slice(at + 1)).split(",").filter(Boolean)) {
     const equals = setting.indexOf("=");
     env[setting.slice(0, equals)] = setting.slice(equals + 1);
   }
-  return { name, env };
+  return { name, env, root: root ? path.resolve(root) : undefined };
 });
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -59,7 +63,8 @@ for (const variant of variants) {
     dataDir,
     authSecret: TEST_AUTH_SECRET,
     env: variant.env,
-    nodeFlags: startFlags(),
+    root: variant.root,
+    nodeFlags: startFlags(variant.root),
     launch: (command, args) => pinned("server", command, args),
   });
   servers.push({ variant, server, dataDir, perRequestUs: [] as number[], rps: [] as number[] });
