@@ -20,8 +20,6 @@ import { fetchPage } from "./uploads.ts";
  * `server.js` with its own `npm start` flags; the bare React Router app and the load generator are the same.
  */
 
-export type BeforeSeed = { adminCookie: string; memberCookie: string };
-
 /** The revision of DIR (short hash, and "+changes" when its tree differs from it), or why it cannot be measured. */
 export function beforeLabelOf(dir: string): string {
   for (const needed of ["server.js", "package.json", "build/server/index.js", "scripts/bench/seed-data.ts"]) {

@@ -111,11 +111,13 @@ export type LighthouseTarget = {
  */
 export async function measureLighthousePages(targets: LighthouseTarget[], runs: number): Promise<LighthouseResults[]> {
   const results = targets.map((): LighthouseResults => new Map());
-  const pageCount = lighthousePages("").length;
+  // Each target's own list: a post's address differs from one build's data to the other's.
+  const pages = targets.map((target) => lighthousePages(target.postPath));
+  const pageCount = pages[0]?.length ?? 0;
   for (let index = 0; index < pageCount; index++) {
     for (let run = 1; run <= runs; run++) {
       for (const [at, target] of targets.entries()) {
-        const page = lighthousePages(target.postPath)[index] as string;
+        const page = pages[at]?.[index] as string;
         const pageRuns = results[at]?.get(page) ?? [];
         results[at]?.set(page, pageRuns);
         if (pageRuns.some((entry) => typeof entry === "string")) continue;
