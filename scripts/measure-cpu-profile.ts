@@ -10,7 +10,8 @@
  *
  * `--cached` profiles with the page cache on (the visitors' pages then are kept answers; a member's never are).
  * `--search` profiles the search section's site instead (scripts/bench/search.ts: 10,000 pictures and 2,000 posts,
- * or `--pictures`/`--posts`): its rotation of searches, then the uncached `/blog` it is measured against.
+ * or `--pictures`/`--posts`): its rotation of searches as `/search` pages and as the type-ahead's requests, then the
+ * uncached `/blog` they are measured against.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -59,19 +60,23 @@ if (!buildIsCurrent()) {
 
 const SEARCH = values.search ?? false;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-profile-"));
-/** With `--search`: the rotation's script, and the pages it profiles ("search" stands for the rotation). */
-const searchLua = path.join(dataDir, "search.lua");
+/**
+ * With `--search`: the rotation's scripts, and the pages it profiles ("search" stands for the rotation as `/search`
+ * pages, "typeahead" for the same searches as the header's type-ahead asks for them).
+ */
+const searchLua = { search: path.join(dataDir, "search.lua"), typeahead: path.join(dataDir, "typeahead.lua") };
 if (SEARCH) {
   const counts = { pictures: Number(values.pictures ?? 10_000), posts: Number(values.posts ?? 2_000) };
   console.log(`Seeding the search section's site: ${counts.pictures} pictures and ${counts.posts} posts…`);
   await seedSearchData(dataDir, counts, TEST_AUTH_SECRET);
-  fs.writeFileSync(searchLua, searchScript());
+  fs.writeFileSync(searchLua.search, searchScript("page"));
+  fs.writeFileSync(searchLua.typeahead, searchScript("typeahead"));
 } else {
   console.log(`Seeding ${REAL_PICTURES} pictures (${PICTURES} as rows)…`);
   await seedDataFolder(dataDir, { realPictures: REAL_PICTURES, authSecret: TEST_AUTH_SECRET });
   copyPictureRows(sqliteFileIn(dataDir), PICTURES);
 }
-const pages = SEARCH ? (values.path ?? ["search", "/blog"]) : PATHS;
+const pages = SEARCH ? (values.path ?? ["search", "typeahead", "/blog"]) : PATHS;
 const memberCookie = await signInMember(sqliteFileIn(dataDir), TEST_AUTH_SECRET);
 const inspectorPort = await freePort();
 const server = await startApp({
@@ -93,9 +98,10 @@ try {
     ["member", { Cookie: memberCookie }],
   ] as const) {
     for (const page of pages) {
-      const url = server.url(page === "search" ? "/" : page);
+      const rotation = page === "search" || page === "typeahead" ? searchLua[page] : undefined;
+      const url = server.url(rotation ? "/" : page);
       const options: WrkOptions = { connections: CONNECTIONS, seconds: SECONDS, headers };
-      if (page === "search") options.script = searchLua;
+      if (rotation) options.script = rotation;
       // Warm: the first requests compile and fill the kept values; the profile is of the steady state.
       await runWrk(url, { ...options, seconds: 2 });
       await inspector.startProfile(SAMPLE_INTERVAL_US);
