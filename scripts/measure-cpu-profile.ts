@@ -9,6 +9,9 @@
  *        [--path / --path /home --path /blog] [--cached]
  *
  * `--cached` profiles with the page cache on (the visitors' pages then are kept answers; a member's never are).
+ * `--root DIR` profiles another checkout's build (a worktree of an older revision, built), a visitor only, on the site
+ * its own first start makes (the sample content: an older build cannot read a newer build's database); `--empty`
+ * profiles this build on such a site, for a before/after of the same pages.
  * `--search` profiles the search section's site instead (scripts/bench/search.ts: 10,000 pictures and 2,000 posts,
  * or `--pictures`/`--posts`): its rotation of searches as `/search` pages and as the type-ahead's requests, then the
  * uncached `/blog` they are measured against.
@@ -39,6 +42,8 @@ const { values } = parseArgs({
     search: { type: "boolean", default: false },
     pictures: { type: "string" },
     posts: { type: "string" },
+    root: { type: "string" },
+    empty: { type: "boolean", default: false },
   },
 });
 const SECONDS = Number(values.seconds ?? 10);
@@ -59,6 +64,13 @@ if (!buildIsCurrent()) {
 }
 
 const SEARCH = values.search ?? false;
+const ROOT_DIR = values.root ? path.resolve(values.root) : undefined;
+/** The site its own start makes: no seeding by this checkout, no member (the sign-in writes this build's rows). */
+const EMPTY = values.empty || ROOT_DIR !== undefined;
+if (SEARCH && EMPTY) {
+  console.error("--search seeds its own site with this checkout's code: it cannot go with --root or --empty.");
+  process.exit(1);
+}
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-profile-"));
 /**
  * With `--search`: the rotation's scripts, and the pages it profiles ("search" stands for the rotation as `/search`
@@ -71,13 +83,13 @@ if (SEARCH) {
   await seedSearchData(dataDir, counts, TEST_AUTH_SECRET);
   fs.writeFileSync(searchLua.search, searchScript("page"));
   fs.writeFileSync(searchLua.typeahead, searchScript("typeahead"));
-} else {
+} else if (!EMPTY) {
   console.log(`Seeding ${REAL_PICTURES} pictures (${PICTURES} as rows)…`);
   await seedDataFolder(dataDir, { realPictures: REAL_PICTURES, authSecret: TEST_AUTH_SECRET });
   copyPictureRows(sqliteFileIn(dataDir), PICTURES);
 }
 const pages = SEARCH ? (values.path ?? ["search", "typeahead", "/blog"]) : PATHS;
-const memberCookie = await signInMember(sqliteFileIn(dataDir), TEST_AUTH_SECRET);
+const memberCookie = EMPTY ? null : await signInMember(sqliteFileIn(dataDir), TEST_AUTH_SECRET);
 const inspectorPort = await freePort();
 const server = await startApp({
   dataDir,
@@ -86,6 +98,7 @@ const server = await startApp({
   // The rotation gives each request an address of a pool (X-Forwarded-For), as the bench does: below the limit.
   env: SEARCH ? { TRUST_PROXY: "1" } : {},
   nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`],
+  root: ROOT_DIR,
 });
 const inspector = await connectInspector(inspectorPort);
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`.padStart(7);
@@ -93,10 +106,9 @@ console.log(
   `Page cache ${CACHED ? "on" : "off"}, ${SECONDS} s at ${CONNECTIONS} connections per page; ${pinningNote()}\n`,
 );
 try {
-  for (const [reader, headers] of [
-    ["visitor", {}],
-    ["member", { Cookie: memberCookie }],
-  ] as const) {
+  const readers: [string, Record<string, string>][] = [["visitor", {}]];
+  if (memberCookie) readers.push(["member", { Cookie: memberCookie }]);
+  for (const [reader, headers] of readers) {
     for (const page of pages) {
       const rotation = page === "search" || page === "typeahead" ? searchLua[page] : undefined;
       const url = server.url(rotation ? "/" : page);
