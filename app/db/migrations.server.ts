@@ -14,6 +14,7 @@ import { migration0024 } from "./migrations/migration-0024.server.ts";
 import { migration0025 } from "./migrations/migration-0025.server.ts";
 import { migration0026 } from "./migrations/migration-0026.server.ts";
 import { migration0027 } from "./migrations/migration-0027.server.ts";
+import { migration0028 } from "./migrations/migration-0028.server.ts";
 import type { MigrationSet } from "./migrations/migration-support.server.ts";
 import { migrations0001To0002 } from "./migrations/migrations-0001-0002.server.ts";
 import { migrations0003To0012 } from "./migrations/migrations-0003-0012.server.ts";
@@ -44,6 +45,7 @@ export const siteMigrations: MigrationSet = (kind) => ({
   ...migration0025(kind),
   ...migration0026(kind),
   ...migration0027(kind),
+  ...migration0028(kind),
 });
 
 class InlineMigrationProvider implements MigrationProvider {

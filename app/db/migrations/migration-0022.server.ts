@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Migration } from "kysely/migration";
 import type { DatabaseKind } from "../database.server.ts";
+import { createSearchFtsTriggers, dropSearchFtsTriggers } from "./migration-support.server.ts";
 
 /**
  * The search index in the order of its items' dates (docs/decisions/015-search.md, "Bounded work"). Migration 0021
@@ -29,9 +30,7 @@ export function migration0022(kind: DatabaseKind): Record<string, Migration> {
           await sql`CREATE INDEX search_documents_title_idx ON search_documents USING gin (title_vector)`.execute(db);
           return;
         }
-        await sql`DROP TRIGGER search_documents_fts_insert`.execute(db);
-        await sql`DROP TRIGGER search_documents_fts_delete`.execute(db);
-        await sql`DROP TRIGGER search_documents_fts_update`.execute(db);
+        await dropSearchFtsTriggers(db);
         await sql`DROP TABLE search_fts`.execute(db);
         await renumber(db, sql`cast(round((julianday(t.at) - 2440587.5) * 86400000) as integer)`);
         // `_` is part of a word here, so that the scope term stays one term; the stems never hold one. The indexes
@@ -42,18 +41,7 @@ export function migration0022(kind: DatabaseKind): Record<string, Migration> {
           tokenize="unicode61 remove_diacritics 2 tokenchars '_'", prefix='2 3'
         )`.execute(db);
         await sql`INSERT INTO search_fts (search_fts) VALUES ('rebuild')`.execute(db);
-        await sql`CREATE TRIGGER search_documents_fts_insert AFTER INSERT ON search_documents BEGIN
-          INSERT INTO search_fts (rowid, title_terms, terms) VALUES (new.id, new.title_terms, new.terms);
-        END`.execute(db);
-        await sql`CREATE TRIGGER search_documents_fts_delete AFTER DELETE ON search_documents BEGIN
-          INSERT INTO search_fts (search_fts, rowid, title_terms, terms)
-            VALUES ('delete', old.id, old.title_terms, old.terms);
-        END`.execute(db);
-        await sql`CREATE TRIGGER search_documents_fts_update AFTER UPDATE ON search_documents BEGIN
-          INSERT INTO search_fts (search_fts, rowid, title_terms, terms)
-            VALUES ('delete', old.id, old.title_terms, old.terms);
-          INSERT INTO search_fts (rowid, title_terms, terms) VALUES (new.id, new.title_terms, new.terms);
-        END`.execute(db);
+        await createSearchFtsTriggers(db);
       },
     },
   };

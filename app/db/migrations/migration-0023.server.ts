@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { Migration } from "kysely/migration";
 import type { DatabaseKind } from "../database.server.ts";
+import { createSearchFtsTriggers, dropSearchFtsTriggers } from "./migration-support.server.ts";
 
 /**
  * The search index, read faster (docs/decisions/015-search.md, "Measured"):
@@ -26,26 +27,14 @@ export function migration0023(kind: DatabaseKind): Record<string, Migration> {
           return;
         }
         // The triggers name the table: they go first and come back as they were (migration 0022).
-        for (const trigger of ["insert", "delete", "update"])
-          await sql`DROP TRIGGER ${sql.id(`search_documents_fts_${trigger}`)}`.execute(db);
+        await dropSearchFtsTriggers(db);
         await sql`DROP TABLE search_fts`.execute(db);
         await sql`CREATE VIRTUAL TABLE search_fts USING fts5(
           title_terms, terms, content='search_documents', content_rowid='id',
           tokenize="unicode61 remove_diacritics 2 tokenchars '_'", prefix='2 3', detail=column
         )`.execute(db);
         await sql`INSERT INTO search_fts (search_fts) VALUES ('rebuild')`.execute(db);
-        await sql`CREATE TRIGGER search_documents_fts_insert AFTER INSERT ON search_documents BEGIN
-          INSERT INTO search_fts (rowid, title_terms, terms) VALUES (new.id, new.title_terms, new.terms);
-        END`.execute(db);
-        await sql`CREATE TRIGGER search_documents_fts_delete AFTER DELETE ON search_documents BEGIN
-          INSERT INTO search_fts (search_fts, rowid, title_terms, terms)
-            VALUES ('delete', old.id, old.title_terms, old.terms);
-        END`.execute(db);
-        await sql`CREATE TRIGGER search_documents_fts_update AFTER UPDATE ON search_documents BEGIN
-          INSERT INTO search_fts (search_fts, rowid, title_terms, terms)
-            VALUES ('delete', old.id, old.title_terms, old.terms);
-          INSERT INTO search_fts (rowid, title_terms, terms) VALUES (new.id, new.title_terms, new.terms);
-        END`.execute(db);
+        await createSearchFtsTriggers(db);
       },
     },
   };

@@ -43,3 +43,29 @@ export async function addChangeNotifications(db: Kysely<unknown>, kind: Database
 
 /** The migrations for one kind of database, by name (applied in name order). */
 export type MigrationSet = (kind: DatabaseKind) => Record<string, Migration>;
+
+/**
+ * SQLite: the triggers that keep the search index's FTS5 table (`search_fts`, external content) in step with
+ * `search_documents`, FTS5's documented pattern (migrations 0022, 0023 and 0028, which rebuild the table or its rows
+ * and make them again). Never change what this makes: a change of the triggers is a new migration of its own.
+ */
+export async function createSearchFtsTriggers(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE TRIGGER search_documents_fts_insert AFTER INSERT ON search_documents BEGIN
+    INSERT INTO search_fts (rowid, title_terms, terms) VALUES (new.id, new.title_terms, new.terms);
+  END`.execute(db);
+  await sql`CREATE TRIGGER search_documents_fts_delete AFTER DELETE ON search_documents BEGIN
+    INSERT INTO search_fts (search_fts, rowid, title_terms, terms)
+      VALUES ('delete', old.id, old.title_terms, old.terms);
+  END`.execute(db);
+  await sql`CREATE TRIGGER search_documents_fts_update AFTER UPDATE ON search_documents BEGIN
+    INSERT INTO search_fts (search_fts, rowid, title_terms, terms)
+      VALUES ('delete', old.id, old.title_terms, old.terms);
+    INSERT INTO search_fts (rowid, title_terms, terms) VALUES (new.id, new.title_terms, new.terms);
+  END`.execute(db);
+}
+
+/** SQLite: drops the triggers `createSearchFtsTriggers` makes (they name `search_fts`). */
+export async function dropSearchFtsTriggers(db: Kysely<unknown>): Promise<void> {
+  for (const trigger of ["insert", "delete", "update"])
+    await sql`DROP TRIGGER ${sql.id(`search_documents_fts_${trigger}`)}`.execute(db);
+}

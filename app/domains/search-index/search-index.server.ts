@@ -4,7 +4,7 @@ import type { Database, DbDate } from "#app/db/schema.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import { markdownToText } from "#app/lib/markdown.server.ts";
 import { indexTerms } from "#app/lib/search-text.ts";
-import { DocumentIds, firstIdOf, scopeTerm } from "./document-ids.server.ts";
+import { DocumentIds, firstIdOf } from "./document-ids.server.ts";
 
 /*
  * The search index's writes (issue 22, docs/decisions/015-search.md): the rows of `search_documents`, one per item
@@ -204,7 +204,7 @@ export async function readSearchFields(
 
 type DocumentRow = { id: number; kind: string; item_id: string; lang: string; title_terms: string; terms: string };
 
-/** An item's rows, one per language, each beginning with its scope term, numbered by `ids` in its date's order. */
+/** An item's rows, one per language, numbered by `ids` in its kind's and language's range, in its date's order. */
 async function documentsOf(
   db: Db,
   ids: DocumentIds,
@@ -219,12 +219,12 @@ async function documentsOf(
       const terms = new Set(titleTerms);
       for (const field of others) indexTerms(field, lang, terms);
       return {
-        first: firstIdOf(row.created_at),
+        first: firstIdOf(kind, lang, row.created_at),
         kind,
         item_id: row.id,
         lang,
         title_terms: [...titleTerms].join(" "),
-        terms: [scopeTerm(kind, lang), ...terms].join(" "),
+        terms: [...terms].join(" "),
       };
     }),
   );

@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import { isPostgres } from "#app/db/database.server.ts";
 import type { Database, DbDate } from "#app/db/schema.ts";
 import { VISITOR } from "#app/domains/access/reader.ts";
-import { scopeTerm } from "#app/domains/search-index/document-ids.server.ts";
+import { scopeRange } from "#app/domains/search-index/document-ids.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import {
   type FtsTerm,
@@ -62,11 +62,19 @@ type Lookup = {
 };
 type CandidateRow = { id: string; title_terms: string; time: DbDate | null };
 
-/** The FTS5 match of a stream (SQLite): the scope term and every term, in the whole text or in the title only. */
+/** The FTS5 match of a stream (SQLite): every term, in the whole text or in the title only. */
 function ftsMatchOf(lookup: Lookup): string {
-  const scope = scopeTerm(lookup.kind, lookup.lang);
   const terms = ftsMatchExpression(lookup.fts);
-  return lookup.stream === "all" ? `"${scope}" AND (${terms})` : `"${scope}" AND {title_terms} : (${terms})`;
+  return lookup.stream === "all" ? terms : `{title_terms} : (${terms})`;
+}
+
+/**
+ * The rows of these kinds and language: a range of ids (document-ids.server.ts), which the full-text index seeks to
+ * (FTS5 by rowid, PostgreSQL by the primary key) instead of intersecting every match with a list of the scope.
+ */
+function inScope(column: "f.rowid" | "d.id", kinds: readonly SearchKind[], lang: Language) {
+  const { from, to } = scopeRange(kinds, lang);
+  return sql<boolean>`${sql.ref(column)} >= ${from} and ${sql.ref(column)} <= ${to - 1}`;
 }
 
 function timeOf(value: DbDate | null): number {
@@ -112,9 +120,8 @@ async function readCandidatesSqlite(db: Db, lookup: Lookup, audience: SearchAudi
     .selectFrom("search_documents as d")
     .innerJoin("search_fts as f", "f.rowid", "d.id")
     .innerJoin(visibleItems(db, lookup.kind, audience, now).as("v"), "v.item_id", "d.item_id")
-    .where("d.kind", "=", lookup.kind)
-    .where("d.lang", "=", lookup.lang)
     .where(sql<boolean>`search_fts match ${ftsMatchOf(lookup)}`)
+    .where(inScope("f.rowid", [lookup.kind], lookup.lang))
     .select(["v.item_id as id", "d.title_terms", "v.time"])
     .orderBy(sql`f.rowid`, "desc")
     .limit(lookup.limit)
@@ -140,11 +147,8 @@ async function readCandidatesPostgres(
   now: Date,
 ): Promise<StreamRows> {
   const terms = tsqueryExpression(lookup.terms);
-  // The scope term holds the kind and language; a title has none, so the title stream names them.
-  const condition =
-    lookup.stream === "all"
-      ? sql<boolean>`d.terms_vector @@ ${`'${scopeTerm(lookup.kind, lookup.lang)}' & (${terms})`}::tsquery`
-      : sql<boolean>`d.title_vector @@ ${terms}::tsquery and d.kind = ${lookup.kind} and d.lang = ${lookup.lang}`;
+  const vector = sql.ref(lookup.stream === "all" ? "d.terms_vector" : "d.title_vector");
+  const condition = sql<boolean>`${vector} @@ ${terms}::tsquery and ${inScope("d.id", [lookup.kind], lookup.lang)}`;
   const rows: CandidateRow[] = [];
   let before: number | null = null;
   for (let size = lookup.limit; ; size = Math.min(size * 2, POSTGRES_BATCH_MAX)) {
@@ -188,19 +192,16 @@ const FEW_KINDS: readonly SearchKind[] = ["faq", "video", "link"];
  * all its matches each time (0.7 ms at 10,000 pictures). The kinds' own queries then apply their visibility.
  */
 async function kindsHolding(db: Db, kinds: readonly SearchKind[], lang: Language, terms: QueryTerm[], fts: FtsTerm[]) {
-  const scopes = kinds.map((kind) => scopeTerm(kind, lang));
   const query = db.selectFrom("search_documents as d").select("d.kind").distinct();
   const rows = isPostgres(db)
     ? await query
-        .where(
-          sql<boolean>`d.terms_vector @@ ${`(${scopes.map((scope) => `'${scope}'`).join(" | ")}) & (${tsqueryExpression(terms)})`}::tsquery`,
-        )
+        .where(sql<boolean>`d.terms_vector @@ ${tsqueryExpression(terms)}::tsquery`)
+        .where(inScope("d.id", kinds, lang))
         .execute()
     : await query
         .innerJoin("search_fts as f", "f.rowid", "d.id")
-        .where(
-          sql<boolean>`search_fts match ${`(${scopes.map((scope) => `"${scope}"`).join(" OR ")}) AND (${ftsMatchExpression(fts)})`}`,
-        )
+        .where(sql<boolean>`search_fts match ${ftsMatchExpression(fts)}`)
+        .where(inScope("f.rowid", kinds, lang))
         .execute();
   return new Set(rows.map((row) => row.kind));
 }
