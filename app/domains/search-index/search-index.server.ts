@@ -106,35 +106,54 @@ export const fieldsOf = {
 /** Reads items of a kind: those named, or (for a rebuild) a batch after `after` in id order. */
 type Selection = { ids: string[] } | { after: string; limit: number };
 
-async function postRows(db: Db, selection: Selection): Promise<(PostRow & Dated)[]> {
-  let query = db
-    .selectFrom("posts")
-    .select([
-      "id",
-      "title",
-      "title_de",
-      "excerpt",
-      "excerpt_de",
-      "body",
-      "body_de",
-      "cover_alt",
-      "cover_alt_de",
-      (eb) => eb.fn.coalesce("publish_at", "created_at").as("created_at"),
-    ]);
-  query = "ids" in selection ? query.where("id", "in", selection.ids) : query.where("id", ">", selection.after);
-  const rows = await ("ids" in selection ? query : query.orderBy("id").limit(selection.limit)).execute();
-  if (rows.length === 0) return [];
-  const tags = await db
+/** The columns of a post's searchable text (with its alias `p`), as `fieldsOf.post` reads them (and its tags). */
+export const POST_FIELD_COLUMNS = [
+  "p.title",
+  "p.title_de",
+  "p.excerpt",
+  "p.excerpt_de",
+  "p.body",
+  "p.body_de",
+  "p.cover_alt",
+  "p.cover_alt_de",
+] as const;
+/** The columns of a picture's searchable text (with its alias `g`), as `fieldsOf.picture` reads them. */
+export const PICTURE_FIELD_COLUMNS = [
+  "g.title",
+  "g.title_de",
+  "g.description",
+  "g.description_de",
+  "g.alt",
+  "g.alt_de",
+  "g.category",
+  "g.category_de",
+] as const;
+
+/** The tags of these posts, each post's in alphabetical order. */
+export async function postTagsOf(db: Db, postIds: string[]): Promise<Map<string, string[]>> {
+  const tags = new Map<string, string[]>();
+  if (postIds.length === 0) return tags;
+  const rows = await db
     .selectFrom("post_tags")
     .select(["post_id", "tag"])
-    .where(
-      "post_id",
-      "in",
-      rows.map((row) => row.id),
-    )
+    .where("post_id", "in", postIds)
     .orderBy("tag")
     .execute();
-  return rows.map((row) => ({ ...row, tags: tags.filter((tag) => tag.post_id === row.id).map((tag) => tag.tag) }));
+  for (const row of rows) tags.set(row.post_id, [...(tags.get(row.post_id) ?? []), row.tag]);
+  return tags;
+}
+
+async function postRows(db: Db, selection: Selection): Promise<(PostRow & Dated)[]> {
+  let query = db
+    .selectFrom("posts as p")
+    .select(["p.id", ...POST_FIELD_COLUMNS, (eb) => eb.fn.coalesce("p.publish_at", "p.created_at").as("created_at")]);
+  query = "ids" in selection ? query.where("p.id", "in", selection.ids) : query.where("p.id", ">", selection.after);
+  const rows = await ("ids" in selection ? query : query.orderBy("p.id").limit(selection.limit)).execute();
+  const tags = await postTagsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, tags: tags.get(row.id) ?? [] }));
 }
 
 /** Every reader also gives the item's date, the order of the index (document-ids.server.ts). */
@@ -145,23 +164,10 @@ const readers: {
 } = {
   post: postRows,
   picture: async (db, selection) => {
-    const query = db
-      .selectFrom("gallery_images")
-      .select([
-        "id",
-        "title",
-        "title_de",
-        "description",
-        "description_de",
-        "alt",
-        "alt_de",
-        "category",
-        "category_de",
-        "created_at",
-      ]);
+    const query = db.selectFrom("gallery_images as g").select(["g.id", ...PICTURE_FIELD_COLUMNS, "g.created_at"]);
     return "ids" in selection
-      ? query.where("id", "in", selection.ids).execute()
-      : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
+      ? query.where("g.id", "in", selection.ids).execute()
+      : query.where("g.id", ">", selection.after).orderBy("g.id").limit(selection.limit).execute();
   },
   faq: async (db, selection) => {
     const query = db
@@ -186,21 +192,6 @@ const readers: {
       : query.where("id", ">", selection.after).orderBy("id").limit(selection.limit).execute();
   },
 };
-
-/** Reads the searchable fields of items of a kind by id, in both languages (for the snippets of a page of hits). */
-export async function readSearchFields(
-  db: Db,
-  kind: SearchDocumentKind,
-  ids: string[],
-  lang: Language,
-): Promise<Map<string, SearchFields>> {
-  const found = new Map<string, SearchFields>();
-  if (ids.length === 0) return found;
-  const rows = await readers[kind](db, { ids });
-  const fields = fieldsOf[kind] as (row: unknown, lang: Language) => SearchFields;
-  for (const row of rows) found.set(row.id, fields(row, lang));
-  return found;
-}
 
 type DocumentRow = { id: number; kind: string; item_id: string; lang: string; title_terms: string; terms: string };
 
