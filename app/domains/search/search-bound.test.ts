@@ -93,6 +93,17 @@ describe.each(databaseKinds)("the search's bound on %s", (kind) => {
     expect(newest.hits.map((hit) => hit.title)).toEqual(["First draft"]);
   });
 
+  it("reads title matches on from where the newest matches stopped: the limit goes to ones not already found", async () => {
+    await publishedPost("Mountain hut", "Soup.");
+    await publishedPost("Summit", "The mountain at dawn.");
+    await publishedPost("Mountain lake", "Cold.");
+    await publishedPost("Mountain pass", "Windy.");
+    // The newest two both hold the word in their title: a title stream from the newest would find only them again.
+    const result = await searchSite(database.db, { lang: "en", query: "mountain", page: 1, streamLimit: 2 });
+    expect(result.hits.map((hit) => hit.title)).toEqual(["Mountain pass", "Mountain lake", "Mountain hut"]);
+    expect(result).toMatchObject({ total: 3, capped: true });
+  });
+
   it("asks the database once a stream and once a kind of the page's hits (a post's tags once more)", async () => {
     for (const title of ["Mountain hut", "Ridge", "Lake", "Forest", "Valley"])
       await publishedPost(title, `The ${title} below the mountain.`);

@@ -59,8 +59,12 @@ type Lookup = {
   fts: FtsTerm[];
   stream: Stream;
   limit: number;
+  /** Only documents older than this one (the title stream reads on where the newest matches stopped). */
+  below?: DocumentId;
 };
-type CandidateRow = { id: string; title_terms: string; time: DbDate | null };
+/** A document's id in the index: a number from SQLite, a bigint's text from PostgreSQL (sent back as it came). */
+type DocumentId = number | string;
+type CandidateRow = { id: string; title_terms: string; time: DbDate | null; document: DocumentId };
 
 /** The FTS5 match of a stream (SQLite): every term, in the whole text or in the title only. */
 function ftsMatchOf(lookup: Lookup): string {
@@ -102,10 +106,11 @@ async function candidatesOf(
   const read = isPostgres(db) ? readCandidatesPostgres : readCandidatesSqlite;
   const all = await read(db, { ...base, stream: "all" }, audience, now);
   if (!all.more) return { candidates: all.rows.map(toCandidate), capped: false };
-  const seen = new Set(all.rows.map((row) => row.id));
-  const titled = await read(db, { ...base, stream: "title" }, audience, now);
-  const more = titled.rows.filter((row) => !seen.has(row.id));
-  return { candidates: [...all.rows, ...more].map(toCandidate), capped: true };
+  // Every title match newer than the last of the newest matches is among them (it holds every term): the title
+  // stream reads on from there, so its limit goes to matches not already found, and its statement reads less.
+  const below = all.rows[all.rows.length - 1]?.document;
+  const titled = await read(db, { ...base, stream: "title", below }, audience, now);
+  return { candidates: [...all.rows, ...titled.rows].map(toCandidate), capped: true };
 }
 
 /** A stream's newest matches the audience may see, at most its limit; `more` when there may be others. */
@@ -122,7 +127,8 @@ async function readCandidatesSqlite(db: Db, lookup: Lookup, audience: SearchAudi
     .innerJoin(visibleItems(db, lookup.kind, audience, now).as("v"), "v.item_id", "d.item_id")
     .where(sql<boolean>`search_fts match ${ftsMatchOf(lookup)}`)
     .where(inScope("f.rowid", [lookup.kind], lookup.lang))
-    .select(["v.item_id as id", "d.title_terms", "v.time"])
+    .$if(lookup.below !== undefined, (query) => query.where(sql<boolean>`f.rowid < ${lookup.below}`))
+    .select(["v.item_id as id", "d.title_terms", "v.time", "d.id as document"])
     .orderBy(sql`f.rowid`, "desc")
     .limit(lookup.limit)
     .execute();
@@ -144,7 +150,7 @@ const POSTGRES_BATCH_MAX = 3200;
  * and then their items: each a round trip, of the about fourteen a search made; decision 015.)
  */
 /** A document of a batch, and its item's date when the audience may see it (`visible` null when not). */
-type BatchRow = { id: number; item_id: string; title_terms: string; visible: string | null; time: DbDate | null };
+type BatchRow = { id: DocumentId; item_id: string; title_terms: string; visible: string | null; time: DbDate | null };
 
 async function readCandidatesPostgres(
   db: Db,
@@ -156,14 +162,14 @@ async function readCandidatesPostgres(
   const vector = sql.ref(lookup.stream === "all" ? "d.terms_vector" : "d.title_vector");
   const condition = sql<boolean>`${vector} @@ ${terms}::tsquery and ${inScope("d.id", [lookup.kind], lookup.lang)}`;
   const rows: CandidateRow[] = [];
-  let before: number | null = null;
+  let before: DocumentId | null = lookup.below ?? null;
   for (let size = lookup.limit; ; size = Math.min(size * 2, POSTGRES_BATCH_MAX)) {
-    const after: number | null = before;
+    const after: DocumentId | null = before;
     const documents = db
       .selectFrom("search_documents as d")
       .select(["d.id", "d.item_id", "d.title_terms"])
       .where(condition)
-      .$if(after !== null, (query) => query.where("d.id", "<", after ?? 0))
+      .$if(after !== null, (query) => query.where(sql<boolean>`d.id < ${after}`))
       .orderBy("d.id", "desc")
       .limit(size);
     const batch: BatchRow[] = await db
@@ -185,7 +191,12 @@ async function readCandidatesPostgres(
     if (batch.length === 0) return { rows, more: false };
     for (const document of batch) {
       if (document.visible === null) continue;
-      rows.push({ id: document.item_id, title_terms: document.title_terms, time: document.time });
+      rows.push({
+        id: document.item_id,
+        title_terms: document.title_terms,
+        time: document.time,
+        document: document.id,
+      });
       if (rows.length === lookup.limit) return { rows, more: true };
     }
     if (batch.length < size) return { rows, more: false };
