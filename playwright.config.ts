@@ -129,11 +129,15 @@ export default defineConfig<unknown, WorkerFixtures>({
       // admin" test's refusal vanish; its watermark settings took the watermark spec's badge away).
       workers: 1,
     },
-    // The same stories on PostgreSQL, on a server of their own; not run after the others, as nothing here is shared.
+    // The same stories on PostgreSQL, on a server of their own (nothing here is shared with the others). Run beside
+    // `site-wide`, whose one worker leaves the other idle. Before, they ran beside `empty-site`, and Playwright runs
+    // each step of projects (those whose dependencies have run) only after the whole step before: the postgres stories
+    // lengthened the run by their own time. (A failure in `chromium` now skips them: the run has failed anyway.)
     {
       name: "postgres",
       use: { ...devices["Desktop Chrome"], baseURL: POSTGRES_SERVER.baseURL, e2eServer: POSTGRES_SERVER },
       testMatch: POSTGRES_SPECS,
+      dependencies: ["chromium"],
       // What the database does not change, to keep the added time small: axe's checks of the markup, and the
       // German wording of the sign-up messages (the same actions as in English).
       grepInvert: [/axe finds nothing/, /messages in German/],
