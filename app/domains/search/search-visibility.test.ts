@@ -160,4 +160,24 @@ describe.each(databaseKinds)("search: only what the searcher may see (%s)", (kin
     expect(byKind.get("video")?.url).toMatch(/^\/videos#video-/);
     expect(byKind.get("link")?.url).toBe("https://example.org/");
   });
+
+  it("gives a post its cover and a video its poster as thumbnail, read with the hit (issue 22)", async () => {
+    const db = database.db;
+    const picture = await db
+      .selectFrom("gallery_images as g")
+      .innerJoin("images as i", "i.id", "g.image_id")
+      .select("i.id")
+      .where("g.title", "=", "Zebrafish picture published")
+      .executeTakeFirstOrThrow();
+    await db.updateTable("posts").set({ cover_image_id: picture.id }).execute();
+    await db.updateTable("videos").set({ poster_image_id: picture.id }).execute();
+    const result = await searchSite(db, { lang: "en", query: "zebrafish", page: 1 });
+    const thumbnails = new Map(result.hits.map((hit) => [hit.kind, hit.thumbnail?.src ?? null]));
+    const pictureSrc = thumbnails.get("picture");
+    expect(pictureSrc).toMatch(/^\/media\/images\/.+\.jpg$/);
+    expect(thumbnails.get("post")).toBe(pictureSrc);
+    expect(thumbnails.get("video")).toBe(pictureSrc);
+    expect(thumbnails.get("faq")).toBeNull();
+    expect(thumbnails.get("link")).toBeNull();
+  });
 });

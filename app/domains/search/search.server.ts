@@ -138,6 +138,9 @@ async function readCandidatesSqlite(db: Db, lookup: Lookup, audience: SearchAudi
 /** The most documents a batch of PostgreSQL's reads (grows from the limit, each batch twice the one before). */
 const POSTGRES_BATCH_MAX = 3200;
 
+/** A document of a batch, and its item's date when the audience may see it (`visible` null when not). */
+type BatchRow = { id: DocumentId; item_id: string; title_terms: string; visible: string | null; time: DbDate | null };
+
 /**
  * PostgreSQL: one statement a batch. The matching documents alone first, newest first, in a subquery with its own
  * limit (which the planner keeps apart: it reads them by the GIN index, or backwards along the primary key when the
@@ -149,9 +152,6 @@ const POSTGRES_BATCH_MAX = 3200;
  * through or the matches ran out: the same answer as SQLite's walk. (It was two statements a batch, the documents
  * and then their items: each a round trip, of the about fourteen a search made; decision 015.)
  */
-/** A document of a batch, and its item's date when the audience may see it (`visible` null when not). */
-type BatchRow = { id: DocumentId; item_id: string; title_terms: string; visible: string | null; time: DbDate | null };
-
 async function readCandidatesPostgres(
   db: Db,
   lookup: Lookup,
