@@ -88,7 +88,14 @@ export function SiteHeader() {
   const address = location.pathname + location.search;
   const menuAddress = useRef(address);
   useEffect(() => {
-    if (menuAddress.current !== address && mobileMenu.current) mobileMenu.current.open = false;
+    const menu = mobileMenu.current;
+    if (menuAddress.current !== address && menu) {
+      // The focus would stay on the closed menu's search field (a hit chosen there) until the browser's next look at
+      // it: a "/" pressed at once was typed into the hidden field instead of opening the menu (seen on a loaded CI).
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && menu.contains(focused)) focused.blur();
+      menu.open = false;
+    }
     menuAddress.current = address;
   }, [address]);
   useSearchShortcut(
