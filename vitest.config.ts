@@ -4,8 +4,12 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
-    // Builds the production bundle once (when stale) for the tests that start `node server.js`.
-    globalSetup: ["tests/integration/global-setup.ts"],
+    globalSetup: [
+      // Builds the production bundle once (when stale) for the tests that start `node server.js`.
+      "tests/integration/global-setup.ts",
+      // Migrates one database of each kind; every test's fresh database is a copy of it.
+      "tests/integration/database-templates-setup.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: files run in parallel, each on its own fresh databases.

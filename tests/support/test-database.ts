@@ -2,11 +2,15 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type AppDatabase, type DatabaseKind, openDatabase } from "#app/db/database.server.ts";
-import { migrateToLatest } from "#app/db/migrations.server.ts";
-import { insertMissingDefaults } from "#app/domains/settings/settings.server.ts";
+import {
+  databaseUrlNamed,
+  migrateAndSeed,
+  noWaitForDisk,
+  providedTemplates,
+  runOnServer,
+} from "./database-template.ts";
 import { inCi } from "./required-suites.ts";
 
 // Without it every PostgreSQL leg would quietly drop out of the run; in CI that is a failure of every file.
@@ -25,12 +29,6 @@ export type TestDatabase = AppDatabase & {
   destroy: () => Promise<void>;
 };
 
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.href;
-}
-
 /**
  * A fresh, migrated database of the given kind, seeded with the default settings.
  * Nothing is shared between calls: SQLite gets a new file, PostgreSQL a new database that is dropped afterwards.
@@ -44,33 +42,30 @@ export async function createTestDatabase(
   let location: TestDatabase["location"];
   let dropDatabase = async () => {};
 
+  // This run's migrated copy where there is one (not for another server's database, nor one left unmigrated).
+  const templates = options.migrate === false || options.serverUrl ? null : providedTemplates();
   if (kind === "postgres") {
     // Another server (the bench's) when named; TEST_DATABASE_URL's otherwise.
     const serverUrl = options.serverUrl ?? process.env.TEST_DATABASE_URL;
     if (!serverUrl) throw new Error("TEST_DATABASE_URL is not set");
     const name = `vitrine_test_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const databaseUrl = withDatabase(serverUrl, name);
+    const template = templates?.postgresName;
+    await runOnServer(
+      serverUrl,
+      `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`,
+      noWaitForDisk(name),
+    );
+    const databaseUrl = databaseUrlNamed(serverUrl, name);
     database = openDatabase({ databaseUrl });
     location = { databaseUrl, dataDir };
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
+    dropDatabase = () => runOnServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (options.migrate !== false && !template) await migrateAndSeed(database);
   } else {
     const sqliteFile = path.join(dataDir, "vitrine.sqlite");
+    if (templates) fs.copyFileSync(templates.sqliteFile, sqliteFile);
     database = openDatabase({ sqliteFile });
     location = { sqliteFile, dataDir };
-  }
-
-  if (options.migrate !== false) {
-    await migrateToLatest(database.db, database.kind);
-    await insertMissingDefaults(database.db);
+    if (options.migrate !== false && !templates) await migrateAndSeed(database);
   }
 
   return {
