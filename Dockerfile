@@ -10,7 +10,7 @@ RUN npm ci
 COPY . .
 RUN npm run build
 
-# --- run: the same files (the command line needs tsx and the sources), without the build caches ---
+# --- run: the same files (the command line runs from the sources), without the build caches ---
 FROM node:24-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -13,15 +13,27 @@ import type { Database } from "#app/db/schema.ts";
  * a background task (`startAttemptCountSweep`); an ended window's row is also reused in place by the next attempt.
  */
 export class FailedAttemptLimiter {
+  private readonly db: Kysely<Database>;
+  /** Which limit: keeps the counts of different limits on one key (a client address) apart. */
+  readonly scope: string;
+  readonly maxFailures: number;
+  readonly windowMs: number;
+  /** The clock of every window (injected by tests); each process's own, so servers' clocks must agree (NTP). */
+  private readonly now: () => number;
+
   constructor(
-    private readonly db: Kysely<Database>,
-    /** Which limit: keeps the counts of different limits on one key (a client address) apart. */
-    readonly scope: string,
-    readonly maxFailures: number,
-    readonly windowMs: number = 15 * 60 * 1000,
-    /** The clock of every window (injected by tests); each process's own, so servers' clocks must agree (NTP). */
-    private readonly now: () => number = Date.now,
-  ) {}
+    db: Kysely<Database>,
+    scope: string,
+    maxFailures: number,
+    windowMs: number = 15 * 60 * 1000,
+    now: () => number = Date.now,
+  ) {
+    this.db = db;
+    this.scope = scope;
+    this.maxFailures = maxFailures;
+    this.windowMs = windowMs;
+    this.now = now;
+  }
 
   /** Milliseconds until the key may try again, or 0 when it may try now. */
   async retryAfterMs(key: string): Promise<number> {

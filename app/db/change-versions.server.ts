@@ -116,7 +116,10 @@ export function writtenAreas(node: RootOperationNode): readonly ChangeArea[] | n
  */
 export class WriteObserverPlugin implements KyselyPlugin {
   readonly #pending = new Map<unknown, readonly ChangeArea[] | undefined>();
-  constructor(private readonly onWrite: (areas: readonly ChangeArea[] | undefined) => void) {}
+  private readonly onWrite: (areas: readonly ChangeArea[] | undefined) => void;
+  constructor(onWrite: (areas: readonly ChangeArea[] | undefined) => void) {
+    this.onWrite = onWrite;
+  }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const areas = writtenAreas(args.node);

@@ -49,10 +49,12 @@ export const siteMigrations: MigrationSet = (kind) => ({
 });
 
 class InlineMigrationProvider implements MigrationProvider {
-  constructor(
-    private readonly kind: DatabaseKind,
-    private readonly migrations: MigrationSet,
-  ) {}
+  private readonly kind: DatabaseKind;
+  private readonly migrations: MigrationSet;
+  constructor(kind: DatabaseKind, migrations: MigrationSet) {
+    this.kind = kind;
+    this.migrations = migrations;
+  }
   async getMigrations() {
     return this.migrations(this.kind);
   }

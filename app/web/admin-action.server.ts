@@ -27,12 +27,12 @@ import { requireAdmin } from "./session.server.ts";
 /** Why an admin write was refused, with the HTTP status it is answered with. The only way an admin action refuses. */
 export class AdminRefusal extends Error {
   override name = "AdminRefusal";
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly details: Omit<Refused, "ok" | "message"> = {},
-  ) {
+  readonly status: number;
+  readonly details: Omit<Refused, "ok" | "message">;
+  constructor(status: number, message: string, details: Omit<Refused, "ok" | "message"> = {}) {
     super(message);
+    this.status = status;
+    this.details = details;
   }
 
   /** A refused answer made elsewhere (a shared mapping of a domain's refusal) as the refusal to throw. */

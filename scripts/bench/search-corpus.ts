@@ -81,7 +81,10 @@ export const RARE_WORD = { en: "zeppelin", de: "Zeppelin" };
 type Lang = "en" | "de";
 
 export class Corpus {
-  constructor(private readonly next: () => number) {}
+  private readonly next: () => number;
+  constructor(next: () => number) {
+    this.next = next;
+  }
 
   /** A whole number from min up to (not including) max. */
   between(min: number, max: number): number {

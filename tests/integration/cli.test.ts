@@ -10,7 +10,7 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from "#tests/sup
 
 const CODE = /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/;
 
-// Every call starts npm and tsx, a few seconds each on a busy machine; one test makes several calls.
+// Every call starts npm and Node on the sources, a few seconds each on a busy machine; one test makes several calls.
 vi.setConfig({ testTimeout: 90_000 });
 
 describe.each(databaseKinds)("the command line (%s)", (kind) => {

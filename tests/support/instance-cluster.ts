@@ -53,14 +53,28 @@ export class InstanceCluster {
   /** Every process a slot has had, for `answeredBy` after a restart. */
   readonly #history: ServerProcess[][] = [];
 
+  readonly options: InstanceClusterOptions;
+  readonly dir: string;
+  readonly ports: number[];
+  readonly publicPort: number;
+  readonly database: TestDatabase;
+  readonly s3: TestS3Server;
+
   private constructor(
-    readonly options: InstanceClusterOptions,
-    readonly dir: string,
-    readonly ports: number[],
-    readonly publicPort: number,
-    readonly database: TestDatabase,
-    readonly s3: TestS3Server,
-  ) {}
+    options: InstanceClusterOptions,
+    dir: string,
+    ports: number[],
+    publicPort: number,
+    database: TestDatabase,
+    s3: TestS3Server,
+  ) {
+    this.options = options;
+    this.dir = dir;
+    this.ports = ports;
+    this.publicPort = publicPort;
+    this.database = database;
+    this.s3 = s3;
+  }
 
   nginx: NginxBalancer | undefined;
 

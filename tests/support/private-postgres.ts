@@ -35,11 +35,15 @@ export function canRunPrivatePostgres(): boolean {
  * and kill without touching the shared server. initdb refuses to run as root, so root runs it as `postgres`.
  */
 export class PrivatePostgres {
-  private constructor(
-    readonly dir: string,
-    readonly port: number,
-    private readonly owner: string | undefined,
-  ) {}
+  readonly dir: string;
+  readonly port: number;
+  private readonly owner: string | undefined;
+
+  private constructor(dir: string, port: number, owner: string | undefined) {
+    this.dir = dir;
+    this.port = port;
+    this.owner = owner;
+  }
 
   get url(): string {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;

@@ -103,10 +103,12 @@ export class ServerProcess {
   stderr = "";
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(
-    readonly child: ChildProcess,
-    readonly port: number,
-  ) {
+  readonly child: ChildProcess;
+  readonly port: number;
+
+  constructor(child: ChildProcess, port: number) {
+    this.child = child;
+    this.port = port;
     // Everything the server prints also goes to a file, checked for secrets after the whole run.
     const file = serverLogFile(port);
     const log = file ? fs.createWriteStream(file) : null;

@@ -32,11 +32,10 @@ export type ImageErrorCode = "not_image" | "too_large" | "unreadable";
 /** A refused image; the message is meant for the person who uploaded it. */
 export class ImageError extends Error {
   override name = "ImageError";
-  constructor(
-    readonly code: ImageErrorCode,
-    message: string,
-  ) {
+  readonly code: ImageErrorCode;
+  constructor(code: ImageErrorCode, message: string) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -10,7 +10,9 @@ type Location = S3StorageSettings & { credentials: { accessKeyId: string; secret
 /** SHA-256, or its HMAC with a key, in the shape the signer asks for (`@smithy/types`' Checksum). */
 class Sha256 {
   private hash: Hash | Hmac;
-  constructor(private readonly secret?: string | ArrayBuffer | ArrayBufferView) {
+  private readonly secret?: string | ArrayBuffer | ArrayBufferView;
+  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.secret = secret;
     this.hash = this.fresh();
   }
   private fresh(): Hash | Hmac {

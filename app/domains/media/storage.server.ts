@@ -48,11 +48,10 @@ export type StorageErrorCode = "invalid_key" | "exists" | "not_found";
 
 export class StorageError extends Error {
   override name = "StorageError";
-  constructor(
-    readonly code: StorageErrorCode,
-    message: string,
-  ) {
+  readonly code: StorageErrorCode;
+  constructor(code: StorageErrorCode, message: string) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -26,13 +26,13 @@ export type ReceivedUpload = {
 /** A refused upload: `status` is the HTTP status to answer with, `message` says why in plain words. */
 export class UploadError extends Error {
   override name = "UploadError";
-  constructor(
-    readonly status: 400 | 413 | 415,
-    message: string,
-    /** The file it is about, when it is about one. */
-    readonly fileName?: string,
-  ) {
+  readonly status: 400 | 413 | 415;
+  /** The file it is about, when it is about one. */
+  readonly fileName?: string;
+  constructor(status: 400 | 413 | 415, message: string, fileName?: string) {
     super(message);
+    this.status = status;
+    this.fileName = fileName;
   }
 }
 

@@ -58,9 +58,12 @@ export function firstIdOf(kind: string, lang: Language, date: DbDate): number {
  */
 export class DocumentIds {
   private readonly taken = new Set<number>();
+  /** The table was emptied in this transaction (a rebuild): only this allocator's ids are taken. */
+  private readonly known: boolean;
 
-  /** `known`: the table was emptied in this transaction (a rebuild): only this allocator's ids are taken. */
-  constructor(private readonly known = false) {}
+  constructor(known = false) {
+    this.known = known;
+  }
 
   async allocate(db: Db, firstIds: number[]): Promise<number[]> {
     if (!this.known && firstIds.length > 0) await this.readTaken(db, firstIds);

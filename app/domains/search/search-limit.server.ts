@@ -8,12 +8,17 @@
 export class SearchLimiter {
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
 
-  constructor(
-    readonly max = 120,
-    readonly windowMs = 60_000,
-    private readonly now: () => number = Date.now,
-    private readonly maxKeys = 10_000,
-  ) {}
+  readonly max: number;
+  readonly windowMs: number;
+  private readonly now: () => number;
+  private readonly maxKeys: number;
+
+  constructor(max = 120, windowMs = 60_000, now: () => number = Date.now, maxKeys = 10_000) {
+    this.max = max;
+    this.windowMs = windowMs;
+    this.now = now;
+    this.maxKeys = maxKeys;
+  }
 
   /** Counts one search; answers 0 when it may run, else the milliseconds until the address may search again. */
   take(key: string): number {

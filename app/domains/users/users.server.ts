@@ -20,8 +20,10 @@ export type SignUpReason =
 
 export class SignUpError extends Error {
   override name = "SignUpError";
-  constructor(readonly reason: SignUpReason) {
+  readonly reason: SignUpReason;
+  constructor(reason: SignUpReason) {
     super(reason);
+    this.reason = reason;
   }
 }
 

@@ -33,8 +33,11 @@ class LiveStore {
   private pending: (() => void) | null = null;
   private releaseTimer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  private readonly url: string;
 
-  constructor(private readonly url: string) {}
+  constructor(url: string) {
+    this.url = url;
+  }
 
   watch = (onChange: () => void): (() => void) => {
     this.watchers.add(onChange);
