@@ -150,6 +150,11 @@ function LoadingPlaceholder() {
 }
 
 export default function App() {
+  // The first render's effects have all run (React runs them in one pass), so the header's "/" shortcut listens: the
+  // browser tests wait for this, not for hydration alone, after which a "/" pressed at once was lost on a loaded CI.
+  useEffect(() => {
+    document.documentElement.dataset.interactive = "";
+  }, []);
   const navigation = useNavigation();
   const location = useLocation();
   const isNavigating =

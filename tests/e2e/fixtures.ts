@@ -185,12 +185,15 @@ export async function rawHtml(page: Page, path: string): Promise<{ status: numbe
 
 export { E2E_BASE_URL };
 
-/** Waits until React has hydrated the page, so client-side navigation and handlers are live. */
+/**
+ * Waits until React has hydrated the page and run the first render's effects (root.tsx marks the page), so
+ * client-side navigation and handlers, those added by effects too (the "/" shortcut), are live.
+ */
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => {
     const main = document.querySelector("main");
     const hydrated = main !== null && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
-    return hydrated && "__reactRouterDataRouter" in window;
+    return hydrated && "__reactRouterDataRouter" in window && "interactive" in document.documentElement.dataset;
   });
 }
 
