@@ -78,7 +78,17 @@ function ftsMatchOf(lookup: Lookup): string {
  */
 function inScope(column: "f.rowid" | "d.id", kinds: readonly SearchKind[], lang: Language) {
   const { from, to } = scopeRange(kinds, lang);
-  return sql<boolean>`${sql.ref(column)} >= ${from} and ${sql.ref(column)} <= ${to - 1}`;
+  const bound = column === "f.rowid" ? ftsRowid : Number;
+  return sql<boolean>`${sql.ref(column)} >= ${bound(from)} and ${sql.ref(column)} <= ${bound(to - 1)}`;
+}
+
+/**
+ * A bound on FTS5's rowid, as an integer. better-sqlite3 binds a JavaScript number as a real, and FTS5 seeks only
+ * to an integer bound (it ignores any other): it then walked every match of the scopes above, newest first, for
+ * SQLite to drop (a common word's English posts, the lowest range: 0.56 ms a statement against 0.13 ms).
+ */
+function ftsRowid(value: number): bigint {
+  return BigInt(value);
 }
 
 function timeOf(value: DbDate | null): number {
@@ -127,7 +137,7 @@ async function readCandidatesSqlite(db: Db, lookup: Lookup, audience: SearchAudi
     .innerJoin(visibleItems(db, lookup.kind, audience, now).as("v"), "v.item_id", "d.item_id")
     .where(sql<boolean>`search_fts match ${ftsMatchOf(lookup)}`)
     .where(inScope("f.rowid", [lookup.kind], lookup.lang))
-    .$if(lookup.below !== undefined, (query) => query.where(sql<boolean>`f.rowid < ${lookup.below}`))
+    .$if(lookup.below !== undefined, (query) => query.where(sql<boolean>`f.rowid < ${ftsRowid(Number(lookup.below))}`))
     .select(["v.item_id as id", "d.title_terms", "v.time", "d.id as document"])
     .orderBy(sql`f.rowid`, "desc")
     .limit(lookup.limit)
