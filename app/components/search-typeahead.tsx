@@ -1,6 +1,11 @@
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher, useLocation, useNavigate } from "react-router";
-import type { SearchHit, SearchKind, SearchPageData } from "#app/domains/search/search-schema.ts";
+import {
+  SEARCH_SUGGESTIONS,
+  type SearchHit,
+  type SearchKind,
+  type SearchPageData,
+} from "#app/domains/search/search-schema.ts";
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
 import { useTranslate } from "#app/web/root-data.ts";
 import type { SearchFieldVariant } from "./search-field.tsx";
@@ -21,8 +26,8 @@ export type TypeaheadProps = {
   tookFocus: boolean;
 };
 
-/** Hits shown under the field; "See all results" leads to the rest. */
-const SHOWN = 6;
+/** Hits shown under the field (all the server sends for `suggest=1`); "See all results" leads to the rest. */
+const SHOWN = SEARCH_SUGGESTIONS;
 /** The pause after the last key before asking the server: a word typed at speed is one request. */
 const PAUSE_MS = 200;
 
@@ -81,7 +86,7 @@ export function SearchTypeahead({ inputId, inputClass, variant, takeOver, tookFo
   const trimmed = query.trim();
   useEffect(() => {
     if (!trimmed) return;
-    const timer = window.setTimeout(() => void load(`/search?q=${encodeURIComponent(trimmed)}`), PAUSE_MS);
+    const timer = window.setTimeout(() => void load(`/search?q=${encodeURIComponent(trimmed)}&suggest=1`), PAUSE_MS);
     return () => window.clearTimeout(timer);
   }, [trimmed, load]);
 

@@ -11,7 +11,7 @@ import type { Route } from "./+types/search";
 
 /**
  * `/search?q=…&page=…` (issue 22): the page without JavaScript, and the header's type-ahead loads the same data
- * with a fetcher. Its data is `SearchPageData` (search-schema.ts) plus the page's strings. Never kept by a cache:
+ * with a fetcher (`&suggest=1`: only the hits it shows). Its data is `SearchPageData` (search-schema.ts) plus the page's strings. Never kept by a cache:
  * it varies by query, and a kept answer would bypass the limit per address.
  */
 const SEARCH_HEADERS = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     limiter: runtime.searchLimiter,
     client: context.get(clientAddressContext),
     lang: languageOf(request).lang,
-    params: { q: params.get("q"), page: params.get("page") },
+    params: { q: params.get("q"), page: params.get("page"), suggest: params.get("suggest") },
     // The admin's search (drafts, hidden items too) for an admin who asks; anyone else gets the visitors' search.
     // The reader's own search otherwise: a member also finds what is for members and their groups.
     audience: params.get("scope") === "admin" && context.get(sessionUserContext)?.isAdmin ? "admin" : readerOf(context),

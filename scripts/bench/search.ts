@@ -58,15 +58,15 @@ export type SearchResult = {
 
 /**
  * What a search is asked as: the `/search` page (a page render plus the search), or the header's type-ahead, whose
- * fetcher asks for the search route's data alone (React Router's `.data` request naming that one route): the
- * search itself, without a page around it.
+ * fetcher asks for the search route's data alone (React Router's `.data` request naming that one route), with only
+ * the hits it shows (`suggest=1`): the search itself, without a page around it.
  */
 export type SearchAsked = "page" | "typeahead";
 
 /** The address of a search of `q`, asked as `asked`. */
 export function searchPath(q: string, asked: SearchAsked): string {
   const query = encodeURIComponent(q);
-  return asked === "page" ? `/search?q=${query}` : `/search.data?q=${query}&_routes=routes%2Fsearch`;
+  return asked === "page" ? `/search?q=${query}` : `/search.data?q=${query}&suggest=1&_routes=routes%2Fsearch`;
 }
 
 /** The wrk script: each request the next search URL of the rotation, from the next address of the pool. */

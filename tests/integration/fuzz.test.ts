@@ -636,7 +636,7 @@ const QUERY_PARAMS: Record<string, string[]> = {
   "routes/blog._index.tsx": ["page"],
   "routes/blog.tag.$tag.tsx": ["page"],
   "routes/blog.preview.tsx": ["post", "expires", "signature"],
-  "routes/search.tsx": ["q", "page", "scope"],
+  "routes/search.tsx": ["q", "page", "suggest", "scope"],
   "routes/albums.$slug.tsx": ["page", "image"],
   // A shared album's page and opened picture (issue 21).
   "routes/share.$token.tsx": ["page", "image"],

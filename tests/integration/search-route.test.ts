@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { createPost } from "#app/domains/posts/post-admin.server.ts";
 import { SearchLimiter } from "#app/domains/search/search-limit.server.ts";
+import { SEARCH_SUGGESTIONS } from "#app/domains/search/search-schema.ts";
 import { loader as searchLoader, shouldRevalidate } from "#app/routes/search.tsx";
 import { createUser } from "../support/factories.ts";
 import { outcomeOf, routeArgs, statusOf, useRouteRuntime } from "../support/route-context.ts";
@@ -42,6 +43,32 @@ describe.each(databaseKinds)("the search loader, called in-process (%s)", (kind)
     expect(english.query).toHaveLength(200);
     const german = dataOf(await searchLoader(routeArgs(runtime, null, `/search?q=${long}&lang=de`)));
     expect(german.error).toBe("Bitte kürzen Sie Ihre Suche auf höchstens 200 Zeichen.");
+  });
+
+  it("answers the type-ahead's `suggest=1` with the first hits of page 1 only, and the page's count", async () => {
+    const { runtime, database } = current();
+    for (let index = 0; index < SEARCH_SUGGESTIONS + 3; index++) {
+      idOfAccepted(
+        await faqService.create(database.db, testAdmin, {
+          question: `Heron question ${index}?`,
+          answer: "By the river.",
+          active: true,
+        }),
+      );
+    }
+    type Result = { total: number; capped: boolean; page: number; hits: { id: string }[] };
+    const resultOf = async (address: string) =>
+      dataOf(await searchLoader(routeArgs(runtime, null, address))).result as Result;
+    const page = await resultOf("/search?q=heron");
+    expect(page.hits).toHaveLength(SEARCH_SUGGESTIONS + 3);
+    const suggested = await resultOf("/search?q=heron&suggest=1");
+    expect(suggested).toMatchObject({ total: SEARCH_SUGGESTIONS + 3, capped: false, page: 1 });
+    expect(suggested.hits.map((hit) => hit.id)).toEqual(page.hits.slice(0, SEARCH_SUGGESTIONS).map((hit) => hit.id));
+    // Always page 1's first hits: the type-ahead never pages.
+    const paged = await resultOf("/search?q=heron&suggest=1&page=2");
+    expect(paged.hits.map((hit) => hit.id)).toEqual(suggested.hits.map((hit) => hit.id));
+    // Any other value is the page's own answer.
+    expect((await resultOf("/search?q=heron&suggest=yes")).hits).toHaveLength(SEARCH_SUGGESTIONS + 3);
   });
 
   it("answers 429 with the wait once an address has searched too often, and counts no empty visit", async () => {

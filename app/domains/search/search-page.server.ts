@@ -4,7 +4,7 @@ import { createTranslator, type Language } from "#app/i18n/i18n.ts";
 import { type SearchDictionary, searchDictionaryFor } from "#app/i18n/search-dictionary.ts";
 import { searchSite } from "./search.server.ts";
 import type { SearchLimiter } from "./search-limit.server.ts";
-import { readSearchParams, type SearchPageData } from "./search-schema.ts";
+import { readSearchParams, SEARCH_SUGGESTIONS, type SearchPageData } from "./search-schema.ts";
 import type { SearchAudience } from "./search-visibility.server.ts";
 
 export type SearchPageAnswer = {
@@ -22,8 +22,11 @@ export async function answerSearchPage(options: {
   limiter: SearchLimiter;
   client: string;
   lang: Language;
-  /** The address's `q` and `page`, as sent. */
-  params: { q: string | null; page: string | null };
+  /**
+   * The address's `q`, `page` and `suggest`, as sent. `suggest=1` is the header type-ahead's request: the first
+   * SEARCH_SUGGESTIONS hits of page 1 (the count is the page's).
+   */
+  params: { q: string | null; page: string | null; suggest?: string | null };
   /** `admin` (an admin who asked for `?scope=admin`) finds drafts and hidden items too. */
   audience?: SearchAudience;
 }): Promise<SearchPageAnswer> {
@@ -37,11 +40,13 @@ export async function answerSearchPage(options: {
     const error = createTranslator(dictionary)("search.tooMany", { seconds });
     return { data: { ...base, error }, status: 429, retryAfterSeconds: seconds };
   }
+  const suggest = options.params.suggest === "1";
   const result = await searchSite(options.db, {
     lang: options.lang,
     query: read.query.q,
-    page: read.query.page,
+    page: suggest ? 1 : read.query.page,
     audience: options.audience,
+    pageSize: suggest ? SEARCH_SUGGESTIONS : undefined,
   });
   return { data: { ...base, result }, status: 200, retryAfterSeconds: null };
 }

@@ -39,6 +39,8 @@ export type SearchOptions = {
   now?: Date;
   /** SEARCH_STREAM_LIMIT unless given (the tests of the bound use a small one). */
   streamLimit?: number;
+  /** Hits on a page: SEARCH_PAGE_SIZE unless given (the type-ahead's suggestions ask for fewer). */
+  pageSize?: number;
 };
 
 type Db = Kysely<Database>;
@@ -307,11 +309,12 @@ export async function searchSite(db: Db, options: SearchOptions): Promise<Search
   }
   const ranked = rankCandidates(candidates, terms);
   const total = ranked.length;
-  const pageCount = Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE));
+  const pageSize = options.pageSize ?? SEARCH_PAGE_SIZE;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
   // A page past the last (an old link, a hand-made address) shows the last one.
   const page = Math.min(Math.max(1, options.page), pageCount);
-  const start = (page - 1) * SEARCH_PAGE_SIZE;
-  const onPage = ranked.slice(start, start + SEARCH_PAGE_SIZE);
+  const start = (page - 1) * pageSize;
+  const onPage = ranked.slice(start, start + pageSize);
   const hits = await presentHits(db, onPage, terms, options.lang, audience);
   return { query: options.query, total, capped, page, pageCount, hits };
 }
