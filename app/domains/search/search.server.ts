@@ -2,7 +2,6 @@ import { type Kysely, sql } from "kysely";
 import { isPostgres } from "#app/db/database.server.ts";
 import type { Database, DbDate } from "#app/db/schema.ts";
 import { VISITOR } from "#app/domains/access/reader.ts";
-import { scopeRange } from "#app/domains/search-index/document-ids.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import {
   type FtsTerm,
@@ -15,7 +14,9 @@ import {
 } from "#app/lib/search-text.ts";
 import { expandPrefixes } from "./fts-prefix.server.ts";
 import { type Candidate, presentHits } from "./search-hits.server.ts";
+import { readStreamsPostgres } from "./search-postgres.server.ts";
 import { SEARCH_KINDS, SEARCH_PAGE_SIZE, type SearchKind, type SearchResult } from "./search-schema.ts";
+import { type CandidateRow, ftsRowid, inScope, type Lookup, type StreamRows } from "./search-stream.server.ts";
 import { type SearchAudience, visibleItems } from "./search-visibility.server.ts";
 
 /*
@@ -23,7 +24,7 @@ import { type SearchAudience, visibleItems } from "./search-visibility.server.ts
  * the database finds the items whose stems hold every query term (FTS5 on SQLite, a tsvector under GIN on
  * PostgreSQL), joined to the content tables under the same rules the public pages use, so that what a visitor may
  * not see is never found nor counted. The work is bounded: each kind reads its newest matches and its newest
- * matches by title, at most SEARCH_STREAM_LIMIT each, along the index's order (`readCandidatesSqlite`, `readCandidatesPostgres`). The order of the
+ * matches by title, at most SEARCH_STREAM_LIMIT each, along the index's order (`readStreamSqlite`, `readStreamsPostgres`). The order of the
  * results is decided here, in JavaScript, the same on both databases.
  */
 
@@ -48,49 +49,10 @@ type Db = Kysely<Database>;
 /** Candidates of each kind and stream: the newest this many matches (see `candidatesOf`). */
 export const SEARCH_STREAM_LIMIT = 100;
 
-/**
- * Which matches a stream reads: every row of the kind and language that holds every term, or only those whose
- * title holds every term.
- */
-type Stream = "all" | "title";
-type Lookup = {
-  kind: SearchKind;
-  lang: Language;
-  terms: QueryTerm[];
-  /** The terms as FTS5 is asked for them (SQLite: prefixes read out as words, fts-prefix.server.ts). */
-  fts: FtsTerm[];
-  stream: Stream;
-  limit: number;
-  /** Only documents older than this one (the title stream reads on where the newest matches stopped). */
-  below?: DocumentId;
-};
-/** A document's id in the index: a number from SQLite, a bigint's text from PostgreSQL (sent back as it came). */
-type DocumentId = number | string;
-type CandidateRow = { id: string; title_terms: string; time: DbDate | null; document: DocumentId };
-
 /** The FTS5 match of a stream (SQLite): every term, in the whole text or in the title only. */
 function ftsMatchOf(lookup: Lookup): string {
   const terms = ftsMatchExpression(lookup.fts);
   return lookup.stream === "all" ? terms : `{title_terms} : (${terms})`;
-}
-
-/**
- * The rows of these kinds and language: a range of ids (document-ids.server.ts), which the full-text index seeks to
- * (FTS5 by rowid, PostgreSQL by the primary key) instead of intersecting every match with a list of the scope.
- */
-function inScope(column: "f.rowid" | "d.id", kinds: readonly SearchKind[], lang: Language) {
-  const { from, to } = scopeRange(kinds, lang);
-  const bound = column === "f.rowid" ? ftsRowid : Number;
-  return sql<boolean>`${sql.ref(column)} >= ${bound(from)} and ${sql.ref(column)} <= ${bound(to - 1)}`;
-}
-
-/**
- * A bound on FTS5's rowid, as an integer. better-sqlite3 binds a JavaScript number as a real, and FTS5 seeks only
- * to an integer bound (it ignores any other): it then walked every match of the scopes above, newest first, for
- * SQLite to drop (a common word's English posts, the lowest range: 0.56 ms a statement against 0.13 ms).
- */
-function ftsRowid(value: number): bigint {
-  return BigInt(value);
 }
 
 function timeOf(value: DbDate | null): number {
@@ -99,40 +61,48 @@ function timeOf(value: DbDate | null): number {
 }
 
 /**
- * The candidates of one kind: the newest SEARCH_STREAM_LIMIT matches the audience may see and, when there were more,
- * also the newest SEARCH_STREAM_LIMIT whose title holds every term (the best matches, however old). `capped` says
- * that more matched than were read.
+ * The candidates of every kind: each kind's newest SEARCH_STREAM_LIMIT matches the audience may see and, for a kind
+ * with more, also its newest SEARCH_STREAM_LIMIT whose title holds every term (the best matches, however old).
+ * `capped` says that more matched than were read.
  */
 async function candidatesOf(
   db: Db,
-  base: Omit<Lookup, "stream">,
+  bases: Omit<Lookup, "stream">[],
   audience: SearchAudience,
   now: Date,
 ): Promise<{ candidates: Candidate[]; capped: boolean }> {
-  const toCandidate = (row: CandidateRow): Candidate => ({
-    kind: base.kind,
-    id: row.id,
-    titleTerms: row.title_terms,
-    time: timeOf(row.time),
-  });
-  const read = isPostgres(db) ? readCandidatesPostgres : readCandidatesSqlite;
-  const all = await read(db, { ...base, stream: "all" }, audience, now);
-  if (!all.more) return { candidates: all.rows.map(toCandidate), capped: false };
-  // Every title match newer than the last of the newest matches is among them (it holds every term): the title
+  const read = (lookups: Lookup[]) =>
+    isPostgres(db)
+      ? readStreamsPostgres(db, lookups, audience, now)
+      : // On SQLite every statement runs alone anyway: one stream after the other.
+        lookups.reduce(
+          async (done, lookup) => [...(await done), await readStreamSqlite(db, lookup, audience, now)],
+          Promise.resolve([] as StreamRows[]),
+        );
+  const all = await read(bases.map((base) => ({ ...base, stream: "all" })));
+  // Every title match newer than the last of a kind's newest matches is among them (it holds every term): its title
   // stream reads on from there, so its limit goes to matches not already found, and its statement reads less.
-  const below = all.rows[all.rows.length - 1]?.document;
-  const titled = await read(db, { ...base, stream: "title", below }, audience, now);
-  return { candidates: [...all.rows, ...titled.rows].map(toCandidate), capped: true };
+  const titled = bases.flatMap((base, index): Lookup[] => {
+    const newest = all[index];
+    if (!newest?.more) return [];
+    return [{ ...base, stream: "title", below: newest.rows[newest.rows.length - 1]?.document }];
+  });
+  const titles = await read(titled);
+  const candidates: Candidate[] = [];
+  const add = (kind: SearchKind, rows: CandidateRow[]) => {
+    for (const row of rows) candidates.push({ kind, id: row.id, titleTerms: row.title_terms, time: timeOf(row.time) });
+  };
+  for (const [index, base] of bases.entries()) add(base.kind, all[index]?.rows ?? []);
+  for (const [index, lookup] of titled.entries()) add(lookup.kind, titles[index]?.rows ?? []);
+  return { candidates, capped: titled.length > 0 };
 }
 
-/** A stream's newest matches the audience may see, at most its limit; `more` when there may be others. */
-type StreamRows = { rows: CandidateRow[]; more: boolean };
-
 /**
- * SQLite: one statement. FTS5 walks its matches newest first (only an order by the FTS5 table's own rowid is walked
- * by it, with no sort of every match), each joined to its item under the visibility rule, until the limit got through.
+ * SQLite: one statement a stream. FTS5 walks its matches newest first (only an order by the FTS5 table's own rowid is
+ * walked by it, with no sort of every match), each joined to its item under the visibility rule, until the limit got
+ * through.
  */
-async function readCandidatesSqlite(db: Db, lookup: Lookup, audience: SearchAudience, now: Date): Promise<StreamRows> {
+async function readStreamSqlite(db: Db, lookup: Lookup, audience: SearchAudience, now: Date): Promise<StreamRows> {
   const rows = await db
     .selectFrom("search_documents as d")
     .innerJoin("search_fts as f", "f.rowid", "d.id")
@@ -145,76 +115,6 @@ async function readCandidatesSqlite(db: Db, lookup: Lookup, audience: SearchAudi
     .limit(lookup.limit)
     .execute();
   return { rows, more: rows.length === lookup.limit };
-}
-
-/** The most documents a batch of PostgreSQL's reads (grows from the limit, each batch twice the one before). */
-const POSTGRES_BATCH_MAX = 3200;
-
-/** A document of a batch, and its item's date when the audience may see it (`visible` null when not). */
-type BatchRow = { id: DocumentId; item_id: string; title_terms: string; visible: string | null; time: DbDate | null };
-
-/**
- * PostgreSQL: one statement a batch. The matching documents alone first, newest first, in a subquery with its own
- * limit (which the planner keeps apart: it reads them by the GIN index, or backwards along the primary key when the
- * terms are common, and stops at the limit), then each one's item under the visibility rule, looked up by its id
- * (a lateral subquery, so by the primary key: asked as one join, the planner joined by hash over a whole content
- * table, or walked a kind's documents backwards where its estimate of a prefix was wrong, 7–23 ms a statement at
- * 10,000 pictures). A document whose item the audience may not see comes back without it; while such documents
- * kept the limit from being reached, another batch reads on, each twice the one before, until the limit got
- * through or the matches ran out: the same answer as SQLite's walk. (It was two statements a batch, the documents
- * and then their items: each a round trip, of the about fourteen a search made; decision 015.)
- */
-async function readCandidatesPostgres(
-  db: Db,
-  lookup: Lookup,
-  audience: SearchAudience,
-  now: Date,
-): Promise<StreamRows> {
-  const terms = tsqueryExpression(lookup.terms);
-  const vector = sql.ref(lookup.stream === "all" ? "d.terms_vector" : "d.title_vector");
-  const condition = sql<boolean>`${vector} @@ ${terms}::tsquery and ${inScope("d.id", [lookup.kind], lookup.lang)}`;
-  const rows: CandidateRow[] = [];
-  let before: DocumentId | null = lookup.below ?? null;
-  for (let size = lookup.limit; ; size = Math.min(size * 2, POSTGRES_BATCH_MAX)) {
-    const after: DocumentId | null = before;
-    const documents = db
-      .selectFrom("search_documents as d")
-      .select(["d.id", "d.item_id", "d.title_terms"])
-      .where(condition)
-      .$if(after !== null, (query) => query.where(sql<boolean>`d.id < ${after}`))
-      .orderBy("d.id", "desc")
-      .limit(size);
-    const batch: BatchRow[] = await db
-      .selectFrom(documents.as("m"))
-      .leftJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom(visibleItems(db, lookup.kind, audience, now).as("i"))
-            .select(["i.item_id", "i.time"])
-            .whereRef("i.item_id", "=", "m.item_id")
-            // One row at most (an id is unique): and a subquery with a limit stays a lookup per document.
-            .limit(1)
-            .as("v"),
-        (join) => join.onTrue(),
-      )
-      .select(["m.id", "m.item_id", "m.title_terms", "v.item_id as visible", "v.time"])
-      .orderBy("m.id", "desc")
-      .execute();
-    if (batch.length === 0) return { rows, more: false };
-    for (const document of batch) {
-      if (document.visible === null) continue;
-      rows.push({
-        id: document.item_id,
-        title_terms: document.title_terms,
-        time: document.time,
-        document: document.id,
-      });
-      if (rows.length === lookup.limit) return { rows, more: true };
-    }
-    if (batch.length < size) return { rows, more: false };
-    // (A bigint arrives as text from PostgreSQL and goes back as it came.)
-    before = batch[batch.length - 1]?.id ?? null;
-  }
 }
 
 /** The kinds a site holds few of (tens, hundreds): one look for all three before a query for each that matched. */
@@ -295,18 +195,16 @@ export async function searchSite(db: Db, options: SearchOptions): Promise<Search
     if (!expanded) return nothing;
     fts = expanded;
   }
-  const candidates: Candidate[] = [];
-  let capped = false;
   const few = await kindsHolding(db, FEW_KINDS, options.lang, terms, fts);
-  // One kind after the other: on SQLite every statement runs alone anyway, and on PostgreSQL one connection of the
-  // pool per search leaves the others to other requests.
-  for (const kind of SEARCH_KINDS) {
-    if (FEW_KINDS.includes(kind) && !few.has(kind)) continue;
-    const limit = options.streamLimit ?? SEARCH_STREAM_LIMIT;
-    const found = await candidatesOf(db, { kind, lang: options.lang, terms, fts, limit }, audience, now);
-    candidates.push(...found.candidates);
-    capped ||= found.capped;
-  }
+  const limit = options.streamLimit ?? SEARCH_STREAM_LIMIT;
+  const bases = SEARCH_KINDS.filter((kind) => !FEW_KINDS.includes(kind) || few.has(kind)).map((kind) => ({
+    kind,
+    lang: options.lang,
+    terms,
+    fts,
+    limit,
+  }));
+  const { candidates, capped } = await candidatesOf(db, bases, audience, now);
   const ranked = rankCandidates(candidates, terms);
   const total = ranked.length;
   const pageSize = options.pageSize ?? SEARCH_PAGE_SIZE;
