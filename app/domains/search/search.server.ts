@@ -24,8 +24,9 @@ import { type SearchAudience, visibleItems } from "./search-visibility.server.ts
  * the database finds the items whose stems hold every query term (FTS5 on SQLite, a tsvector under GIN on
  * PostgreSQL), joined to the content tables under the same rules the public pages use, so that what a visitor may
  * not see is never found nor counted. The work is bounded: each kind reads its newest matches and its newest
- * matches by title, at most SEARCH_STREAM_LIMIT each, along the index's order (`readStreamSqlite`, `readStreamsPostgres`). The order of the
- * results is decided here, in JavaScript, the same on both databases.
+ * matches by title, at most SEARCH_STREAM_LIMIT each, along the index's order (`readStreamSqlite`, and
+ * `readStreamsPostgres` in search-postgres.server.ts). The order of the results is decided here, in JavaScript, the
+ * same on both databases.
  */
 
 export type { SearchAudience };
@@ -71,14 +72,13 @@ async function candidatesOf(
   audience: SearchAudience,
   now: Date,
 ): Promise<{ candidates: Candidate[]; capped: boolean }> {
-  const read = (lookups: Lookup[]) =>
-    isPostgres(db)
-      ? readStreamsPostgres(db, lookups, audience, now)
-      : // On SQLite every statement runs alone anyway: one stream after the other.
-        lookups.reduce(
-          async (done, lookup) => [...(await done), await readStreamSqlite(db, lookup, audience, now)],
-          Promise.resolve([] as StreamRows[]),
-        );
+  const read = async (lookups: Lookup[]): Promise<StreamRows[]> => {
+    if (isPostgres(db)) return readStreamsPostgres(db, lookups, audience, now);
+    // On SQLite every statement runs alone anyway: one stream after the other.
+    const streams: StreamRows[] = [];
+    for (const lookup of lookups) streams.push(await readStreamSqlite(db, lookup, audience, now));
+    return streams;
+  };
   const all = await read(bases.map((base) => ({ ...base, stream: "all" })));
   // Every title match newer than the last of a kind's newest matches is among them (it holds every term): its title
   // stream reads on from there, so its limit goes to matches not already found, and its statement reads less.
