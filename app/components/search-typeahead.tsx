@@ -1,11 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher, useLocation, useNavigate } from "react-router";
-import {
-  SEARCH_SUGGESTIONS,
-  type SearchHit,
-  type SearchKind,
-  type SearchPageData,
-} from "#app/domains/search/search-schema.ts";
+import type { SearchHit, SearchKind, SearchPageData } from "#app/domains/search/search-schema.ts";
+import { SEARCH_SUGGESTIONS } from "#app/domains/search/search-suggestions.ts";
 import type { MessageKey, Translate } from "#app/i18n/i18n.ts";
 import { useTranslate } from "#app/web/root-data.ts";
 import type { SearchFieldVariant } from "./search-field.tsx";

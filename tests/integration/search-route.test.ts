@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { faqService } from "#app/domains/faq/faq.server.ts";
 import { createPost } from "#app/domains/posts/post-admin.server.ts";
 import { SearchLimiter } from "#app/domains/search/search-limit.server.ts";
-import { SEARCH_SUGGESTIONS } from "#app/domains/search/search-schema.ts";
+import { SEARCH_SUGGESTIONS } from "#app/domains/search/search-suggestions.ts";
 import { loader as searchLoader, shouldRevalidate } from "#app/routes/search.tsx";
 import { createUser } from "../support/factories.ts";
 import { outcomeOf, routeArgs, statusOf, useRouteRuntime } from "../support/route-context.ts";

@@ -4,7 +4,8 @@ import { createTranslator, type Language } from "#app/i18n/i18n.ts";
 import { type SearchDictionary, searchDictionaryFor } from "#app/i18n/search-dictionary.ts";
 import { searchSite } from "./search.server.ts";
 import type { SearchLimiter } from "./search-limit.server.ts";
-import { readSearchParams, SEARCH_SUGGESTIONS, type SearchPageData } from "./search-schema.ts";
+import { readSearchParams, type SearchPageData } from "./search-schema.ts";
+import { SEARCH_SUGGESTIONS } from "./search-suggestions.ts";
 import type { SearchAudience } from "./search-visibility.server.ts";
 
 export type SearchPageAnswer = {

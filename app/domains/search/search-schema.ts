@@ -11,11 +11,6 @@ export const SEARCH_QUERY_MAX = 200;
 /** Results per page on `/search` (the type-ahead shows the first ones of page 1). */
 export const SEARCH_PAGE_SIZE = 20;
 /**
- * Hits the header's type-ahead shows, and asks for (`/search?q=…&suggest=1`): the first of page 1, with the same
- * count. Reading and presenting only these costs 0.84–0.88 of presenting the page's 20 (decision 015).
- */
-export const SEARCH_SUGGESTIONS = 6;
-/**
  * No page beyond this is served: a search reads at most 200 candidates of each of its 5 kinds (search.server.ts),
  * so deeper pages would be empty.
  */
