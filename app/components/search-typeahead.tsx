@@ -22,8 +22,6 @@ export type TypeaheadProps = {
   tookFocus: boolean;
 };
 
-/** Hits shown under the field (all the server sends for `suggest=1`); "See all results" leads to the rest. */
-const SHOWN = SEARCH_SUGGESTIONS;
 /** The pause after the last key before asking the server: a word typed at speed is one request. */
 const PAUSE_MS = 200;
 
@@ -48,7 +46,7 @@ export function announcementOf(data: SearchPageData, t: Translate): string {
       : result.capped
         ? t("siteSearch.moreThan", { count: result.total })
         : t("siteSearch.many", { count: result.total });
-  const shown = Math.min(result.hits.length, SHOWN);
+  const shown = Math.min(result.hits.length, SEARCH_SUGGESTIONS);
   return shown < result.total ? `${count} ${t("siteSearch.firstShown", { shown })}` : count;
 }
 
@@ -87,7 +85,7 @@ export function SearchTypeahead({ inputId, inputClass, variant, takeOver, tookFo
   }, [trimmed, load]);
 
   const data = trimmed ? fetcher.data : undefined;
-  const hits: SearchHit[] = data?.result?.hits.slice(0, SHOWN) ?? [];
+  const hits: SearchHit[] = data?.result?.hits.slice(0, SEARCH_SUGGESTIONS) ?? [];
   // The hits, then "See all results".
   const optionCount = hits.length > 0 ? hits.length + 1 : 0;
   const open = focused && !dismissed && data !== undefined;

@@ -11,8 +11,8 @@ import type { Route } from "./+types/search";
 
 /**
  * `/search?q=…&page=…` (issue 22): the page without JavaScript, and the header's type-ahead loads the same data
- * with a fetcher (`&suggest=1`: only the hits it shows). Its data is `SearchPageData` (search-schema.ts) plus the page's strings. Never kept by a cache:
- * it varies by query, and a kept answer would bypass the limit per address.
+ * with a fetcher (`&suggest=1`: only the hits it shows). Its data is `SearchPageData` (search-schema.ts) plus the
+ * page's strings. Never kept by a cache: it varies by query, and a kept answer would bypass the limit per address.
  */
 const SEARCH_HEADERS = { "Cache-Control": PRIVATE_CACHE_CONTROL, "X-Robots-Tag": "noindex" };
 

@@ -66,7 +66,10 @@ withPost(
   async ({ page, post }) => {
     const { word } = post;
     await page.goto("/home");
+    const asked = page.waitForRequest((request) => new URL(request.url()).pathname === "/search.data");
     await typeInHeader(page, word);
+    // It asks only for the hits it shows (the page's first ones), not the page's twenty.
+    expect(new URL((await asked).url()).searchParams.get("suggest")).toBe("1");
     const field = combobox(page);
     const list = page.getByRole("listbox", { name: "First results" });
     const options = list.getByRole("option");

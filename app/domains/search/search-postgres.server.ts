@@ -57,14 +57,8 @@ function batchQuery(
           .as("v"),
       (join) => join.onTrue(),
     )
-    .select(["m.id", "m.item_id", "m.title_terms", "v.item_id as visible", "v.time"]);
-}
-
-/** Newest first. (A bigint arrives as its text, without leading zeros: the longer is the larger.) */
-function byIdDescending(a: BatchRow, b: BatchRow): number {
-  const x = String(a.id);
-  const y = String(b.id);
-  return y.length - x.length || (x < y ? 1 : x > y ? -1 : 0);
+    .select(["m.id", "m.item_id", "m.title_terms", "v.item_id as visible", "v.time"])
+    .orderBy("m.id", "desc");
 }
 
 /**
@@ -83,7 +77,7 @@ async function readStream(
   let before: DocumentId | null = lookup.below ?? null;
   let given = firstBatch;
   for (let size = lookup.limit; ; size = Math.min(size * 2, POSTGRES_BATCH_MAX)) {
-    const batch = given ?? (await batchQuery(db, lookup, audience, now, size, before).execute()).sort(byIdDescending);
+    const batch = given ?? (await batchQuery(db, lookup, audience, now, size, before).execute());
     given = undefined;
     if (batch.length === 0) return { rows, more: false };
     for (const document of batch) {
@@ -126,12 +120,17 @@ export async function readStreamsPostgres(
   );
   const [first, ...rest] = parts;
   if (!first) return [];
-  const rows = await rest.reduce((union, part) => union.unionAll(part), first).execute();
+  // Each stream's batch newest first, as a batch read alone comes.
+  const rows = await rest
+    .reduce((union, part) => union.unionAll(part), first)
+    .orderBy("stream")
+    .orderBy("id", "desc")
+    .execute();
   const batches = lookups.map((): BatchRow[] => []);
   for (const row of rows) batches[Number(row.stream)]?.push(row);
   // One stream after the other: one connection of the pool per search leaves the others to other requests.
   const streams: StreamRows[] = [];
   for (const [index, lookup] of lookups.entries())
-    streams.push(await readStream(db, lookup, audience, now, batches[index]?.sort(byIdDescending)));
+    streams.push(await readStream(db, lookup, audience, now, batches[index]));
   return streams;
 }
