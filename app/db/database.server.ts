@@ -27,6 +27,7 @@ import pg from "pg";
 import { getLogger } from "#app/lib/logger.server.ts";
 import { areasOfTable, type ChangeArea } from "./change-areas.ts";
 import { ChangeVersions, WriteObserverPlugin } from "./change-versions.server.ts";
+import { setPlannerCosts } from "./postgres-session.server.ts";
 import type { Database } from "./schema.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -308,7 +309,10 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
     // flight and also emits the error on the client, where the pool listens only while the client is idle; an
     // 'error' event nobody listens to ends the process. The query's caller has the error; the pool drops the
     // broken client when it is released.
-    pool.on("connect", (client) => client.on("error", () => {}));
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+      setPlannerCosts(client);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [observer] });
     // Started on first use, so that scripts and tests that never ask keep no extra connection.
     const listener = postgresChangeListener(connectionString, noteChange, hintCommit);

@@ -4,7 +4,7 @@ import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { request, type ServerProcess } from "#tests/support/server-process.ts";
 import { startApp } from "./processes.ts";
 import { RARE_WORD } from "./search-corpus.ts";
-import { postgresServerUrl, seedSearchPostgres } from "./search-postgres.ts";
+import { orderRowsById, postgresServerUrl, seedSearchPostgres } from "./search-postgres.ts";
 import { seedSearchData } from "./search-seed.ts";
 import { describe, formatNumber, median, type Row, range, verdictOf } from "./stats.ts";
 import type { LoadRun, WrkOptions, WrkResult } from "./wrk.ts";
@@ -144,6 +144,9 @@ export async function measureSearch(context: SearchContext): Promise<SearchResul
       record("pg search reindex", pg.reindexMs / 1000);
       await measureOn(context, { dataDir, databaseUrl: pg.databaseUrl }, "pg ", scripts);
       result.postgres = { reindexMs: pg.reindexMs, indexBytes: pg.indexBytes, databaseBytes: pg.databaseBytes };
+      console.log("Search: PostgreSQL's rows in id order, as a site adds them…");
+      await orderRowsById(pg.database);
+      await measureOn(context, { dataDir, databaseUrl: pg.databaseUrl }, ORDERED, scripts);
     } finally {
       await pg.database.destroy();
     }
@@ -273,8 +276,11 @@ export function searchRows(result: SearchResult | null, values: (name: string) =
     goal: "reported",
     verdict: "reported",
   });
-  if (result.postgres) rows.push(...kindRows("pg ", "PostgreSQL", { ...result, ...result.postgres }, values, hasWrk));
-  else {
+  if (result.postgres) {
+    rows.push(...kindRows("pg ", "PostgreSQL", { ...result, ...result.postgres }, values, hasWrk));
+    const ordered = "PostgreSQL, rows in id order (as a site adds them)";
+    rows.push(...kindRows(ORDERED, ordered, result, values, hasWrk).slice(0, SEARCH_ROWS));
+  } else {
     rows.push({
       figure: "The same on PostgreSQL",
       measured: "n/a",
@@ -284,6 +290,11 @@ export function searchRows(result: SearchResult | null, values: (name: string) =
   }
   return rows;
 }
+
+/** The prefix of the figures of PostgreSQL's second pass, its index's rows in id order (`orderRowsById`). */
+const ORDERED = "pg-ordered ";
+/** A kind's rows of the searches' figures, before those of the index's size and its reindex. */
+const SEARCH_ROWS = 5;
 
 function kindRows(
   prefix: string,
