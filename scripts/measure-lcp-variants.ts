@@ -8,6 +8,7 @@
  * variants differ in their HTML alone. Runs are interleaved (one of each variant per round); medians and spread.
  *
  *   npm run build && npx tsx scripts/measure-lcp-variants.ts [--runs 3] [--path / --path /home]
+ *        [--variant "as sent" --variant "scripts after load"]   (default: every variant)
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -24,7 +25,13 @@ import { copyPictureRows, seedDataFolder } from "./bench/seed-data.ts";
 import { describe } from "./bench/stats.ts";
 import { buildIsCurrent } from "./build-if-stale.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string" }, path: { type: "string", multiple: true } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string" },
+    path: { type: "string", multiple: true },
+    variant: { type: "string", multiple: true },
+  },
+});
 const RUNS = Number(values.runs ?? 3);
 const PATHS = values.path ?? ["/", "/home"];
 
@@ -38,7 +45,13 @@ console.log("Seeding 24 pictures (50 as rows)…");
 await seedDataFolder(dataDir, { realPictures: 24, authSecret: TEST_AUTH_SECRET });
 copyPictureRows(sqliteFileIn(dataDir), 50);
 const app = await startApp({ dataDir, authSecret: TEST_AUTH_SECRET, pageCache: true });
-const variants = Object.keys(LCP_VARIANTS) as LcpVariant[];
+const variants = (Object.keys(LCP_VARIANTS) as LcpVariant[]).filter(
+  (variant) => !values.variant || values.variant.includes(variant),
+);
+if (variants.length === 0) {
+  console.error(`No such variant. The variants: ${Object.keys(LCP_VARIANTS).join("; ")}`);
+  process.exit(1);
+}
 /** Each page's variants, by the proxy's address for it: /__variant/<index><page>. */
 const pages = new Map<string, Buffer>();
 const variantPath = (index: number, page: string) => `/__variant/${index}${page}`;

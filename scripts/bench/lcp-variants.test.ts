@@ -28,6 +28,19 @@ describe("rewritePage", () => {
     expect(page).toContain('<main><img src="/a.avif"></main>');
   });
 
+  it("asks for the scripts at low priority, still where they were: the links and the module script, or the script alone", () => {
+    const low = rewritePage(PAGE, "scripts at low priority");
+    expect(low.match(/<link fetchpriority="low" rel="modulepreload"/g)).toHaveLength(2);
+    expect(low).toContain(
+      '<script fetchpriority="low" nonce="n" type="module" async="">import "/assets/manifest-1.js";',
+    );
+    expect(low.replaceAll(' fetchpriority="low"', "")).toBe(PAGE);
+    const script = rewritePage(PAGE, "module script at low priority");
+    expect(script).not.toMatch(/<link fetchpriority/);
+    expect(script.replaceAll(' fetchpriority="low"', "")).toBe(PAGE);
+    expect(script.match(/fetchpriority/g)).toHaveLength(1);
+  });
+
   it("inlines the style sheet in the third variant", () => {
     const page = rewritePage(PAGE, "scripts after load, style sheet inline", "main{color:red}");
     expect(page).toContain("<style>main{color:red}</style>");

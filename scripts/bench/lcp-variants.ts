@@ -7,6 +7,10 @@
 /** The variants, each with what it changes. */
 export const LCP_VARIANTS = {
   "as sent": "the page as the site sends it",
+  "scripts at low priority":
+    "the modulepreload links and the module script fetched at low priority (fetchpriority), still as soon as found",
+  "module script at low priority":
+    "only the module script fetched at low priority (what <Scripts fetchPriority> renders); the links as sent",
   "scripts after load":
     "no modulepreload links; the module script that starts React Router waits for the window's load event",
   "scripts after load, style sheet inline":
@@ -27,6 +31,14 @@ export function rewritePage(html: string, variant: LcpVariant, styleSheet = ""):
   if (variant === "as sent") return html;
   if (!html.includes('<link rel="modulepreload"') || !MODULE_SCRIPT.test(html)) {
     throw new Error("The page has no modulepreload link or no module script to defer");
+  }
+  if (variant === "module script at low priority") {
+    return html.replace(MODULE_SCRIPT, (script) => script.replace("<script", '<script fetchpriority="low"'));
+  }
+  if (variant === "scripts at low priority") {
+    return html
+      .replace(MODULE_PRELOAD, (link) => link.replace("<link ", '<link fetchpriority="low" '))
+      .replace(MODULE_SCRIPT, (script) => script.replace("<script", '<script fetchpriority="low"'));
   }
   // The module script's static imports would start every download at once: each becomes a dynamic import, run
   // once the load event has come (top-level await in a module script).
