@@ -20,7 +20,7 @@ import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { brandDefault } from "#app/domains/settings/brand.ts";
 import { localizedSetting } from "#app/domains/settings/settings.ts";
 import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
-import { dictionaryFor } from "#app/i18n/i18n.server.ts";
+import { dictionaryTextFor } from "#app/i18n/i18n.server.ts";
 import { keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
 import { renderMarkdown } from "#app/lib/markdown.server.ts";
 import { isThemeSetting, languageOf, THEME_SCRIPT, themeChoice } from "#app/lib/preferences.ts";
@@ -80,7 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
     lang,
     theme,
     followSystemTheme: followSystem,
-    dictionary: dictionaryFor(lang),
+    dictionary: dictionaryTextFor(lang),
     user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
     site: { name: settings.site_name, logoText: settings.site_logo_text, logoUrl: settings.site_logo_url },
     menu: await readMenu(context, settings),

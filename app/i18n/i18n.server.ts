@@ -7,6 +7,18 @@ export function dictionaryFor(lang: Language): Dictionary {
   return lang === "de" ? de : en;
 }
 
+/** The language's root dictionary as JSON text, made once: what the root loader sends (root-data.ts says why). */
+const dictionaryTexts = new Map<Language, string>();
+
+export function dictionaryTextFor(lang: Language): string {
+  let text = dictionaryTexts.get(lang);
+  if (text === undefined) {
+    text = JSON.stringify(dictionaryFor(lang));
+    dictionaryTexts.set(lang, text);
+  }
+  return text;
+}
+
 export function translatorFor(lang: Language) {
   return createTranslator(dictionaryFor(lang));
 }

@@ -17,7 +17,11 @@ export type RootData = {
   /** The theme the server rendered; with `followSystemTheme` the head's script may have made the page light. */
   theme: Theme;
   followSystemTheme: boolean;
-  dictionary: Dictionary;
+  /**
+   * The language's strings as JSON text: one value to React Router's serialiser, which otherwise walks an object's
+   * every key and value (362 of them on every page, a third of `/`'s values) on every uncached answer.
+   */
+  dictionary: string;
   user: { email: string; isAdmin: boolean } | null;
   site: { name: string; logoText: string; logoUrl: string };
   /** The content pages the main menu offers (an empty one leaves it unless the settings keep it). */
@@ -60,17 +64,30 @@ export function useShownTheme(): Theme {
   );
 }
 
+/**
+ * Each dictionary text read so far, read once. The server has one text per language, and a browser gets the same one
+ * with every page (and a new one only with a new release of the site), so this stays as small as that.
+ */
+const readDictionaries = new Map<string, Dictionary>();
+
+function useRootDictionary(): Dictionary {
+  const text = useRootData()?.dictionary ?? "{}";
+  let dictionary = readDictionaries.get(text);
+  if (!dictionary) {
+    dictionary = JSON.parse(text) as Dictionary;
+    readDictionaries.set(text, dictionary);
+  }
+  return dictionary;
+}
+
 /** The current language's strings, as sent by the root loader. */
 export function useTranslate(): Translate {
-  const dictionary = useRootData()?.dictionary;
-  return useMemo(() => createTranslator(dictionary ?? ({} as Dictionary)), [dictionary]);
+  const dictionary = useRootDictionary();
+  return useMemo(() => createTranslator(dictionary), [dictionary]);
 }
 
 /** The root dictionary's strings and a route's own, as its loader sent them (kept off every other page). */
 export function useTranslateWith<Key extends string>(own: Record<Key, string>): TranslateWith<MessageKey | Key> {
-  const dictionary = useRootData()?.dictionary;
-  return useMemo(
-    () => createTranslator<MessageKey | Key>({ ...(dictionary ?? ({} as Dictionary)), ...own }),
-    [dictionary, own],
-  );
+  const dictionary = useRootDictionary();
+  return useMemo(() => createTranslator<MessageKey | Key>({ ...dictionary, ...own }), [dictionary, own]);
 }
