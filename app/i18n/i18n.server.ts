@@ -7,16 +7,11 @@ export function dictionaryFor(lang: Language): Dictionary {
   return lang === "de" ? de : en;
 }
 
-/** The language's root dictionary as JSON text, made once: what the root loader sends (root-data.ts says why). */
-const dictionaryTexts = new Map<Language, string>();
+/** Each language's root dictionary as JSON text, made once: what the root loader sends (root-data.ts says why). */
+const DICTIONARY_TEXTS: Record<Language, string> = { en: JSON.stringify(en), de: JSON.stringify(de) };
 
 export function dictionaryTextFor(lang: Language): string {
-  let text = dictionaryTexts.get(lang);
-  if (text === undefined) {
-    text = JSON.stringify(dictionaryFor(lang));
-    dictionaryTexts.set(lang, text);
-  }
-  return text;
+  return DICTIONARY_TEXTS[lang];
 }
 
 export function translatorFor(lang: Language) {

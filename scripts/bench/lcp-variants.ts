@@ -32,13 +32,10 @@ export function rewritePage(html: string, variant: LcpVariant, styleSheet = ""):
   if (!html.includes('<link rel="modulepreload"') || !MODULE_SCRIPT.test(html)) {
     throw new Error("The page has no modulepreload link or no module script to defer");
   }
-  if (variant === "module script at low priority") {
-    return html.replace(MODULE_SCRIPT, (script) => script.replace("<script", '<script fetchpriority="low"'));
-  }
+  const lowPriority = (tag: string) => tag.replace(/^<(link|script) /, '<$1 fetchpriority="low" ');
+  if (variant === "module script at low priority") return html.replace(MODULE_SCRIPT, lowPriority);
   if (variant === "scripts at low priority") {
-    return html
-      .replace(MODULE_PRELOAD, (link) => link.replace("<link ", '<link fetchpriority="low" '))
-      .replace(MODULE_SCRIPT, (script) => script.replace("<script", '<script fetchpriority="low"'));
+    return html.replace(MODULE_PRELOAD, lowPriority).replace(MODULE_SCRIPT, lowPriority);
   }
   // The module script's static imports would start every download at once: each becomes a dynamic import, run
   // once the load event has come (top-level await in a module script).
