@@ -70,14 +70,3 @@ export async function seedSearchPostgres(serverUrl: string, sqliteFile: string):
     throw error;
   }
 }
-
-/**
- * The index's rows rewritten in id order, as a site that adds its content over time has them (each new item's rows
- * written after the older ones), where `reindexAll` writes them in its items' order. PostgreSQL's planner prices
- * its plans by that order (the correlation of the primary key with the rows' places on disk), so the search is
- * measured both ways (decision 015). A grown site's order is close to this, not exactly it: an edited row moves.
- */
-export async function orderRowsById(database: TestDatabase): Promise<void> {
-  await sql`CLUSTER search_documents USING search_documents_pkey`.execute(database.db);
-  await sql`ANALYZE search_documents`.execute(database.db);
-}

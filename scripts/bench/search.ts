@@ -4,7 +4,7 @@ import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
 import { request, type ServerProcess } from "#tests/support/server-process.ts";
 import { startApp } from "./processes.ts";
 import { RARE_WORD } from "./search-corpus.ts";
-import { orderRowsById, postgresServerUrl, seedSearchPostgres } from "./search-postgres.ts";
+import { postgresServerUrl, seedSearchPostgres } from "./search-postgres.ts";
 import { seedSearchData } from "./search-seed.ts";
 import { describe, formatNumber, median, type Row, range, verdictOf } from "./stats.ts";
 import type { LoadRun, WrkOptions, WrkResult } from "./wrk.ts";
@@ -144,9 +144,6 @@ export async function measureSearch(context: SearchContext): Promise<SearchResul
       record("pg search reindex", pg.reindexMs / 1000);
       await measureOn(context, { dataDir, databaseUrl: pg.databaseUrl }, "pg ", scripts);
       result.postgres = { reindexMs: pg.reindexMs, indexBytes: pg.indexBytes, databaseBytes: pg.databaseBytes };
-      console.log("Search: PostgreSQL's rows in id order, as a site adds them…");
-      await orderRowsById(pg.database);
-      await measureOn(context, { dataDir, databaseUrl: pg.databaseUrl }, ORDERED, scripts);
     } finally {
       await pg.database.destroy();
     }
@@ -278,9 +275,6 @@ export function searchRows(result: SearchResult | null, values: (name: string) =
   });
   if (result.postgres) {
     rows.push(...kindRows("pg ", "PostgreSQL", { ...result, ...result.postgres }, values, hasWrk));
-    const ordered = "PostgreSQL, rows in id order (as a site adds them)";
-    // The same index after `CLUSTER`: its size and reindex time are the rows above.
-    rows.push(...kindRows(ORDERED, ordered, result, values, hasWrk, { index: false }));
   } else {
     rows.push({
       figure: "The same on PostgreSQL",
@@ -292,16 +286,12 @@ export function searchRows(result: SearchResult | null, values: (name: string) =
   return rows;
 }
 
-/** The prefix of the figures of PostgreSQL's second pass, its index's rows in id order (`orderRowsById`). */
-const ORDERED = "pg-ordered ";
-
 function kindRows(
   prefix: string,
   kind: string,
   result: Pick<SearchResult, "pictures" | "posts" | "queries" | "indexed" | "indexBytes" | "databaseBytes">,
   all: (name: string) => number[],
   hasWrk: boolean,
-  options: { index: boolean } = { index: true },
 ): Row[] {
   const values = (name: string) => all(`${prefix}${name}`);
   const size = `${result.pictures} pictures + ${result.posts} posts, EN and DE`;
@@ -355,7 +345,6 @@ function kindRows(
     goal: "reported",
     verdict: "reported",
   });
-  if (!options.index) return rows;
   rows.push({
     figure: prefix
       ? `${kind}: search index on disk (pg_total_relation_size of search_documents: rows, TOAST, the GIN index)`
