@@ -308,9 +308,9 @@ function kindRows(
     goal: "≤ 30 ms (the page)",
     verdict: verdict(p95, p95 <= 30),
   });
-  // Issue 22's "a search costs no more than a page render", two ways: the search as the type-ahead asks for it (the
-  // search route's data, no page around it), and the `/search` page, which is a page render plus the search, so
-  // cannot cost less than `/blog` unless the search costs nothing (decision 015). Both are held to the goal.
+  // Issue 22's "a search costs no more than a page render": the search as the type-ahead asks for it (the search
+  // route's data, no page around it) against `/blog`. The `/search` page is a page render plus the search, so it can
+  // cost no less than `/blog` unless the search costs nothing (decision 015): its ratio is reported beside it.
   const ratio = median(values("typeahead rps")) / median(values("blog rps"));
   rows.push({
     figure: `${kind}: a search costs no more than an uncached \`/blog\` render: the type-ahead's search req/s ÷ \`/blog\` req/s (${CONNECTIONS} connections)`,
@@ -326,8 +326,8 @@ function kindRows(
     measured: hasWrk
       ? `${formatNumber(pageRatio)} (rounds ${range(values("search/blog rps"))}); /blog p50 ÷ its p50 ${formatNumber(median(values("blog/search p50")))} (rounds ${range(values("blog/search p50"))})`
       : "n/a",
-    goal: "≥ 1.0",
-    verdict: verdict(pageRatio, pageRatio >= 1),
+    goal: "reported (a page render plus the search: ≥ 1.0 only if the search cost nothing)",
+    verdict: "reported",
   });
   rows.push({
     figure: `${kind}: search at ${CONNECTIONS} connections, latency with the queue (one process on one core: about ${CONNECTIONS} ÷ req/s)`,
