@@ -139,6 +139,23 @@ describe.each(databaseKinds)("the change version (%s)", (kind) => {
     }
     await until(() => database.changeVersion() > start);
   });
+
+  it.runIf(kind === "sqlite")(
+    "looks at SQLite once for the code that is running, and sees another connection's commit after it",
+    async () => {
+      const other = new SQLite(database.location.sqliteFile ?? "");
+      try {
+        const start = database.changeVersion();
+        other.prepare("update site_settings set value = 'Elsewhere' where key = 'site_name'").run();
+        // One go (a kept page's stamp asks for several areas): the answers agree, from one read transaction.
+        expect(database.changeVersion()).toBe(start);
+        await Promise.resolve();
+        expect(database.changeVersion()).toBeGreaterThan(start);
+      } finally {
+        other.close();
+      }
+    },
+  );
 });
 
 describe("the SQLite statement cache", () => {

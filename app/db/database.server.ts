@@ -350,10 +350,19 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
   let seenDataVersion: unknown = null;
   // Asked on every page load: prepared once.
   const dataVersion = sqlite.prepare("pragma data_version").pluck();
+  // Looked at once until the running code is done (the next microtask): a kept page's stamp asks for the versions of
+  // several areas in one go, and each look is a read transaction (two file-lock system calls). One look also makes
+  // the answers of one go agree with each other.
+  let looked = false;
+  const lookAgainLater = () => {
+    looked = false;
+  };
   // Which tables that commit wrote is not known here: every area moves.
   const changeVersion = (areas?: readonly ChangeArea[]) => {
     if (!sqlite.open) versions.move();
-    else {
+    else if (!looked) {
+      looked = true;
+      queueMicrotask(lookAgainLater);
       const current = dataVersion.get();
       if (current !== seenDataVersion) {
         seenDataVersion = current;
