@@ -70,6 +70,10 @@ describe("npm run bench -- --smoke --live", () => {
     const figures = [
       /^Anonymous `\/`, req\/s/,
       /^Anonymous `\/home`, req\/s/,
+      /^Yardstick: `node:http` alone sending `\/`'s bytes/,
+      /^Yardstick: `node:http` alone sending `\/home`'s bytes/,
+      /^Yardstick: latency at 50 connections, `\/`'s bytes/,
+      /^Yardstick: latency at 50 connections, `\/home`'s bytes/,
       /^Latency at 50 connections, `\/`/,
       /^Latency at 50 connections, `\/home`/,
       /^Uncached render of `\/`/,
@@ -97,8 +101,10 @@ describe("npm run bench -- --smoke --live", () => {
       // A tool that could not be installed skips its rows; everything else has a figure and a verdict.
       if (verdict?.startsWith("skipped (") && /missing/.test(verdict)) continue;
       expect(measured, String(figure)).toMatch(/\d/);
-      // Memory per stream has no goal of its own: it is reported.
-      const verdicts = /memory per open stream/.test(String(figure)) ? /^reported$/ : /^(meets goal|MISSES goal)$/;
+      // Memory per stream and the yardsticks have no goal of their own: they are reported.
+      const verdicts = /memory per open stream|Yardstick/.test(String(figure))
+        ? /^reported$/
+        : /^(meets goal|MISSES goal)$/;
       expect(verdict, String(figure)).toMatch(verdicts);
     }
     expect(result.stdout).toMatch(/<picture> elements on \/: app 24, bare app 24/);

@@ -55,7 +55,15 @@ import {
   UPLOADS,
   USAGE,
 } from "./bench/options.ts";
-import { bareAppBuildIsCurrent, ensureTools, rssKb, startApp, startBareApp, startNginx } from "./bench/processes.ts";
+import {
+  bareAppBuildIsCurrent,
+  ensureTools,
+  listingIn,
+  rssKb,
+  startApp,
+  startBareApp,
+  startFloors,
+} from "./bench/processes.ts";
 import { type ReportInput, report } from "./bench/report.ts";
 
 type Comparison = ReportInput["comparison"];
@@ -178,11 +186,7 @@ async function main() {
     fs.cpSync(seed, dir, { recursive: true });
     return dir;
   };
-  // Each server is listed as soon as it runs, so that a failed start of another still stops it.
-  const started = async (server: Promise<ServerProcess>) => {
-    servers.push(await server);
-    return server;
-  };
+  const started = listingIn(servers);
   // The live streams' server, on a copy of the small data folder, with the section's settings.
   const liveDir = path.join(tempRoot, "live");
   const startLive = async (settings: LiveSettings) => {
@@ -299,11 +303,7 @@ async function main() {
   const bare = await started(startBareApp(sqliteFileIn(path.join(tempRoot, "uncached"))));
 
   const home = { "/": await fetchPage(cached.url("/")), "/home": await fetchPage(cached.url("/home")) };
-  let nginx: ServerProcess | undefined;
-  if (hasNginx) {
-    nginx = await started(startNginx(nginxDir, home));
-    if ((await fetchPage(nginx.url("/"))) !== home["/"]) throw new Error("nginx does not serve the app's bytes");
-  }
+  const { nginx, nodeFloor } = hasNginx ? await startFloors({ nginxDir, tempRoot, pages: home, started }) : {};
   const pictures = {
     app: pictureCount(await fetchPage(uncached.url("/"))),
     bare: pictureCount(await fetchPage(bare.url("/"))),
@@ -329,7 +329,7 @@ async function main() {
 
   if (hasWrk) {
     const sides: SiteSide[] = [
-      { prefix: "", servers: { cached, uncached, uncachedLarge, bare, nginx }, scalingPaths, memberCookie },
+      { prefix: "", servers: { cached, uncached, uncachedLarge, bare, nginx, nodeFloor }, scalingPaths, memberCookie },
     ];
     if (before) sides.push(beforeSiteSide(before, bare));
     await measureSiteRounds({ sides, rounds: ROUNDS, smoke, small: SMALL, large: LARGE, record, load });

@@ -91,6 +91,37 @@ async function waitForHttp(url: string, timeoutMs: number, exited: () => boolean
   }
 }
 
+/**
+ * Spawns a yardstick server pinned like the app and resolves once it is ready (by default: once it answers HTTP);
+ * when it is not, kills it and fails with its name, its stderr and `log()` (a log file of its own).
+ */
+async function startPinned(
+  name: string,
+  [command, args]: [string, string[]],
+  options: {
+    port: number;
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    ready?: (server: ServerProcess) => Promise<unknown>;
+    log?: () => string;
+  },
+): Promise<ServerProcess> {
+  const child = spawn(...pinned("server", command, args), {
+    cwd: options.cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: options.env,
+  });
+  const server = new ServerProcess(child, options.port);
+  const ready = options.ready ?? (() => waitForHttp(server.url("/"), 10_000, () => child.exitCode !== null));
+  try {
+    await ready(server);
+  } catch (error) {
+    await server.stop("SIGKILL");
+    throw new Error(`${name} did not start: ${(error as Error).message}\n${server.stderr}${options.log?.() ?? ""}`);
+  }
+  return server;
+}
+
 /** The Node flags `npm start` runs the server with (package.json's start script), so the bench measures the same. */
 export function startFlags(root = ROOT): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
@@ -127,20 +158,12 @@ export function startApp(options: {
 /** The bare React Router app (bench/bare-app) reading that SQLite file. */
 export async function startBareApp(sqliteFile: string): Promise<ServerProcess> {
   const port = await freePort();
-  const [command, args] = pinned("server", process.execPath, ["server.js"]);
-  const child = spawn(command, args, {
+  return startPinned("The bare app", [process.execPath, ["server.js"]], {
+    port,
     cwd: BARE_APP_DIR,
-    stdio: ["ignore", "pipe", "pipe"],
     env: cleanEnv({ NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", BARE_SQLITE_FILE: sqliteFile }),
+    ready: (server) => server.waitForOutput("Bare app is running on"),
   });
-  const server = new ServerProcess(child, port);
-  try {
-    await server.waitForOutput("Bare app is running on");
-  } catch (error) {
-    await server.stop("SIGKILL");
-    throw error;
-  }
-  return server;
 }
 
 /**
@@ -189,17 +212,55 @@ ${locations.join("\n")}
 }
 `,
   );
-  const [command, args] = pinned("server", "nginx", ["-p", dir, "-c", config, "-e", path.join(dir, "error.log")]);
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
-  const server = new ServerProcess(child, port);
-  try {
-    await waitForHttp(server.url("/"), 10_000, () => child.exitCode !== null);
-  } catch (error) {
-    await server.stop("SIGKILL");
-    const log = fs.readFileSync(path.join(dir, "error.log"), { encoding: "utf8", flag: "a+" });
-    throw new Error(`nginx did not start: ${(error as Error).message}\n${server.stderr}\n${log}`);
+  const log = path.join(dir, "error.log");
+  return startPinned("nginx", ["nginx", ["-p", dir, "-c", config, "-e", log]], {
+    port,
+    log: () => `\n${fs.readFileSync(log, { encoding: "utf8", flag: "a+" })}`,
+  });
+}
+
+/**
+ * Node's own `node:http` alone answering the same pages' bytes (scripts/bench/node-floor.mjs), pinned like the app:
+ * the yardstick of what any Node.js process answers on one core, so that the app's figures against nginx split
+ * into what the app costs and what Node costs. `dir` holds its pages file.
+ */
+export async function startNodeFloor(dir: string, pages: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const file = path.join(dir, "node-floor-pages.json");
+  fs.writeFileSync(file, JSON.stringify(pages));
+  return startPinned("node:http alone", [process.execPath, [path.join(import.meta.dirname, "node-floor.mjs")]], {
+    port,
+    env: cleanEnv({ PORT: String(port), NODE_FLOOR_PAGES: file }),
+  });
+}
+
+/**
+ * A starter that lists each server in `servers` as soon as it runs, so that a failed start of another (or of a later
+ * step) still stops it: the caller stops everything listed in its `finally`.
+ */
+export function listingIn(servers: ServerProcess[]) {
+  return async (starting: Promise<ServerProcess>): Promise<ServerProcess> => {
+    const server = await starting;
+    servers.push(server);
+    return server;
+  };
+}
+
+/**
+ * The yardsticks of the page-cached server: nginx and `node:http` alone, each serving these very pages' bytes
+ * (checked for nginx). `started` lists each for the bench's clean-up.
+ */
+export async function startFloors(options: {
+  nginxDir: string;
+  tempRoot: string;
+  pages: Record<string, string>;
+  started: (server: Promise<ServerProcess>) => Promise<ServerProcess>;
+}): Promise<{ nginx: ServerProcess; nodeFloor: ServerProcess }> {
+  const nginx = await options.started(startNginx(options.nginxDir, options.pages));
+  for (const [page, body] of Object.entries(options.pages)) {
+    if ((await request(nginx.url(page))).body !== body) throw new Error(`nginx does not serve the app's ${page}`);
   }
-  return server;
+  return { nginx, nodeFloor: await options.started(startNodeFloor(options.tempRoot, options.pages)) };
 }
 
 /** The process's resident memory now (VmRSS), in kB; 0 once it is gone. */

@@ -1,5 +1,6 @@
 import { GALLERY_PAGE_SIZE } from "#app/domains/gallery/gallery.ts";
 import type { ServerProcess } from "#tests/support/server-process.ts";
+import { littleMeanMs } from "./latency-tail.ts";
 import { MEMBER_PAGES } from "./member-pages.ts";
 import { sampleRss } from "./processes.ts";
 import { FILTER_CATEGORY, visiblePictures } from "./seed-data.ts";
@@ -12,6 +13,9 @@ import { type LoadRun, runWrk } from "./wrk.ts";
  * large one, and compressed answers against plain ones. Recorded under the names site-rows.ts reads.
  */
 
+/** The connections of the latency and memory figures (the issue's "at 50 connections"). */
+const LOADED = 50;
+
 export type SiteServers = {
   cached: ServerProcess;
   uncached: ServerProcess;
@@ -20,6 +24,8 @@ export type SiteServers = {
   bare: ServerProcess;
   /** Absent when nginx could not be installed: its comparison is skipped. */
   nginx: ServerProcess | undefined;
+  /** `node:http` alone with the same bytes (node-floor.mjs); this build's side only, as a yardstick of the machine. */
+  nodeFloor?: ServerProcess;
 };
 
 /**
@@ -66,7 +72,7 @@ export async function measureSiteRounds(context: SiteRoundsContext): Promise<voi
   if (!context.smoke) {
     console.log("Warming up…");
     for (const side of context.sides) {
-      const { cached, uncached, uncachedLarge, bare, nginx } = side.servers;
+      const { cached, uncached, uncachedLarge, bare, nginx, nodeFloor } = side.servers;
       const targets = [
         cached.url("/"),
         cached.url("/home"),
@@ -77,6 +83,7 @@ export async function measureSiteRounds(context: SiteRoundsContext): Promise<voi
           ...(uncachedLarge ? [uncachedLarge.url(entry.large)] : []),
         ]),
         ...(nginx ? [nginx.url("/"), nginx.url("/home")] : []),
+        ...(nodeFloor ? [nodeFloor.url("/"), nodeFloor.url("/home")] : []),
       ];
       for (const url of targets) await runWrk(url, { connections: 10, seconds: 2 });
     }
@@ -97,7 +104,7 @@ export async function measureSiteRounds(context: SiteRoundsContext): Promise<voi
 
 /** One round of one build's figures. */
 async function measureSide(side: SiteSide, round: number, context: SiteRoundsContext): Promise<void> {
-  const { cached, uncached, uncachedLarge, bare, nginx } = side.servers;
+  const { cached, uncached, uncachedLarge, bare, nginx, nodeFloor } = side.servers;
   const { memberCookie } = side;
   const { record, load } = context;
   for (const page of ["/", "/home"] as const) {
@@ -107,13 +114,24 @@ async function measureSide(side: SiteSide, round: number, context: SiteRoundsCon
     record(`app ${page} c10`, app.requestsPerSecond);
     record(`nginx ${page} c10`, plain.requestsPerSecond);
     record(`app/nginx ${page}`, app.requestsPerSecond / plain.requestsPerSecond);
+    if (!nodeFloor) continue;
+    const floor = await load(`node:http alone ${page}, 10 connections`, round, nodeFloor.url(page), 10);
+    record(`node ${page} c10`, floor.requestsPerSecond);
+    record(`node/nginx ${page}`, floor.requestsPerSecond / plain.requestsPerSecond);
+    record(`app/node ${page}`, app.requestsPerSecond / floor.requestsPerSecond);
   }
   for (const page of ["/", "/home"] as const) {
     const rss = sampleRss(cached.child.pid as number);
-    const result = await load(`app (cache on) ${page}, 50 connections`, round, cached.url(page), 50);
+    const result = await load(`app (cache on) ${page}, ${LOADED} connections`, round, cached.url(page), LOADED);
     record(`p99 ${page} c50`, result.p99Ms);
     record(`p50 ${page} c50`, result.p50Ms);
     record("rss c50", rss.stop());
+    if (!nodeFloor || !nginx) continue;
+    const floor = await load(`node:http alone ${page}, ${LOADED} connections`, round, nodeFloor.url(page), LOADED);
+    const plain = await load(`nginx ${page}, ${LOADED} connections`, round, nginx.url(page), LOADED);
+    record(`node p99 ${page} c50`, floor.p99Ms);
+    record(`node mean ${page} c50`, littleMeanMs(LOADED, floor.requestsPerSecond));
+    record(`nginx p99 ${page} c50`, plain.p99Ms);
   }
   const app = await load("app (cache off) /, 10 connections", round, uncached.url("/"), 10);
   const bareRun = await load("bare React Router app /, 10 connections", round, bare.url("/"), 10);

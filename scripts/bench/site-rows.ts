@@ -1,5 +1,6 @@
 import { type LighthouseResults, lighthouseRows } from "./lighthouse.ts";
 import { memberRows } from "./member-pages.ts";
+import { nodeFloorRows } from "./node-floor.ts";
 import { describe, formatNumber, median, type Row, range, verdictOf } from "./stats.ts";
 
 /*
@@ -57,6 +58,7 @@ export function siteRows(input: SiteRowsInput): Row[] {
       verdict: verdictOf(p99, (value) => value <= 10),
     });
   }
+  if (hasWrk && hasNginx) rows.push(...nodeFloorRows(values));
   {
     const figure =
       "Uncached render of `/` (PAGE_CACHE=off), req/s ÷ a bare React Router 8 app rendering the same 24 pictures";
