@@ -29,4 +29,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM lets requests in flight finish, then closes the database.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=16", "--expose-gc", "server.js"]
+CMD ["node", "--max-semi-space-size=16", "--min-semi-space-size=16", "--expose-gc", "server.js"]

@@ -48,7 +48,7 @@ describe("the Node.js version check", () => {
     });
 
     it.each([
-      ["npm start's command", ["--max-semi-space-size=16", "--expose-gc", "server.js"]],
+      ["npm start's command", ["--max-semi-space-size=16", "--min-semi-space-size=16", "--expose-gc", "server.js"]],
       ["npm run dev's command", ["--conditions=development", "server.js", "--dev"]],
     ])("%s stops at once with that line, before building or loading the SQLite driver", async (_name, args) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-old-node-"));
