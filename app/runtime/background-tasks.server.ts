@@ -70,9 +70,9 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
         ),
     },
     {
-      // The garbage of the start and of each burst of requests collected once the site falls quiet
-      // (settle-memory.server.ts): the first turns of the tasks here, the warm-up and the first requests' lazily
-      // loaded modules make the start's in its first seconds.
+      // The start's garbage collected once, when the site first falls quiet (settle-memory.server.ts): the first
+      // turns of the tasks here, the warm-up and the first requests' lazily loaded modules make it in its first
+      // seconds. Not after later bursts: a settled process serves the next burst far worse.
       name: "memory settling",
       start: () => startQuietSettling({ everyMs: SETTLE_EVERY_MS }),
     },
