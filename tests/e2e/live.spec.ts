@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "@playwright/test";
-import { openDatabase } from "#app/db/database.server.ts";
+import type { Page, Route } from "@playwright/test";
+import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { createUser, insertLinkRow } from "#tests/support/factories.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
@@ -31,6 +31,29 @@ function countStreams(page: Page) {
   return opened;
 }
 
+const linkList = (page: Page) => page.getByRole("list", { name: "Links in display order" });
+
+/** Links written straight into the table (as another admin's save would), below every link there is, in order. */
+async function addLinksAtTheBottom(database: AppDatabase, titles: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const title of titles) {
+    const sortOrder = await bottomSortOrder(database);
+    const id = await insertLinkRow(database.db, { title, active: true });
+    await database.db.updateTable("links").set({ sort_order: sortOrder }).where("id", "=", id).execute();
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** A place below every link there is. */
+async function bottomSortOrder(database: AppDatabase): Promise<number> {
+  const { last } = await database.db
+    .selectFrom("links")
+    .select((eb) => eb.fn.max("sort_order").as("last"))
+    .executeTakeFirstOrThrow();
+  return Number(last ?? 0) + 1;
+}
+
 test("an admin's save in one browser shows in another admin's open list within a second", async ({
   browser,
   page,
@@ -56,6 +79,89 @@ test("an admin's save in one browser shows in another admin's open list within a
   } finally {
     await other.close();
   }
+});
+
+test("a save made while a live reload is on its way is not undone by that reload's older answer", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
+  await waitForLive(page);
+  const list = linkList(page);
+  // Two links at the bottom of the list: the second is moved to the top below.
+  const [first, moving] = [uniqueName("Stays"), uniqueName("Moves")];
+  const ids = await addLinksAtTheBottom(database, [first, moving]);
+  await expect(list.getByRole("listitem").last()).toContainText(moving);
+
+  // The reload a change elsewhere starts is held on its way, as a slow network or a busy server would hold it: it
+  // reads the list before the save below and answers after it.
+  let held: Route | undefined;
+  let heldArrived = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    heldArrived = resolve;
+  });
+  await page.route(
+    (url) => url.pathname.endsWith(".data"),
+    async (route) => {
+      if (held || route.request().method() !== "GET") return route.fallback();
+      held = route;
+      heldArrived();
+    },
+  );
+  // Another admin's change that moves nothing: the older answer has the list as it was before the save.
+  await database.db
+    .updateTable("links")
+    .set({ title_de: uniqueName("Bleibt") })
+    .where("id", "=", ids[0] ?? "")
+    .execute();
+  await arrived;
+
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/admin/links"),
+  );
+  await page.getByRole("button", { name: `Move “${moving}” to the top` }).focus();
+  await page.keyboard.press("Enter");
+  await saved;
+  await expect(list.getByRole("listitem").first()).toContainText(moving);
+  await expect(page.getByRole("button", { name: `Move “${moving}” down` })).toBeFocused();
+
+  // The held answer, older than the save, is let through (or was given up by the page meanwhile).
+  const request = held?.request();
+  await held?.continue().catch(() => undefined);
+  await request?.response().catch(() => null);
+  // What the page does with it takes a moment after its last byte: no event marks "nothing more will change".
+  await page.waitForTimeout(1_000);
+  await expect(list.getByRole("listitem").first()).toContainText(moving);
+  await expect(list.getByRole("listitem").last()).not.toContainText(moving);
+  await expect(page.getByRole("button", { name: `Move “${moving}” down` })).toBeFocused();
+});
+
+test("a change read live that moves the focused link to the end leaves the focus on that link's other button", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
+  await waitForLive(page);
+  const list = linkList(page);
+  const names = [uniqueName("Ahead"), uniqueName("Focused"), uniqueName("Behind")];
+  const ids = await addLinksAtTheBottom(database, names);
+  await expect(list.getByRole("listitem").last()).toContainText(names[2] ?? "");
+  const down = page.getByRole("button", { name: `Move “${names[1]}” down` });
+  await down.focus();
+
+  // Another admin puts it last: its "down" button is switched off under the keyboard user's focus.
+  await database.db
+    .updateTable("links")
+    .set({ sort_order: await bottomSortOrder(database) })
+    .where("id", "=", ids[1] ?? "")
+    .execute();
+  await expect(list.getByRole("listitem").last()).toContainText(names[1] ?? "");
+  await expect(down).toBeDisabled();
+  await expect(page.getByRole("button", { name: `Move “${names[1]}” up` })).toBeFocused();
 });
 
 test("two tabs share one connection, and the other takes over when the first closes", async ({

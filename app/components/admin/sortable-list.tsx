@@ -71,6 +71,22 @@ function rowAt(list: HTMLElement | null, point: Point): string | null {
   return row && list?.contains(row) ? (row.dataset.id ?? null) : null;
 }
 
+/** Which button stands in for a move button switched off at the list's end: the same item's other direction. */
+const TWIN = { top: "down", up: "down", down: "up", bottom: "up" } as const;
+
+/**
+ * Focuses the element with `id` in `list`; a move button switched off (its item is now first or last) hands the
+ * focus to its twin that still works, so that a keyboard user stays on the item.
+ */
+function focusInList(list: HTMLElement | null, id: string) {
+  let target = document.getElementById(id);
+  if (target instanceof HTMLButtonElement && target.disabled) {
+    const twin = id.replace(/^move-(top|up|down|bottom)-/, (_, way: keyof typeof TWIN) => `move-${TWIN[way]}-`);
+    target = document.getElementById(twin);
+  }
+  if (target && list?.contains(target) && !(target instanceof HTMLButtonElement && target.disabled)) target.focus();
+}
+
 const moveButtonClass =
   "rounded-md p-1.5 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-40 dark:text-zinc-200 dark:hover:bg-zinc-800";
 
@@ -112,20 +128,22 @@ export function SortableList<T extends { id: string }>(props: {
 
   useEffect(() => {
     if (!focusAfterMove.current) return;
-    document.getElementById(focusAfterMove.current)?.focus();
+    focusInList(listRef.current, focusAfterMove.current);
     focusAfterMove.current = null;
   });
 
   // The list's order may change again after a move (the save's answer, another admin's change read live): React
-  // then moves rows in the page, and a moved row's focused button loses the focus. It is given back where it was,
-  // but only when nothing else has it (the person did not go elsewhere meanwhile).
+  // then moves rows in the page, and a moved row's focused button loses the focus, or its item landed at an end and
+  // the button is switched off. The focus is given back to that item, but only when nothing else has it (the person
+  // did not go elsewhere meanwhile).
   const lastFocused = useRef<string | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the order (the rows' places) changes
   useLayoutEffect(() => {
     const id = lastFocused.current;
-    if (!id || (document.activeElement && document.activeElement !== document.body)) return;
-    const button = document.getElementById(id);
-    if (button && listRef.current?.contains(button)) button.focus();
+    const active = document.activeElement;
+    const switchedOff = active instanceof HTMLButtonElement && active.id === id && active.disabled;
+    if (!id || (active && active !== document.body && !switchedOff)) return;
+    focusInList(listRef.current, id);
   }, [order]);
 
   const commit = (next: T[], item: T) => {
@@ -134,11 +152,11 @@ export function SortableList<T extends { id: string }>(props: {
     props.onReorder(next.map((entry) => entry.id));
   };
 
-  const move = (from: number, to: number, buttonId: string, fallbackId: string) => {
+  const move = (from: number, to: number, buttonId: string) => {
     const item = order[from];
     if (!item || to < 0 || to >= order.length || to === from) return;
-    // The button pressed is disabled at the list's end: the focus goes to its twin that still works.
-    focusAfterMove.current = to === 0 || to === order.length - 1 ? fallbackId : buttonId;
+    // Where the item lands at the list's end, the button pressed is switched off: focusInList takes its twin.
+    focusAfterMove.current = buttonId;
     commit(moved(order, from, to), item);
   };
 
@@ -234,7 +252,7 @@ export function SortableList<T extends { id: string }>(props: {
                   id={ids.top}
                   type="button"
                   disabled={first}
-                  onClick={() => move(index, 0, ids.top, ids.down)}
+                  onClick={() => move(index, 0, ids.top)}
                   aria-label={t("admin.common.moveTop", { name })}
                   className={moveButtonClass}
                 >
@@ -244,7 +262,7 @@ export function SortableList<T extends { id: string }>(props: {
                   id={ids.up}
                   type="button"
                   disabled={first}
-                  onClick={() => move(index, index - 1, ids.up, ids.down)}
+                  onClick={() => move(index, index - 1, ids.up)}
                   aria-label={t("admin.common.moveUp", { name })}
                   className={moveButtonClass}
                 >
@@ -254,7 +272,7 @@ export function SortableList<T extends { id: string }>(props: {
                   id={ids.down}
                   type="button"
                   disabled={last}
-                  onClick={() => move(index, index + 1, ids.down, ids.up)}
+                  onClick={() => move(index, index + 1, ids.down)}
                   aria-label={t("admin.common.moveDown", { name })}
                   className={moveButtonClass}
                 >
@@ -264,7 +282,7 @@ export function SortableList<T extends { id: string }>(props: {
                   id={ids.bottom}
                   type="button"
                   disabled={last}
-                  onClick={() => move(index, order.length - 1, ids.bottom, ids.up)}
+                  onClick={() => move(index, order.length - 1, ids.bottom)}
                   aria-label={t("admin.common.moveBottom", { name })}
                   className={moveButtonClass}
                 >
