@@ -52,12 +52,22 @@ export default function AdminPostEditor({ loaderData, actionData }: Route.Compon
   const refused = actionData && !actionData.ok && "intent" in actionData ? actionData : null;
   // The editor opens afresh on what the server stored after one of its own saves (or status changes) only: any
   // other reload of the page's data (the theme switched, say) must not replace text being typed, even when the
-  // post was saved elsewhere meanwhile (the editor announces that itself). So the last own save names it, once
-  // the page's data shows that save (the action's answer can come before the data loaded after it).
+  // post was saved elsewhere meanwhile (the editor announces that itself). So an own save opens it afresh once,
+  // when the page's data shows that save or a later one (the action's answer can come before the data loaded after
+  // it, and that data can hold a save made elsewhere right after this one: the text here was saved, so theirs is
+  // shown in place, as the editor does for any save elsewhere while nothing is unsaved).
+  const seenSave = useRef<string | null>(null);
   const ownSave = useRef<string | null>(null);
   const shownSave = useRef<string | null>(null);
-  if (actionData?.ok && "updatedAt" in actionData && actionData.updatedAt) ownSave.current = actionData.updatedAt;
-  if (ownSave.current !== null && post?.updatedAt === ownSave.current) shownSave.current = ownSave.current;
+  const saved = actionData?.ok && "updatedAt" in actionData ? actionData.updatedAt : null;
+  if (saved && saved !== seenSave.current) {
+    seenSave.current = saved;
+    ownSave.current = saved;
+  }
+  if (ownSave.current !== null && post && Date.parse(post.updatedAt) >= Date.parse(ownSave.current)) {
+    shownSave.current = post.updatedAt;
+    ownSave.current = null;
+  }
   return (
     <div>
       <header className="mb-6">

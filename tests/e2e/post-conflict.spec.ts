@@ -101,6 +101,57 @@ test("a save made elsewhere is announced; the admin sees both, takes theirs, or 
   }
 });
 
+test("an own save whose reload comes after a save made elsewhere shows theirs in place, with no conflict", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/posts/new");
+  await english(page).getByLabel("Title").fill(uniqueName("Overtaken post"));
+  await bodyOf(page).fill("First.");
+  await saveDraft(page);
+  await expect(page).toHaveURL(/\/admin\/posts\/[^/]+\?done=save$/);
+  const postId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+  await expect(page.locator("html")).toHaveAttribute("data-live", "connected", { timeout: 15_000 });
+
+  // The page's reload after the next save is held on its way (a busy server, a slow line), and another admin
+  // saves meanwhile: the reload answers with their post, newer than this page's own save.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    void page.route(
+      (url) => url.pathname === `/admin/posts/${postId}.data`,
+      async (route) => {
+        if (route.request().method() !== "GET") return route.fallback();
+        await page.unroute((url) => url.pathname === `/admin/posts/${postId}.data`);
+        const go = new Promise<void>((done) => {
+          release = done;
+        });
+        resolve();
+        await go;
+        await route.fallback();
+      },
+    );
+  });
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === "POST" && response.url().includes(`/admin/posts/${postId}`),
+  );
+  await bodyOf(page).fill("Mine, saved.");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  expect((await saved).ok()).toBe(true);
+  await held;
+  await database.db
+    .updateTable("posts")
+    .set({ body: "Theirs, later.", updated_at: new Date(Date.now() + 1_000) })
+    .where("id", "=", postId)
+    .execute();
+  release();
+
+  // Nothing here was unsaved: the editor takes their text in place.
+  await expect(bodyOf(page)).toHaveValue("Theirs, later.", { timeout: 5_000 });
+  await expect(banner(page)).toHaveCount(0);
+});
+
 test.describe("without the live stream", () => {
   test.use({ allowedBrowserErrors: [/net::ERR_FAILED \(http:\/\/[^)]+\/api\/events\)/] });
 
