@@ -110,6 +110,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* No paint before the header is whole: a page arriving in parts (a slow line, a busy phone) would show the
+            header's first buttons, then move them aside for the rest (a layout shift). Ignored where unsupported. */}
+        <link rel="expect" href="#main" blocking="render" />
         {root?.followSystemTheme ? (
           // Before anything is painted: a light system turns the dark page light (no flash of dark).
           // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant, allowed by its hash in the CSP
@@ -118,13 +121,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+      <body className="site-body">
         <a href="#main" className="skip-link">
           {root ? t("common.skipToContent") : "Skip to content"}
         </a>
         <div className="flex min-h-screen flex-col">
           {root ? <SiteHeader /> : null}
-          <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-4 py-10 outline-none sm:px-6">
+          <main id="main" tabIndex={-1} className="site-main">
             {children}
           </main>
           {root ? <SiteFooter /> : null}
