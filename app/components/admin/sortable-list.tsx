@@ -10,6 +10,7 @@ import {
   useState,
 } from "react";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
+import { focusInList, moveButtonClass } from "./move-focus.ts";
 
 function moved<T>(list: T[], from: number, to: number): T[] {
   const next = [...list];
@@ -70,25 +71,6 @@ function rowAt(list: HTMLElement | null, point: Point): string | null {
   const row = document.elementFromPoint(point.x, point.y)?.closest<HTMLElement>("li[data-id]");
   return row && list?.contains(row) ? (row.dataset.id ?? null) : null;
 }
-
-/** Which button stands in for a move button switched off at the list's end: the same item's other direction. */
-const TWIN = { top: "down", up: "down", down: "up", bottom: "up" } as const;
-
-/**
- * Focuses the element with `id` in `list`; a move button switched off (its item is now first or last) hands the
- * focus to its twin that still works, so that a keyboard user stays on the item.
- */
-function focusInList(list: HTMLElement | null, id: string) {
-  let target = document.getElementById(id);
-  if (target instanceof HTMLButtonElement && target.disabled) {
-    const twin = id.replace(/^move-(top|up|down|bottom)-/, (_, way: keyof typeof TWIN) => `move-${TWIN[way]}-`);
-    target = document.getElementById(twin);
-  }
-  if (target && list?.contains(target) && !(target instanceof HTMLButtonElement && target.disabled)) target.focus();
-}
-
-const moveButtonClass =
-  "rounded-md p-1.5 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-40 dark:text-zinc-200 dark:hover:bg-zinc-800";
 
 /**
  * A list that is reordered by dragging an item's handle (a line shows where it lands, the window scrolls near its
@@ -250,6 +232,7 @@ export function SortableList<T extends { id: string }>(props: {
               <div className="ml-auto flex shrink-0 gap-1">
                 <button
                   id={ids.top}
+                  data-move="top"
                   type="button"
                   disabled={first}
                   onClick={() => move(index, 0, ids.top)}
@@ -260,6 +243,7 @@ export function SortableList<T extends { id: string }>(props: {
                 </button>
                 <button
                   id={ids.up}
+                  data-move="up"
                   type="button"
                   disabled={first}
                   onClick={() => move(index, index - 1, ids.up)}
@@ -270,6 +254,7 @@ export function SortableList<T extends { id: string }>(props: {
                 </button>
                 <button
                   id={ids.down}
+                  data-move="down"
                   type="button"
                   disabled={last}
                   onClick={() => move(index, index + 1, ids.down)}
@@ -280,6 +265,7 @@ export function SortableList<T extends { id: string }>(props: {
                 </button>
                 <button
                   id={ids.bottom}
+                  data-move="bottom"
                   type="button"
                   disabled={last}
                   onClick={() => move(index, order.length - 1, ids.bottom)}

@@ -5,6 +5,7 @@ import { MENU_SECTION_IDS, type MenuSectionId, menuOrderOf } from "#app/domains/
 import type { MessageKey } from "#app/i18n/i18n.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { useTranslate } from "#app/web/root-data.ts";
+import { focusInList, moveButtonClass } from "../move-focus.ts";
 
 /** The menu's own words for each section: the list reads as the header does. */
 const SECTION_LABELS: Record<MenuSectionId, MessageKey> = {
@@ -17,9 +18,6 @@ const SECTION_LABELS: Record<MenuSectionId, MessageKey> = {
   contact: "nav.contact",
   albums: "nav.albums",
 };
-
-const moveButtonClass =
-  "rounded-md p-1.5 text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-40 dark:text-zinc-200 dark:hover:bg-zinc-800";
 
 /**
  * The setting `menu_order`: the menu's sections as a list with "up" and "down" buttons (each move announced to
@@ -38,13 +36,14 @@ export function MenuOrderField(props: {
   const [hydrated, setHydrated] = useState(false);
   const [announcement, setAnnouncement] = useState("");
   const focusAfterMove = useRef<string | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
   const id = useId();
   const order = menuOrderOf(props.value);
 
   useEffect(() => setHydrated(true), []);
   useEffect(() => {
     if (!focusAfterMove.current) return;
-    document.getElementById(focusAfterMove.current)?.focus();
+    focusInList(listRef.current, focusAfterMove.current);
     focusAfterMove.current = null;
   });
 
@@ -68,10 +67,8 @@ export function MenuOrderField(props: {
     const next = [...order];
     next.splice(from, 1);
     next.splice(to, 0, section);
-    // At the list's end the pressed button is disabled: the focus goes to the other one, which still works.
-    const direction = to < from ? "up" : "down";
-    const atEnd = to === 0 || to === order.length - 1;
-    focusAfterMove.current = `${id}-${section}-${atEnd ? (direction === "up" ? "down" : "up") : direction}`;
+    // At the list's end the pressed button is switched off: focusInList takes the other one, which still works.
+    focusAfterMove.current = `${id}-${section}-${to < from ? "up" : "down"}`;
     setAnnouncement(`${nameOf(section)}: ${to + 1} / ${order.length}`);
     props.onChange(next.join(","));
   };
@@ -85,6 +82,7 @@ export function MenuOrderField(props: {
       </p>
       <input type="hidden" name={props.name} value={order.join(",")} />
       <ol
+        ref={listRef}
         aria-label={props.label}
         className="mt-2 max-w-sm divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-700"
       >
@@ -96,6 +94,7 @@ export function MenuOrderField(props: {
               <span className="flex-1 text-sm font-medium">{name}</span>
               <button
                 id={`${id}-${section}-up`}
+                data-move="up"
                 type="button"
                 className={moveButtonClass}
                 aria-label={t("admin.common.moveUp", { name })}
@@ -106,6 +105,7 @@ export function MenuOrderField(props: {
               </button>
               <button
                 id={`${id}-${section}-down`}
+                data-move="down"
                 type="button"
                 className={moveButtonClass}
                 aria-label={t("admin.common.moveDown", { name })}
