@@ -56,17 +56,20 @@ export default function AdminPostEditor({ loaderData, actionData }: Route.Compon
   // when the page's data shows that save or a later one (the action's answer can come before the data loaded after
   // it, and that data can hold a save made elsewhere right after this one: the text here was saved, so theirs is
   // shown in place, as the editor does for any save elsewhere while nothing is unsaved).
-  const seenSave = useRef<string | null>(null);
-  const ownSave = useRef<string | null>(null);
+  // `ownSave.shown`: that save has opened the editor afresh already (the action's answer stays the same until the
+  // next action, and must not open it again on a later reload).
+  const ownSave = useRef<{ at: string; shown: boolean } | null>(null);
   const shownSave = useRef<string | null>(null);
   const saved = actionData?.ok && "updatedAt" in actionData ? actionData.updatedAt : null;
-  if (saved && saved !== seenSave.current) {
-    seenSave.current = saved;
-    ownSave.current = saved;
-  }
-  if (ownSave.current !== null && post && Date.parse(post.updatedAt) >= Date.parse(ownSave.current)) {
+  if (saved && saved !== ownSave.current?.at) ownSave.current = { at: saved, shown: false };
+  if (
+    ownSave.current &&
+    !ownSave.current.shown &&
+    post &&
+    Date.parse(post.updatedAt) >= Date.parse(ownSave.current.at)
+  ) {
     shownSave.current = post.updatedAt;
-    ownSave.current = null;
+    ownSave.current.shown = true;
   }
   return (
     <div>

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page, Route } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { createUser, insertLinkRow } from "#tests/support/factories.ts";
@@ -9,7 +9,7 @@ import { createGalleryPicture, storageIn } from "#tests/support/gallery-factorie
 import { freePort, startServer } from "#tests/support/server-process.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
-import { openAsNewAdmin } from "./admin-site-helpers.ts";
+import { type AdminFixtures, openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { addInAdmin, uniqueName } from "./content-helpers.ts";
 import { E2E_DATA_DIR, E2E_SECRET } from "./e2e-env.ts";
@@ -31,7 +31,22 @@ function countStreams(page: Page) {
   return opened;
 }
 
-const linkList = (page: Page) => page.getByRole("list", { name: "Links in display order" });
+/**
+ * A new admin's links screen, live, after links titled `titles` were added at the bottom of the list (as another
+ * admin's save would add them) and shown there: the list and their ids.
+ */
+async function openLinksLive(
+  page: Page,
+  fixtures: AdminFixtures & { database: AppDatabase },
+  titles: string[],
+): Promise<{ list: Locator; ids: string[] }> {
+  await openAsNewAdmin(page, fixtures, "/admin/links");
+  await waitForLive(page);
+  const list = page.getByRole("list", { name: "Links in display order" });
+  const ids = await addLinksAtTheBottom(fixtures.database, titles);
+  await expect(list.getByRole("listitem").last()).toContainText(titles.at(-1) ?? "");
+  return { list, ids };
+}
 
 /** Links written straight into the table (as another admin's save would), below every link there is, in order. */
 async function addLinksAtTheBottom(database: AppDatabase, titles: string[]): Promise<string[]> {
@@ -87,13 +102,9 @@ test("a save made while a live reload is on its way is not undone by that reload
   signInAs,
   database,
 }) => {
-  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
-  await waitForLive(page);
-  const list = linkList(page);
   // Two links at the bottom of the list: the second is moved to the top below.
   const [first, moving] = [uniqueName("Stays"), uniqueName("Moves")];
-  const ids = await addLinksAtTheBottom(database, [first, moving]);
-  await expect(list.getByRole("listitem").last()).toContainText(moving);
+  const { list, ids } = await openLinksLive(page, { makeUser, signInAs, database }, [first, moving]);
 
   // The reload a change elsewhere starts is held on its way, as a slow network or a busy server would hold it: it
   // reads the list before the save below and answers after it.
@@ -144,12 +155,8 @@ test("a change read live that moves the focused link to the end leaves the focus
   signInAs,
   database,
 }) => {
-  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/links");
-  await waitForLive(page);
-  const list = linkList(page);
   const names = [uniqueName("Ahead"), uniqueName("Focused"), uniqueName("Behind")];
-  const ids = await addLinksAtTheBottom(database, names);
-  await expect(list.getByRole("listitem").last()).toContainText(names[2] ?? "");
+  const { list, ids } = await openLinksLive(page, { makeUser, signInAs, database }, names);
   const down = page.getByRole("button", { name: `Move “${names[1]}” down` });
   await down.focus();
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { openAsNewAdmin } from "./admin-site-helpers.ts";
+import { type AdminFixtures, openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { uniqueName } from "./content-helpers.ts";
 import { expect, test, waitForHydration } from "./fixtures.ts";
@@ -14,6 +14,16 @@ const banner = (page: Page) => page.getByRole("region", { name: "Saved elsewhere
 async function saveDraft(page: Page) {
   await page.getByRole("button", { name: "Save draft" }).click();
   await expect(page.getByText("Saved.", { exact: true }).first()).toBeVisible();
+}
+
+/** A new admin writes a new post and saves it as a draft: its id. */
+async function writeNewPost(page: Page, fixtures: AdminFixtures, title: string, body: string): Promise<string> {
+  await openAsNewAdmin(page, fixtures, "/admin/posts/new");
+  await english(page).getByLabel("Title").fill(uniqueName(title));
+  await bodyOf(page).fill(body);
+  await saveDraft(page);
+  await expect(page).toHaveURL(/\/admin\/posts\/[0-9a-f-]{36}\?done=save$/);
+  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
 }
 
 test("a save made elsewhere is announced; the admin sees both, takes theirs, or keeps theirs out", async ({
@@ -107,12 +117,7 @@ test("an own save whose reload comes after a save made elsewhere shows theirs in
   signInAs,
   database,
 }) => {
-  await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/posts/new");
-  await english(page).getByLabel("Title").fill(uniqueName("Overtaken post"));
-  await bodyOf(page).fill("First.");
-  await saveDraft(page);
-  await expect(page).toHaveURL(/\/admin\/posts\/[^/]+\?done=save$/);
-  const postId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+  const postId = await writeNewPost(page, { makeUser, signInAs }, "Overtaken post", "First.");
   await expect(page.locator("html")).toHaveAttribute("data-live", "connected", { timeout: 15_000 });
 
   // The page's reload after the next save is held on its way (a busy server, a slow line), and another admin
@@ -161,11 +166,7 @@ test.describe("without the live stream", () => {
     signInAs,
     database,
   }) => {
-    await openAsNewAdmin(page, { makeUser, signInAs }, "/admin/posts/new");
-    await english(page).getByLabel("Title").fill(uniqueName("Stale post"));
-    await bodyOf(page).fill("Mine.");
-    await saveDraft(page);
-    const postId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    const postId = await writeNewPost(page, { makeUser, signInAs }, "Stale post", "Mine.");
     // Saved by the command line, a restore or a stream this page missed: no live event reaches it.
     await page.route("**/api/events", (route) => route.abort());
     await page.reload();
