@@ -1,6 +1,9 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PRIVATE_MEDIA_CACHE_CONTROL, PUBLIC_MEDIA_CACHE_CONTROL } from "#app/domains/media/media-keys.server.ts";
@@ -128,6 +131,21 @@ export function describeStorageContract(name: string, harness: StorageHarness): 
       expect(await text(await storage.readStream("public/x.txt"))).toBe("second!");
       await storage.save("public/x.txt", Readable.from([Buffer.from("4")]), { overwrite: true });
       expect(await text(await storage.readStream("public/x.txt"))).toBe("4");
+    });
+
+    it("closes a file stream it refuses, and that stream's late error (its file gone before it opened) goes nowhere", async () => {
+      // A refused upload's request ends at once and its temporary file is removed: a stream on it, made before the
+      // save was called, opens only afterwards and fails. An error no one listens to would stop the process.
+      await storage.save("public/x.txt", Buffer.from("first"));
+      const gone = () => fs.createReadStream(path.join(os.tmpdir(), `vitrine-gone-${randomUUID()}.upload`));
+      const taken = gone();
+      expect((await caught(storage.save("public/x.txt", taken))).code).toBe("exists");
+      const outside = gone();
+      await expect(storage.save("../outside.txt", outside)).rejects.toThrow();
+      for (const stream of [taken, outside]) {
+        if (!stream.closed) await new Promise<void>((resolve) => stream.once("close", () => resolve()));
+      }
+      expect(await text(await storage.readStream("public/x.txt"))).toBe("first");
     });
 
     it("never leaves a file under the name when the source fails midway", async () => {

@@ -21,6 +21,7 @@ import {
   createUrlSigner,
   existsError,
   notFoundError,
+  owningStream,
   pageBounds,
   pageOfFiles,
   StorageError,
@@ -180,33 +181,29 @@ export function createS3Storage(options: S3Location & { secret: string; client?:
   };
 
   const storage: S3FileStorage = {
-    async save(key, data, saveOptions = {}) {
-      const Key = objectKeyOf(key);
-      const overwrite = saveOptions.overwrite === true;
-      try {
+    save: (key, data, saveOptions = {}) =>
+      owningStream(data, async () => {
+        const Key = objectKeyOf(key);
+        const overwrite = saveOptions.overwrite === true;
         await refuseTaken(key, overwrite);
-      } catch (error) {
-        if (data instanceof Readable) data.destroy();
-        throw error;
-      }
-      const params = { Bucket, Key, ...headersOf(key), ...condition(overwrite) };
-      try {
-        if (Buffer.isBuffer(data)) await client.send(new PutObjectCommand({ ...params, Body: data }));
-        else {
-          // A stream of unknown length (a video of up to VIDEO_UPLOAD_MAX_MB) cannot go in one plain PUT, and
-          // buffering it whole would hold a gigabyte in memory. `Upload` sends what fits in one 5 MB part as one
-          // PUT and anything larger as a multipart upload (a few parts in memory at a time), which the bucket
-          // shows under the name only once complete and which is aborted when the source fails midway.
-          await new Upload({ client, params: { ...params, Body: data }, leavePartsOnError: false }).done();
+        const params = { Bucket, Key, ...headersOf(key), ...condition(overwrite) };
+        try {
+          if (Buffer.isBuffer(data)) await client.send(new PutObjectCommand({ ...params, Body: data }));
+          else {
+            // A stream of unknown length (a video of up to VIDEO_UPLOAD_MAX_MB) cannot go in one plain PUT, and
+            // buffering it whole would hold a gigabyte in memory. `Upload` sends what fits in one 5 MB part as one
+            // PUT and anything larger as a multipart upload (a few parts in memory at a time), which the bucket
+            // shows under the name only once complete and which is aborted when the source fails midway.
+            await new Upload({ client, params: { ...params, Body: data }, leavePartsOnError: false }).done();
+          }
+        } catch (error) {
+          if (isTaken(error)) throw existsError(key);
+          throw error;
         }
-      } catch (error) {
-        if (isTaken(error)) throw existsError(key);
-        throw error;
-      }
-      const stored = await statOf(key);
-      if (!stored) throw new StorageError("not_found", `"${key}" vanished right after it was written`);
-      return stored;
-    },
+        const stored = await statOf(key);
+        if (!stored) throw new StorageError("not_found", `"${key}" vanished right after it was written`);
+        return stored;
+      }),
 
     async readStream(key, range) {
       const Key = objectKeyOf(key);

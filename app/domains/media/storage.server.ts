@@ -151,6 +151,24 @@ export function createUrlSigner(secret: string): Pick<FileStorage, "signedUrl" |
   };
 }
 
+/**
+ * Runs a driver's save of `data`, which owns the stream from then on: a stream it did not read to its end is closed
+ * when the save fails, and an error the stream raises afterwards goes nowhere. A file stream opens its file only
+ * after it was made; a refused upload's request ends at once and removes its temporary file, so the stream's open
+ * can fail later, and an error event no one listens to stops the process. While the save reads the stream, its
+ * errors reach the save through what reads it (a pipeline, the S3 upload).
+ */
+export async function owningStream<T>(data: Buffer | Readable, save: () => Promise<T>): Promise<T> {
+  if (!(data instanceof Readable)) return save();
+  data.on("error", () => {});
+  try {
+    return await save();
+  } catch (error) {
+    data.destroy();
+    throw error;
+  }
+}
+
 function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === "ENOENT";
 }
@@ -222,26 +240,24 @@ export function createLocalStorage(options: { root: string; secret: string }): F
   };
 
   const storage: FileStorage = {
-    async save(key, data, saveOptions = {}) {
-      fileOf(key);
-      const overwrite = saveOptions.overwrite === true;
-      if (!overwrite && (await statOf(key))) {
-        if (data instanceof Readable) data.destroy();
-        throw existsError(key);
-      }
-      const temp = await tempFile();
-      try {
-        if (Buffer.isBuffer(data)) await fsp.writeFile(temp, data);
-        else await pipeline(data, fs.createWriteStream(temp));
-        await publish(temp, key, overwrite);
-      } catch (error) {
-        await fsp.rm(temp, { force: true });
-        throw error;
-      }
-      const stored = await statOf(key);
-      if (!stored) throw new StorageError("not_found", `"${key}" vanished right after it was written`);
-      return stored;
-    },
+    save: (key, data, saveOptions = {}) =>
+      owningStream(data, async () => {
+        fileOf(key);
+        const overwrite = saveOptions.overwrite === true;
+        if (!overwrite && (await statOf(key))) throw existsError(key);
+        const temp = await tempFile();
+        try {
+          if (Buffer.isBuffer(data)) await fsp.writeFile(temp, data);
+          else await pipeline(data, fs.createWriteStream(temp));
+          await publish(temp, key, overwrite);
+        } catch (error) {
+          await fsp.rm(temp, { force: true });
+          throw error;
+        }
+        const stored = await statOf(key);
+        if (!stored) throw new StorageError("not_found", `"${key}" vanished right after it was written`);
+        return stored;
+      }),
 
     async readStream(key, range) {
       const file = fileOf(key);
