@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { leavePresence, notePresence } from "#app/domains/posts/post-presence.server.ts";
 import { type AdminFixtures, openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { uniqueName } from "./content-helpers.ts";
@@ -155,6 +156,53 @@ test("an own save whose reload comes after a save made elsewhere shows theirs in
   // Nothing here was unsaved: the editor takes their text in place.
   await expect(bodyOf(page)).toHaveValue("Theirs, later.", { timeout: 5_000 });
   await expect(banner(page)).toHaveCount(0);
+});
+
+test("an older answer about who is there does not bring back an editor who has left", async ({
+  page,
+  makeUser,
+  signInAs,
+  database,
+}) => {
+  const postId = await writeNewPost(page, { makeUser, signInAs }, "Presence post", "Text.");
+  await expect(page.locator("html")).toHaveAttribute("data-live", "connected", { timeout: 15_000 });
+  const note = page.getByRole("status").filter({ hasText: "Also open in the editor:" });
+  // Another admin's editor, as its heartbeat would note it: this page is told live and shows it.
+  const other = { postId, tab: `other-${Date.now()}`, userId: (await makeUser({ admin: true })).id };
+  await notePresence(database.db, other);
+  await expect(note).toBeVisible({ timeout: 5_000 });
+
+  // The editor's next "I am here" (its own save opens it afresh) is answered while the other is there, and that
+  // answer is held on its way (a busy server, a slow line) until the other has left and the page was told so.
+  const address = `/admin/posts/${postId}/presence`;
+  let release = () => {};
+  const answered = new Promise<void>((resolve) => {
+    void page.route(
+      (url) => url.pathname === address,
+      async (route) => {
+        if (route.request().method() !== "POST" || !route.request().postData()?.includes("here")) {
+          return route.fallback();
+        }
+        await page.unroute((url) => url.pathname === address);
+        const response = await route.fetch();
+        const go = new Promise<void>((done) => {
+          release = done;
+        });
+        resolve();
+        await go;
+        await route.fulfill({ response });
+      },
+    );
+  });
+  await bodyOf(page).fill("Text, saved again.");
+  await saveDraft(page);
+  await answered;
+  await leavePresence(database.db, other);
+  await expect(note).toHaveCount(0, { timeout: 5_000 });
+  release();
+  // The held answer, older than the one that said the other left, changes nothing.
+  await page.waitForTimeout(1_000);
+  await expect(note).toHaveCount(0);
 });
 
 test.describe("without the live stream", () => {

@@ -9,6 +9,15 @@ function presenceForm(intent: "here" | "leave", tab: string): FormData {
   return form;
 }
 
+type Order = { asked: number; taken: number };
+
+/** Whether the answer to `question` is the newest yet (it is then taken): none asked after it was answered first. */
+function isLatest(order: Order, question: number): boolean {
+  if (question < order.taken) return false;
+  order.taken = question;
+  return true;
+}
+
 /**
  * Who else has this post open in the editor: this tab says it is there on opening and every heartbeat (the
  * answer lists the others), says it leaves when it closes or goes elsewhere, and asks again when the live stream
@@ -17,6 +26,9 @@ function presenceForm(intent: "here" | "leave", tab: string): FormData {
 export function usePostPresence(postId: string | null): EditorPresence[] {
   const [others, setOthers] = useState<EditorPresence[]>([]);
   const tab = useRef<string | null>(null);
+  // Answers are taken in the order they were asked: a heartbeat's answer that comes after a later question's (a
+  // busy server) is older, and would bring back someone who has left until the next heartbeat, 20 s later.
+  const order = useRef<Order>({ asked: 0, taken: 0 });
   const address = postId ? `/admin/posts/${postId}/presence` : null;
 
   useEffect(() => {
@@ -26,13 +38,14 @@ export function usePostPresence(postId: string | null): EditorPresence[] {
     let open = true;
     const here = async () => {
       try {
+        const question = ++order.current.asked;
         const response = await fetch(address, {
           method: "POST",
           body: presenceForm("here", id),
           headers: { Accept: "application/json" },
         });
         const answer = (await response.json()) as { others?: EditorPresence[] };
-        if (open && response.ok) setOthers(answer.others ?? []);
+        if (open && response.ok && isLatest(order.current, question)) setOthers(answer.others ?? []);
       } catch {
         // Offline: the next heartbeat tries again.
       }
@@ -56,11 +69,12 @@ export function usePostPresence(postId: string | null): EditorPresence[] {
       const id = tab.current;
       void (async () => {
         try {
+          const question = ++order.current.asked;
           const response = await fetch(`${address}?tab=${encodeURIComponent(id)}`, {
             headers: { Accept: "application/json" },
           });
           const answer = (await response.json()) as { others?: EditorPresence[] };
-          if (response.ok && tab.current === id) setOthers(answer.others ?? []);
+          if (response.ok && tab.current === id && isLatest(order.current, question)) setOthers(answer.others ?? []);
         } catch {
           // The heartbeat tells again.
         }
