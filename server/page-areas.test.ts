@@ -16,7 +16,8 @@ describe("what a page depends on, by its address", () => {
     const gallery = { areas: ["settings", "gallery", "media"], values: ["menu-sections"] };
     expect(pageDependencies("/")).toEqual(gallery);
     expect(pageDependencies("/?category=Landscape&page=2")).toEqual(gallery);
-    expect(pageDependencies("/_root.data")).toEqual(gallery);
+    expect(pageDependencies("/_.data")).toEqual(gallery);
+    expect(pageDependencies("/_.data?category=Landscape&_routes=root%2Croutes%2Fgallery")).toEqual(gallery);
     expect(pageDependencies("/faq.data?_routes=routes%2Ffaq")).toEqual({
       areas: ["settings", "faq"],
       values: ["menu-sections"],

@@ -29,13 +29,13 @@ const PAGE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
 };
 
 /**
- * The page an address (with its query) shows: the path without its query, React Router's `.data` suffix (a
- * client-side navigation's data) and `_root` (the data of `/`).
+ * The page an address (with its query) shows: the path without its query and React Router's `.data` suffix (a
+ * client-side navigation's data), where a path ending in `/` takes `_.data` (the data of `/` is `/_.data`).
  */
 function firstSegment(url: string): string | undefined {
   let pathname = url.split("?")[0] ?? "";
-  if (pathname.endsWith(".data")) pathname = pathname.slice(0, -".data".length);
-  if (pathname === "/_root") pathname = "/";
+  if (pathname.endsWith("/_.data")) pathname = pathname.slice(0, -"_.data".length);
+  else if (pathname.endsWith(".data")) pathname = pathname.slice(0, -".data".length);
   const match = /^\/([a-z-]*)(\/|$)/.exec(pathname);
   return match?.[1];
 }

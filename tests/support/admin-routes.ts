@@ -32,10 +32,15 @@ export function adminPaths(): string[] {
   return adminRoutes().map((route) => route.path);
 }
 
-/** React Router's data request for a page (what a client-side navigation fetches): `/a?x` → `/a.data?x`. */
+/**
+ * React Router's data request for a page (what a client-side navigation fetches), by the router's own rule
+ * (`singleFetchUrl` in react-router's single-fetch, 8.4): a path ending in `/` takes `_.data` (`/` → `/_.data`),
+ * any other `.data` (`/a?x` → `/a.data?x`). `/_root.data` was an older version's name of `/`'s data: today it is
+ * a page that does not exist, and a leak test that looked there saw a 404 whatever the gallery showed.
+ */
 export function dataPathOf(path: string): string {
   const [pathname = "", query] = path.split("?");
-  return `${pathname === "/" ? "/_root" : pathname}.data${query ? `?${query}` : ""}`;
+  return `${pathname}${pathname.endsWith("/") ? "_" : ""}.data${query ? `?${query}` : ""}`;
 }
 
 /**
