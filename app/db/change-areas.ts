@@ -85,6 +85,8 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   account_tokens: [],
   // Written only by the triggers, beside a write that moves its own area.
   change_events: [],
+  // Written with the events for everyone (migration 0029), so with a write of the areas those name.
+  public_changes: [],
   // Who has a post open in the editor: admins only, announced by its own events.
   editor_presence: [],
   // Counted limits (failed sign-ins per address, reset requests, the contact form's): nothing shows them, and a

@@ -23,6 +23,12 @@ export interface ChangeEventsTable {
   created_at: DbDate;
 }
 
+/** Per area, when visitors last could notice a change (migration 0029: the newest event for everyone). */
+export interface PublicChangesTable {
+  area: string;
+  changed_at: DbDate;
+}
+
 /**
  * One counted limit's count for one key in its current window (migration 0017, app/auth/rate-limit.server.ts):
  * failed sign-ins per client address, reset requests per e-mail address, the contact form's limits and spent tokens.

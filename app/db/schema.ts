@@ -18,6 +18,7 @@ import type {
   ChangeEventsTable,
   EditorPresenceTable,
   JobsTable,
+  PublicChangesTable,
   SecretFingerprintsTable,
 } from "./schema-operations.ts";
 import type { SearchDocumentsTable, SearchFtsTable } from "./search-documents-table.ts";
@@ -349,6 +350,7 @@ export type {
   MemberGroupsTable,
   MemberSubscriptionsTable,
   MemberVisitsTable,
+  PublicChangesTable,
   SecretFingerprintsTable,
   ShareLinksTable,
   UserGroupsTable,
@@ -377,6 +379,7 @@ export interface Database {
   post_tags: PostTagsTable;
   contact_messages: ContactMessagesTable;
   change_events: ChangeEventsTable;
+  public_changes: PublicChangesTable;
   editor_presence: EditorPresenceTable;
   attempt_counts: AttemptCountsTable;
   jobs: JobsTable;

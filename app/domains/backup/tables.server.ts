@@ -77,7 +77,8 @@ export const SEARCH_INDEX_TABLES: readonly string[] = [
 
 /**
  * Tables a backup leaves out: change events are a day's notice of writes to open pages (issue 19), not data; a
- * restore's own writes record the events that tell open pages about it. Who has a post open in the editor is a
+ * restore's own writes record the events that tell open pages about it, and so the times visitors last could notice
+ * a change (public_changes, the sitemap's last changes). Who has a post open in the editor is a
  * minute's state of open browser tabs. The counted limits (attempt_counts) are windows of an hour at most, keyed by
  * visitors' addresses, which a backup should not carry; a restored site starts them afresh, as a restart once did.
  * The auth secret's fingerprint belongs to the secret, which is not in the archive either: the restored site records
@@ -92,6 +93,7 @@ export const SEARCH_INDEX_TABLES: readonly string[] = [
  */
 export const UNBACKED_TABLES: readonly string[] = [
   "change_events",
+  "public_changes",
   "editor_presence",
   "attempt_counts",
   "secret_fingerprints",

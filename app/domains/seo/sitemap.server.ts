@@ -2,6 +2,8 @@ import type { Kysely } from "kysely";
 import type { Database, DbDate } from "#app/db/schema.ts";
 import { toIsoString } from "#app/db/values.ts";
 import { cachedUntilChanged } from "#app/db/version-cache.server.ts";
+import { readableBy } from "#app/domains/access/access.server.ts";
+import { VISITOR } from "#app/domains/access/reader.ts";
 import { hasPublicAlbum, listPublicAlbumPaths } from "#app/domains/albums/albums-public.server.ts";
 import { readMenuSections } from "#app/domains/content/menu-sections.server.ts";
 import { publishedOrderQuery } from "#app/domains/gallery/gallery-public.server.ts";
@@ -52,65 +54,79 @@ function latest(...dates: (DbDate | null | undefined)[]): string | undefined {
 }
 
 /**
- * When a page's content was last changed: the latest admin write of its kinds (the audit log, which also
- * knows deletions), or the latest row's own time for content that came without an admin (seeding, restore).
+ * When what a page shows a visitor last changed, per area (issue 42): the newest change visitors could notice (the
+ * area's newest change event for everyone, kept by migration 0029: edits, and also deletions, hiding and
+ * restricting of what they saw), or the newest visible row's own time for content that came without an event's
+ * record (a site older than 0029). Never a hidden or restricted row's time, nor an admin's audit entry about one:
+ * editing a Family-only picture must not move the gallery's `<lastmod>`, or the sitemap would tell that it exists.
  */
-async function lastChanges(db: Kysely<Database>) {
-  const audit = async (area: string) =>
-    (
-      await db
-        .selectFrom("audit_log")
-        .select((eb) => eb.fn.max("created_at").as("at"))
-        .where("action", "like", `${area}.%`)
-        .executeTakeFirst()
-    )?.at ?? null;
-  const rows = async (table: "links" | "faq_entries" | "videos" | "gallery_images") =>
-    (
-      await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.max("updated_at").as("at"))
-        .executeTakeFirst()
-    )?.at ?? null;
-  const [settings, setUp, gallery, links, faq, videos, galleryRows, linkRows, faqRows, videoRows] = await Promise.all([
-    audit("settings"),
+async function lastChanges(db: Kysely<Database>, pictureTimes: DbDate[]) {
+  const newest = async (query: Promise<{ at: DbDate | null } | undefined>) => (await query)?.at ?? null;
+  const [stamps, setUp, links, faq, videos] = await Promise.all([
+    db.selectFrom("public_changes").select(["area", "changed_at"]).execute(),
     // Settings never changed by an admin are the defaults the site was set up with, when its first account came.
     db
       .selectFrom("user")
       .select((eb) => eb.fn.min("createdAt").as("at"))
       .executeTakeFirst()
       .then((row) => row?.at ?? null),
-    audit("gallery"),
-    audit("links"),
-    audit("faq"),
-    audit("videos"),
-    rows("gallery_images"),
-    rows("links"),
-    rows("faq_entries"),
-    rows("videos"),
+    newest(
+      db
+        .selectFrom("links")
+        .select((eb) => eb.fn.max("updated_at").as("at"))
+        .where("active", "=", true)
+        .executeTakeFirst(),
+    ),
+    newest(
+      db
+        .selectFrom("faq_entries")
+        .select((eb) => eb.fn.max("updated_at").as("at"))
+        .where("active", "=", true)
+        .executeTakeFirst(),
+    ),
+    // Videos have readers of their own (migration 0025); links and questions are everyone's once active.
+    newest(
+      db
+        .selectFrom("videos as v")
+        .select((eb) => eb.fn.max("v.updated_at").as("at"))
+        .where("v.active", "=", true)
+        .where(readableBy(VISITOR, "video", "v"))
+        .executeTakeFirst(),
+    ),
   ]);
+  const noticed = (area: string) => stamps.find((stamp) => stamp.area === area)?.changed_at ?? null;
   return {
-    settings: latest(settings) ?? latest(setUp),
-    gallery: latest(gallery, galleryRows),
-    links: latest(links, linkRows),
-    faq: latest(faq, faqRows),
-    videos: latest(videos, videoRows),
+    settings: latest(noticed("settings"), setUp),
+    // A picture's sizes made in the background (media) are when it appears.
+    gallery: latest(noticed("gallery"), noticed("media"), ...pictureTimes),
+    links: latest(noticed("links"), links),
+    faq: latest(noticed("faq"), faq),
+    videos: latest(noticed("videos"), videos),
+    // The start page's latest posts (the posts' own entries are the blog's: blog-sitemap.server.ts).
+    posts: noticed("posts"),
   };
 }
 
 /** The site's own pages and the gallery's pictures. */
 export async function listSitePages(db: Kysely<Database>, settings: SiteSettings): Promise<SitemapEntry[]> {
-  const [changed, menu, pictures, albums] = await Promise.all([
-    lastChanges(db),
+  const [menu, pictures, albums] = await Promise.all([
     readMenuSections(db, settings, { post: hasPublishedPost, album: hasPublicAlbum }),
     publishedOrderQuery(db, null)
       .select(["g.updated_at", "i.width", "i.height", "i.placeholder", "i.variants"])
       .execute(),
     listPublicAlbumPaths(db),
   ]);
+  const changed = await lastChanges(
+    db,
+    pictures.map((picture) => picture.updated_at),
+  );
   const entries: SitemapEntry[] = [
     { path: "/", lastmod: latest(changed.gallery, changed.settings) },
-    // The start page shows the settings' texts and the latest pictures, links and video.
-    { path: "/home", lastmod: latest(changed.settings, changed.gallery, changed.links, changed.videos) },
+    // The start page shows the settings' texts and the latest pictures, links, video and posts.
+    {
+      path: "/home",
+      lastmod: latest(changed.settings, changed.gallery, changed.links, changed.videos, changed.posts),
+    },
   ];
   // The content pages the menu offers (those with a published entry, unless the setting shows them all).
   if (menu.links) entries.push({ path: "/links", lastmod: latest(changed.links, changed.settings) });
