@@ -3,6 +3,7 @@ import express from "express";
 import { createRequestHandler, matchPath, RouterContextProvider, type ServerBuild } from "react-router";
 import { recordWrites, WriteLog } from "#app/db/change-versions.server.ts";
 import { keptStamp, settleKept } from "#app/db/version-cache.server.ts";
+import { groupEventReaders } from "#app/domains/live/group-readers.server.ts";
 import { formatMegabytes } from "#app/domains/media/upload.server.ts";
 import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
@@ -121,6 +122,7 @@ export async function startup(source: Record<string, string | undefined> = proce
   eventStreams = createEventStreams({
     feed: runtime.changeFeed,
     identify: (cookie) => identifyStreamHolder(cookie, runtime),
+    groupReaders: (events) => groupEventReaders(runtime.database.db, events),
     limits: { perClient: env.live.maxStreamsPerClient, total: env.live.maxStreams },
     onError: (error) => getLogger().warn({ err: error }, "A live stream could not read its session or events"),
   });

@@ -91,6 +91,55 @@ describe("audiences", () => {
   });
 });
 
+describe("a group's items (issue 42)", () => {
+  it("writes a groups event to admins and to the members the batch's one read names, and to no one else", async () => {
+    await site.close();
+    const asked: number[][] = [];
+    site = await serveStreams({
+      async groupReaders(events) {
+        asked.push(events.map((event) => event.seq));
+        // The first groups event is for u-family's group; the second for a group no open stream is in.
+        const groups = events.filter((event) => event.audience === "groups");
+        return new Map([[groups[0]?.seq ?? -1, new Set(["u-family"])]]);
+      },
+    });
+    site.people.set("who=family", identity("member", "u-family"));
+    site.people.set("who=friend", identity("member", "u-friend"));
+    site.people.set("who=admin", identity("admin", "u-admin"));
+    const [visitor, family, friend, admin] = [
+      await open(),
+      await open("who=family"),
+      await open("who=friend"),
+      await open("who=admin"),
+    ];
+    const events = site.push({ audience: "groups", area: "gallery", id: "p1" }, { audience: "groups", area: "posts" });
+    const [marker] = site.push({ audience: "everyone" });
+    await settled([visitor, family, friend, admin], marker?.seq ?? 0);
+    expect(seqsIn(family)).toEqual([events[0]?.seq, marker?.seq]);
+    expect(seqsIn(friend)).toEqual([marker?.seq]);
+    expect(seqsIn(visitor)).toEqual([marker?.seq]);
+    expect(seqsIn(admin)).toEqual([events[0]?.seq, events[1]?.seq, marker?.seq]);
+    // Read once for the batch, whatever the number of members' streams; not at all for a batch without groups events.
+    expect(asked).toEqual([events.map((event) => event.seq)]);
+  });
+
+  it("writes a groups event to no member when the read fails, and says why; admins still hear it", async () => {
+    await site.close();
+    site = await serveStreams({
+      groupReaders: () => Promise.reject(new Error("the database went away")),
+    });
+    site.people.set("who=family", identity("member", "u-family"));
+    site.people.set("who=admin", identity("admin", "u-admin"));
+    const [family, admin] = [await open("who=family"), await open("who=admin")];
+    const [event] = site.push({ audience: "groups", area: "gallery", id: "p1" });
+    const [marker] = site.push({ audience: "everyone" });
+    await settled([family, admin], marker?.seq ?? 0);
+    expect(seqsIn(family)).toEqual([marker?.seq]);
+    expect(seqsIn(admin)).toEqual([event?.seq, marker?.seq]);
+    expect(String(site.errors[0])).toContain("the database went away");
+  });
+});
+
 describe("a change to the holder's own roles or sessions", () => {
   it("holds what follows until the re-check, and ends a demoted admin's stream without a later admin event", async () => {
     const [admin, visitor] = [await open("who=admin"), await open()];

@@ -66,9 +66,16 @@ function publicEvent(event: StoredChangeEvent): ChangeEvent {
 /** Areas whose events may change who holds a stream: a session ended, a role given or taken, an account gone. */
 const IDENTITY_AREAS = new Set(["users", "sessions"]);
 
+/** Who among the members may hear each `groups` event, by seq (app/domains/live/group-readers.server.ts). */
+export type GroupReaders = ReadonlyMap<number, ReadonlySet<string>>;
+
+const NO_GROUP_READERS: GroupReaders = new Map();
+
 export function createEventStreams(options: {
   feed: ChangeFeed;
   identify: (cookie: string | undefined) => Promise<StreamIdentity>;
+  /** Asked once per batch that holds `groups` events, when a member's stream is to be given it. */
+  groupReaders?: (events: readonly StoredChangeEvent[]) => Promise<GroupReaders>;
   limits?: Partial<StreamLimits>;
   onError?: (error: unknown) => void;
 }) {
@@ -102,13 +109,33 @@ export function createEventStreams(options: {
     stream.res.end();
   };
 
+  /**
+   * The members who may hear the batch's `groups` events, read once for every stream of the batch and only when a
+   * member's stream needs it; a failed read admits no member (admins still hear them).
+   */
+  const groupReadersOf = (events: readonly StoredChangeEvent[]) => {
+    let answer: Promise<GroupReaders> | null = null;
+    return (stream: Stream): GroupReaders | Promise<GroupReaders> => {
+      if (stream.identity.viewer !== "member" || !options.groupReaders) return NO_GROUP_READERS;
+      if (!events.some((event) => event.audience === "groups")) return NO_GROUP_READERS;
+      answer ??= options.groupReaders(events).catch((error: unknown) => {
+        options.onError?.(error);
+        return NO_GROUP_READERS;
+      });
+      return answer;
+    };
+  };
+
   /** Sends the events of `events` the stream may see and has not had; moves its seq past all of them. */
-  const send = (stream: Stream, events: readonly StoredChangeEvent[]) => {
+  const send = (stream: Stream, events: readonly StoredChangeEvent[], groupReaders: GroupReaders) => {
     const fresh = events.filter((event) => event.seq > stream.sent);
     if (fresh.length === 0) return;
     const last = fresh[fresh.length - 1]?.seq ?? stream.sent;
     stream.sent = last;
-    const visible = fresh.filter((event) => mayReceive(stream.identity.viewer, event.audience));
+    const userId = stream.identity.userId ?? "";
+    const visible = fresh.filter((event) =>
+      mayReceive(stream.identity.viewer, event.audience, groupReaders.get(event.seq)?.has(userId) === true),
+    );
     if (visible.length > 0) write(stream, sseMessage("change", { events: visible.map(publicEvent) }, last));
   };
 
@@ -127,24 +154,25 @@ export function createEventStreams(options: {
     return false;
   };
 
-  const deliver = (stream: Stream, batch: ChangeBatch) => {
+  const deliver = (stream: Stream, batch: ChangeBatch, readersOf = groupReadersOf(batch.events)) => {
     const userId = stream.identity.userId;
     const touchesHolder =
       userId !== null && batch.events.some((event) => IDENTITY_AREAS.has(event.area) && event.id === userId);
     if (!touchesHolder) {
-      stream.chain = stream.chain.then(() => send(stream, batch.events));
+      stream.chain = stream.chain.then(async () => send(stream, batch.events, await readersOf(stream)));
       return;
     }
     // Nothing after the change of role or session is sent before the stream knows who holds it now.
     stream.chain = stream.chain.then(async () => {
       const index = batch.events.findIndex((event) => IDENTITY_AREAS.has(event.area) && event.id === userId);
-      send(stream, batch.events.slice(0, index));
-      if (await recheck(stream)) send(stream, batch.events.slice(index));
+      send(stream, batch.events.slice(0, index), await readersOf(stream));
+      if (await recheck(stream)) send(stream, batch.events.slice(index), await readersOf(stream));
     });
   };
 
   const unsubscribe = options.feed.subscribe((batch) => {
-    for (const stream of streams) if (!stream.closed) deliver(stream, batch);
+    const readersOf = groupReadersOf(batch.events);
+    for (const stream of streams) if (!stream.closed) deliver(stream, batch, readersOf);
   });
   const heartbeat = setInterval(() => {
     for (const stream of streams) write(stream, ": ping\n\n");

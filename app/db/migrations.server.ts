@@ -16,6 +16,7 @@ import { migration0026 } from "./migrations/migration-0026.server.ts";
 import { migration0027 } from "./migrations/migration-0027.server.ts";
 import { migration0028 } from "./migrations/migration-0028.server.ts";
 import { migration0029 } from "./migrations/migration-0029.server.ts";
+import { migration0030 } from "./migrations/migration-0030.server.ts";
 import type { MigrationSet } from "./migrations/migration-support.server.ts";
 import { migrations0001To0002 } from "./migrations/migrations-0001-0002.server.ts";
 import { migrations0003To0012 } from "./migrations/migrations-0003-0012.server.ts";
@@ -48,6 +49,7 @@ export const siteMigrations: MigrationSet = (kind) => ({
   ...migration0027(kind),
   ...migration0028(kind),
   ...migration0029(kind),
+  ...migration0030(kind),
 });
 
 class InlineMigrationProvider implements MigrationProvider {

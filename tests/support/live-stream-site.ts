@@ -170,7 +170,12 @@ export function identity(viewer: Viewer, userId: string | null): StreamIdentity 
  * The streams on a real server. `people` maps a Cookie header to who holds it (read when `identify` is called, as
  * the database would be); `hold()` makes `identify` answer only once the returned release is called.
  */
-export async function serveStreams(options: { limits?: Partial<StreamLimits> } = {}) {
+export async function serveStreams(
+  options: {
+    limits?: Partial<StreamLimits>;
+    groupReaders?: Parameters<typeof createEventStreams>[0]["groupReaders"];
+  } = {},
+) {
   const fake = createFakeFeed();
   const people = new Map<string, StreamIdentity>();
   const errors: unknown[] = [];
@@ -188,6 +193,7 @@ export async function serveStreams(options: { limits?: Partial<StreamLimits> } =
       return answer;
     },
     limits: { heartbeatMs: 3_600_000, recheckMs: 3_600_000, ...options.limits },
+    groupReaders: options.groupReaders,
     onError: (error) => errors.push(error),
   });
   const app = express();

@@ -29,11 +29,11 @@ export function migration0029(kind: DatabaseKind): Record<string, Migration> {
                 ON CONFLICT (area) DO UPDATE SET changed_at = GREATEST(public_changes.changed_at, EXCLUDED.changed_at);
               RETURN NULL;
             END $$`.execute(db);
-          await sql`CREATE TRIGGER change_events_public AFTER INSERT ON change_events FOR EACH ROW
+          await sql`CREATE TRIGGER public_changes_stamp AFTER INSERT ON change_events FOR EACH ROW
             WHEN (NEW.audience = 'everyone') EXECUTE FUNCTION vitrine_public_change()`.execute(db);
         } else {
           // ISO texts of one form compare as the times they are; max() keeps the newer one.
-          await sql`CREATE TRIGGER change_events_public AFTER INSERT ON change_events
+          await sql`CREATE TRIGGER public_changes_stamp AFTER INSERT ON change_events
             WHEN NEW.audience = 'everyone' BEGIN
               INSERT INTO public_changes (area, changed_at) VALUES (NEW.area, NEW.created_at)
                 ON CONFLICT (area) DO UPDATE SET changed_at = max(public_changes.changed_at, excluded.changed_at);
