@@ -208,21 +208,38 @@ class SqliteValuesPlugin implements KyselyPlugin {
  * another process (the CLI, the seed script) wrote in between: SQLite cannot upgrade its stale snapshot.
  */
 class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  readonly #sqlite: SQLite.Database;
+
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
+    super(config);
+    this.#sqlite = sqlite;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+
+  /**
+   * SQLite ends the transaction itself on some failures (a full disk, SQLITE_FULL, at the commit): a rollback then
+   * fails with "no transaction is active", and that error, not the one that ended the transaction, reached the caller.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#sqlite.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 
 class ImmediateTransactionSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #sqlite: SQLite.Database;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
     super(config);
     this.#config = config;
+    this.#sqlite = sqlite;
   }
 
   override createDriver(): Driver {
-    return new ImmediateTransactionSqliteDriver(this.#config);
+    return new ImmediateTransactionSqliteDriver(this.#config, this.#sqlite);
   }
 }
 
@@ -343,7 +360,7 @@ export function openDatabase(options: { databaseUrl?: string; sqliteFile?: strin
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({
-    dialect: new ImmediateTransactionSqliteDialect({ database: cacheStatements(sqlite) }),
+    dialect: new ImmediateTransactionSqliteDialect({ database: cacheStatements(sqlite) }, sqlite),
     plugins: [new SqliteValuesPlugin(), observer],
   });
   // SQLite moves `data_version` when another connection (another process) commits; own writes are counted above.

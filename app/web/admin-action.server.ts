@@ -1,11 +1,13 @@
 import type { Kysely } from "kysely";
 import { data, type RouterContextProvider } from "react-router";
 import type { z } from "zod";
+import { isDatabaseFull } from "#app/db/disk-full.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { type ReceivedUpload, storageRefusal, UploadError, uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { type AdminTranslate, adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import type { Refused } from "#app/lib/action-result.ts";
 import { fieldErrorsOf, translateFieldErrors } from "#app/lib/field-errors.ts";
+import { getLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import type { SessionUser } from "#app/lib/request-context.ts";
 import { receiveLimits, type UploadHandle } from "#app/lib/upload-limit.ts";
@@ -20,8 +22,9 @@ import { requireAdmin } from "./session.server.ts";
  * 2. what: `call.parse` checks the input with zod and refuses it with field errors in the admin's language;
  * 3. the change: the domain writes it and its audit entry in one transaction (`recordAudit(trx, …)`), so a
  *    refused or failed write leaves neither;
- * 4. the answer: one `ActionResult<T>`. A refusal is thrown as an `AdminRefusal` (or is a full or read-only disk)
- *    and answered with its status and message; anything else is a fault and goes on to the error handler.
+ * 4. the answer: one `ActionResult<T>`. A refusal is thrown as an `AdminRefusal` (or is a full or read-only disk,
+ *    the database's full disk included) and answered with its status and message; anything else is a fault and goes
+ *    on to the error handler.
  */
 
 /** Why an admin write was refused, with the HTTP status it is answered with. The only way an admin action refuses. */
@@ -98,11 +101,19 @@ export async function adminAction<R>(
   }
 }
 
-/** A thrown refusal as it is answered: ours as it is, a full or read-only disk as 507/503; else null (a fault). */
+/**
+ * A thrown refusal as it is answered: ours as it is, a full or read-only disk as 507/503 (the database's disk
+ * full too: its transaction kept nothing, so the admin is told to make room, not that the site broke); else null
+ * (a fault).
+ */
 function refusalOf(error: unknown, t: AdminTranslate): AdminRefusal | null {
   if (error instanceof AdminRefusal) return error;
   const full = storageRefusal(error);
-  return full ? new AdminRefusal(full.status, t(full.messageKey)) : null;
+  if (full) return new AdminRefusal(full.status, t(full.messageKey));
+  if (!isDatabaseFull(error)) return null;
+  const reason = error instanceof Error ? error.message : String(error);
+  getLogger().error(`Admin write refused: the server's storage is full, the database could not write (${reason})`);
+  return new AdminRefusal(507, t("admin.common.storageFull"));
 }
 
 /**

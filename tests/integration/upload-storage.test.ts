@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +13,7 @@ import { mp4Like, pngPicture } from "#tests/support/media-fixtures.ts";
 import { postMultipart } from "#tests/support/multipart.ts";
 import { skipUnlessAvailable } from "#tests/support/required-suites.ts";
 import type { ServerProcess } from "#tests/support/server-process.ts";
+import { canMount, mountTmpfs, unmount } from "#tests/support/small-disk.ts";
 import { databaseKinds, type TestDatabase } from "#tests/support/test-database.ts";
 
 /**
@@ -21,30 +21,14 @@ import { databaseKinds, type TestDatabase } from "#tests/support/test-database.t
  * server's upload and storage folders. That needs root (and a kernel that lets it mount); elsewhere the tests
  * are skipped.
  */
-function canMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-mount-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
-    execFileSync("umount", [probe], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.rmSync(probe, { recursive: true, force: true });
-  }
-}
-
 const mounted: string[] = [];
 afterEach(() => {
-  for (const target of mounted.splice(0).reverse()) execFileSync("umount", [target]);
+  for (const target of mounted.splice(0).reverse()) unmount(target);
 });
 
 /** A disk of `bytes` (rounded up to whole pages) over `target`; what was in the folder is hidden meanwhile. */
 function mountFullDisk(target: string, bytes: number) {
-  fs.mkdirSync(target, { recursive: true });
-  const size = Math.ceil(bytes / 4096) * 4096;
-  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", target]);
+  mountTmpfs(target, bytes);
   mounted.push(target);
 }
 

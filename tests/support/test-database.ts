@@ -35,9 +35,10 @@ export type TestDatabase = AppDatabase & {
  */
 export async function createTestDatabase(
   kind: DatabaseKind,
-  options: { migrate?: boolean; serverUrl?: string } = {},
+  options: { migrate?: boolean; serverUrl?: string; dataDir?: string } = {},
 ): Promise<TestDatabase> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-test-"));
+  // A folder of the test's own (a small disk it mounted, say); removed with the database like a fresh one.
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "vitrine-test-"));
   let database: AppDatabase;
   let location: TestDatabase["location"];
   let dropDatabase = async () => {};

@@ -60,6 +60,8 @@ export const adminCommonDe = {
   "admin.common.error": "Speichern fehlgeschlagen",
   "admin.common.notFound": "Diesen Eintrag gibt es nicht mehr.",
   "admin.common.untitled": "Ohne Titel",
+  "admin.common.storageFull":
+    "Der Speicher des Servers ist voll: Es wurde nichts gespeichert. Bitte schaffen Sie Platz auf dem Server und versuchen Sie es erneut.",
   "admin.backup.heading": "Sicherungen",
   "admin.backup.last": "Letzte Sicherung: {time} UTC, {size}.",
   "admin.backup.none": "Es wurde noch keine Sicherung erstellt.",

@@ -59,6 +59,8 @@ export const adminCommonEn = {
   "admin.common.error": "Could not save",
   "admin.common.notFound": "That item no longer exists.",
   "admin.common.untitled": "Untitled",
+  "admin.common.storageFull":
+    "The server's storage is full: nothing was saved. Free some space on the server, then try again.",
   "admin.backup.heading": "Backups",
   "admin.backup.last": "Last backup: {time} UTC, {size}.",
   "admin.backup.none": "No backup has been made yet.",
