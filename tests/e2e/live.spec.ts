@@ -3,13 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import type { Locator, Page, Route } from "@playwright/test";
 import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
+import { setPictureAccess } from "#app/domains/gallery/gallery-access.server.ts";
+import { deleteGalleryEntry, setGalleryPublished } from "#app/domains/gallery/gallery-admin.server.ts";
 import { createPost, setPostStatus } from "#app/domains/posts/post-admin.server.ts";
 import { createUser, insertLinkRow } from "#tests/support/factories.ts";
 import { createGalleryPicture, storageIn } from "#tests/support/gallery-factories.ts";
 import { freePort, startServer } from "#tests/support/server-process.ts";
 import { testAdmin } from "#tests/support/service-actor.ts";
 import { createSessionCookie } from "#tests/support/sessions.ts";
-import { type AdminFixtures, openAsNewAdmin } from "./admin-site-helpers.ts";
+import { type AdminFixtures, inContext, openAsNewAdmin } from "./admin-site-helpers.ts";
 import { expectNoViolations } from "./axe.ts";
 import { addInAdmin, uniqueName } from "./content-helpers.ts";
 import { E2E_DATA_DIR, E2E_SECRET } from "./e2e-env.ts";
@@ -233,6 +235,57 @@ test("a visitor's open gallery offers new pictures without moving the page, and 
     await offer.click();
     await expect(page.getByRole("img", { name: title }).first()).toBeVisible();
     await expect(offer).toBeHidden();
+  }
+});
+
+test("a Family member's open gallery offers a new Family picture; a member outside the group is offered nothing", async ({
+  page,
+  browser,
+  database,
+  makeUser,
+  signInAs,
+}) => {
+  const db = database.db;
+  const group = crypto.randomUUID();
+  await db
+    .insertInto("member_groups")
+    .values({ id: group, name: uniqueName("Family"), created_at: new Date() })
+    .execute();
+  const [relative, outsider] = [await makeUser(), await makeUser()];
+  await db.insertInto("user_groups").values({ user_id: relative.id, group_id: group }).execute();
+  const storage = storageIn(E2E_DATA_DIR);
+  let picture: string | null = null;
+  try {
+    await inContext(browser, async (other) => {
+      await signInAs(page, relative);
+      await signInAs(other, outsider);
+      for (const open of [page, other]) {
+        await open.goto("/");
+        await waitForHydration(open);
+        await waitForLive(open);
+      }
+      // Uploaded hidden, made Family-only, then published: as an admin's upload into a Family album does.
+      const title = uniqueName("Family picture");
+      picture = await createGalleryPicture(db, storage, { title, published: false, placement: "top" });
+      const access = await setPictureAccess(db, storage, testAdmin, picture, {
+        visibility: "groups",
+        group_ids: group,
+      });
+      expect(access.ok).toBe(true);
+      await setGalleryPublished(db, testAdmin, picture, true);
+      const offer = page.getByRole("button", { name: "New pictures — Show" });
+      await expect(offer).toBeVisible({ timeout: 5_000 });
+      await offer.click();
+      await expect(page.getByRole("img", { name: title }).first()).toBeVisible();
+      // The outsider's page was told nothing: no offer, and a reload does not show the picture either.
+      await expect(other.getByRole("button", { name: "New pictures — Show" })).toHaveCount(0);
+      await other.reload();
+      await expect(other.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(other.getByRole("img", { name: title })).toHaveCount(0);
+    });
+  } finally {
+    if (picture) await deleteGalleryEntry(db, testAdmin, picture, storage);
+    await db.deleteFrom("member_groups").where("id", "=", group).execute();
   }
 });
 
