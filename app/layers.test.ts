@@ -138,6 +138,28 @@ function locatorUses(files: Map<string, string>): string[] {
     .sort();
 }
 
+/**
+ * react-router's HTTP answers: a status and headers are the web edge's to choose (app/routes, app/web), so a domain
+ * returns a plain result and the route turns it into a response. Types (`MetaDescriptor`) stay allowed.
+ */
+const HTTP_ANSWERS = new Set(["data", "redirect", "redirectDocument", "replace"]);
+const REACT_ROUTER_IMPORT = /^import\s+(?!type\b)\{([^}]*)\}\s*from\s+"react-router"/gm;
+
+function httpAnswersInDomains(files: Map<string, string>): string[] {
+  return [...files]
+    .filter(([file]) => layerOf(file) === "domain")
+    .flatMap(([file, text]) =>
+      [...text.matchAll(REACT_ROUTER_IMPORT)].flatMap((match) =>
+        (match[1] ?? "")
+          .split(",")
+          .map((name) => name.trim().split(/\s+as\s+/)[0] ?? "")
+          .filter((name) => HTTP_ANSWERS.has(name))
+          .map((name) => `${relativeName(file)} imports ${name} from react-router`),
+      ),
+    )
+    .sort();
+}
+
 function readSources(): Map<string, string> {
   const files = ["app", "server"].flatMap((dir) => sourceFiles(path.join(repoRoot, dir)));
   return new Map(files.map((file) => [file, fs.readFileSync(file, "utf8")]));
@@ -175,6 +197,10 @@ describe("the layers", () => {
     expect(locatorUses(sources)).toEqual([]);
   });
 
+  it("leave HTTP answers (status, headers) to the web edge: no domain imports react-router's data or redirect", () => {
+    expect(httpAnswersInDomains(sources)).toEqual([]);
+  });
+
   it("are read as the checks expect: a wrong import, a circle and a locator are each found", () => {
     const at = (name: string) => path.join(repoRoot, name);
     const sample = new Map([
@@ -200,6 +226,13 @@ describe("the layers", () => {
     const text = 'import type { X } from "./x.ts";\nimport {\n  getDb,\n} from "#app/runtime/runtime.server.ts";\n';
     expect(locatorUses(new Map([[at("app/domains/x/y.ts"), text]]))).toEqual(["app/domains/x/y.ts imports getDb"]);
     expect(locatorUses(new Map([[at("server/app.ts"), text]]))).toEqual([]);
+    const answers =
+      'import type { MetaDescriptor } from "react-router";\nimport { type Params, data, redirect as go } from "react-router";\n';
+    expect(httpAnswersInDomains(new Map([[at("app/domains/x/y.ts"), answers]]))).toEqual([
+      "app/domains/x/y.ts imports data from react-router",
+      "app/domains/x/y.ts imports redirect from react-router",
+    ]);
+    expect(httpAnswersInDomains(new Map([[at("app/routes/y.tsx"), answers]]))).toEqual([]);
     const imports =
       'import type { A } from "./a.ts";\nexport { b } from "#app/b.ts";\nconst c = await import("./c.ts");';
     expect([...imports.matchAll(ANY_IMPORT)].map((match) => match.slice(1).find(Boolean))).toEqual([

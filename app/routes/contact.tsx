@@ -1,8 +1,14 @@
 import { data } from "react-router";
 import { ContactForm, ContactSent } from "#app/components/contact/contact-form.tsx";
 import { PageHeader } from "#app/components/page-header.tsx";
-import { contactPageData, requireContactEnabled, submitContactForm } from "#app/domains/contact/contact-page.server.ts";
+import { contactEnabled } from "#app/domains/contact/contact.server.ts";
+import {
+  type ContactSubmission,
+  contactPageData,
+  submitContactForm,
+} from "#app/domains/contact/contact-page.server.ts";
 import type { ContactResult } from "#app/domains/contact/contact-result.ts";
+import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { readForm } from "#app/lib/forms.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { clientAddressContext } from "#app/lib/request-context.ts";
@@ -23,6 +29,21 @@ export function headers(args: Route.HeadersArgs) {
   return passed;
 }
 
+/** The page is there only while the owner has the form on; otherwise it is an unknown address. */
+function requireContactEnabled(settings: SiteSettings): void {
+  if (!contactEnabled(settings)) throw data(null, { status: 404 });
+}
+
+/** A refusal's status: the visitor's form to correct (400), or the limits' wait (429, with Retry-After). */
+function answerOf(submission: ContactSubmission) {
+  if (submission.refused === undefined) return submission.result;
+  if (submission.refused === "too-many") {
+    const retryAfter = String(Math.ceil(submission.waitMs / 1000));
+    return data(submission.result, { status: 429, headers: { "Retry-After": retryAfter } });
+  }
+  return data(submission.result, { status: 400 });
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireContactEnabled(await requestSettings(context));
   // Not kept by any cache on client navigations either (`.data` requests).
@@ -34,13 +55,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const settings = await requestSettings(context);
   requireContactEnabled(settings);
-  return submitContactForm({
+  const submission = await submitContactForm({
     runtime: runtimeOf(context),
     settings,
     lang: languageOf(request).lang,
     client: context.get(clientAddressContext),
     form: await readForm(request),
   });
+  return answerOf(submission);
 }
 
 export function meta({ loaderData, matches, location }: Route.MetaArgs) {

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { data } from "react-router";
 import { z } from "zod";
 import type { Database } from "#app/db/schema.ts";
 import type { AppMailService } from "#app/domains/mail/mail.server.ts";
@@ -9,7 +8,7 @@ import { translatorWith } from "#app/i18n/i18n.server.ts";
 import type { Language } from "#app/i18n/i18n.ts";
 import type { Env } from "#app/lib/env.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
-import { contactEnabled, receiveContactMessage } from "./contact.server.ts";
+import { receiveContactMessage } from "./contact.server.ts";
 import { CONTACT_LIMITS, HONEYPOT_FIELD } from "./contact-fields.ts";
 import { type ContactFieldName, contactFormSchema, contactProblems } from "./contact-form.ts";
 import { type ContactGuard, issueContactToken, MAX_FORM_AGE_MS } from "./contact-guard.server.ts";
@@ -35,10 +34,14 @@ type ContactServices = {
   env: Pick<Env, "baseUrl">;
 };
 
-/** The page is there only while the owner has the form on; otherwise it is an unknown address. */
-export function requireContactEnabled(settings: SiteSettings): void {
-  if (!contactEnabled(settings)) throw data(null, { status: 404 });
-}
+/**
+ * A sent form's outcome, as plain data: the route (app/routes/contact.tsx) chooses the HTTP status from `refused`
+ * (a domain answers no HTTP). `waitMs` goes with "too-many": how long until the limits let the visitor send again.
+ */
+export type ContactSubmission =
+  | { result: ContactResult & { ok: true }; refused?: undefined }
+  | { result: ContactResult & { ok: false }; refused: "expired" | "invalid" }
+  | { result: ContactResult & { ok: false }; refused: "too-many"; waitMs: number };
 
 /** What the page needs: a fresh token (so the page is never kept by any cache: see the route's headers). */
 export function contactPageData(runtime: Pick<ContactServices, "contactSecret">, lang: Language) {
@@ -60,12 +63,12 @@ export async function submitContactForm(input: {
   lang: Language;
   client: string;
   form: Record<string, string>;
-}) {
+}): Promise<ContactSubmission> {
   const { runtime, lang } = input;
   const t = translatorWith(lang, contactDictionaryFor(lang));
   const raw = rawForm.parse(input.form);
   const values: ContactValues = { name: raw.name, email: raw.email, message: raw.message };
-  const sent = (email: string) => ({ ok: true, email }) satisfies ContactResult;
+  const sent = (email: string) => ({ result: { ok: true, email } }) satisfies ContactSubmission;
 
   const screening = await runtime.contactGuard.screen({
     token: raw.token,
@@ -78,14 +81,14 @@ export async function submitContactForm(input: {
     return sent(values.email.trim());
   }
   if (screening.verdict === "expired") {
-    const result: ContactResult = {
+    const result = {
       ok: false,
       values,
       fieldErrors: {},
       formError: t("contact.error.expired", { hours: MAX_FORM_AGE_MS / 3_600_000 }),
       token: issueContactToken(runtime.contactSecret),
-    };
-    return data(result, { status: 400 });
+    } as const;
+    return { result, refused: "expired" };
   }
 
   const parsed = contactFormSchema.safeParse(values);
@@ -95,8 +98,7 @@ export async function submitContactForm(input: {
       fieldErrors[field] = t(`contact.error.${problem}` as "contact.error.required", { max: CONTACT_LIMITS[field] });
     }
     // The same token goes back: the visitor's next try is not "too fast", and its proof of work still holds.
-    const result: ContactResult = { ok: false, values, fieldErrors, token: raw.token };
-    return data(result, { status: 400 });
+    return { result: { ok: false, values, fieldErrors, token: raw.token }, refused: "invalid" };
   }
 
   const fields = parsed.data;
@@ -117,14 +119,14 @@ export async function submitContactForm(input: {
   if (admission.verdict === "wait") {
     const wait = admission.ms;
     const minutes = Math.max(1, Math.ceil(wait / 60_000));
-    const result: ContactResult = {
+    const result = {
       ok: false,
       values,
       fieldErrors: {},
       formError: t("contact.error.tooMany", { minutes }),
       token: raw.token,
-    };
-    return data(result, { status: 429, headers: { "Retry-After": String(Math.ceil(wait / 1000)) } });
+    } as const;
+    return { result, refused: "too-many", waitMs: wait };
   }
   await receiveContactMessage(
     { db: runtime.database.db, mail: runtime.mail, baseUrl: runtime.env.baseUrl, settings: input.settings },
