@@ -64,6 +64,9 @@ export interface JobsTable {
   created_at: DbDate;
   updated_at: DbDate;
   finished_at: DbDate | null;
+  /** What its last successful run answered, as JSON, and when (migration 0031): the storage sweep's counts. */
+  result: string | null;
+  result_at: DbDate | null;
 }
 
 /** The fingerprint of a secret the site signs with (migration 0019; app/auth/auth-secret.server.ts). */

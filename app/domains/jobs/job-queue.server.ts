@@ -127,6 +127,27 @@ export async function ensureRecurringJob(
     .execute();
 }
 
+/**
+ * Brings a recurring job's waiting turn forward to now: a job that also runs whenever a process starts (the storage
+ * sweep, so a crash's leftovers do not wait for the next regular turn). One row for all processes: instances that
+ * start together bring the same turn forward, and while it runs (not queued) a start changes nothing, so one run
+ * serves them all. Answers whether the turn moved.
+ */
+export async function bringRecurringJobForward(
+  db: Kysely<Database>,
+  name: string,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({ run_at: now, updated_at: now })
+    .where("id", "=", recurringJobId(name))
+    .where("state", "=", "queued")
+    .where("run_at", ">", now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows ?? 0) > 0;
+}
+
 export function recurringJobId(name: string): string {
   return `every:${name}`;
 }
@@ -268,25 +289,21 @@ export async function completeJob(
   db: Kysely<Database>,
   job: Pick<JobRow, "id">,
   worker: string,
-  options: { now?: Date; nextRunAt?: Date | null } = {},
+  options: { now?: Date; nextRunAt?: Date | null; result?: unknown } = {},
 ): Promise<boolean> {
   const now = options.now ?? new Date();
   const next = options.nextRunAt ?? null;
+  // What the run answered (the storage sweep's counts), kept until the next successful run answers again.
+  const answered = options.result === undefined ? {} : { result: JSON.stringify(options.result), result_at: now };
   const result = await db
     .updateTable("jobs")
-    .set(
-      next
-        ? {
-            state: "queued",
-            run_at: next,
-            attempts: 0,
-            locked_by: null,
-            locked_until: null,
-            last_error: null,
-            updated_at: now,
-          }
-        : { state: "done", locked_by: null, locked_until: null, finished_at: now, updated_at: now },
-    )
+    .set({
+      ...answered,
+      ...(next
+        ? { state: "queued", run_at: next, attempts: 0, locked_by: null, locked_until: null, last_error: null }
+        : { state: "done", locked_by: null, locked_until: null, finished_at: now }),
+      updated_at: now,
+    })
     .where("id", "=", job.id)
     .where("state", "=", "running")
     .where("locked_by", "=", worker)

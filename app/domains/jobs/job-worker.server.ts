@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import type { DatabaseKind } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import {
+  bringRecurringJobForward,
   claimJob,
   completeJob,
   ensureRecurringJob,
@@ -21,14 +22,23 @@ import { jobsRunningHere, onJobsQueued } from "./job-signal.server.ts";
 /** What a handler gets besides its payload: the signal aborts when the process stops (a long job may end early). */
 export type JobContext = { signal: AbortSignal; now: () => Date; attempt: number };
 
+/** What a run may answer besides ending: kept with the job as JSON (`jobs.result`), e.g. a sweep's counts. */
+export type JobResult = { result: Readonly<Record<string, string | number | boolean | null>> };
+
 export type JobHandler = {
   lane: JobLane;
-  run(payload: unknown, context: JobContext): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: most handlers are `async` functions that answer nothing.
+  run(payload: unknown, context: JobContext): Promise<JobResult | void>;
   /**
    * A recurring job: one row for all processes (see `ensureRecurringJob`), due first at `firstRunAt`, then again
-   * at `nextRunAt` after each run (after a failure too: a recurring job never fails for good).
+   * at `nextRunAt` after each run (after a failure too: a recurring job never fails for good). `atStart`: due
+   * again whenever a process starts (`bringRecurringJobForward`), besides its regular turns.
    */
-  every?: { firstRunAt(now: Date): Date | Promise<Date>; nextRunAt(now: Date): Date | Promise<Date> };
+  every?: {
+    firstRunAt(now: Date): Date | Promise<Date>;
+    nextRunAt(now: Date): Date | Promise<Date>;
+    atStart?: boolean;
+  };
 };
 
 export type WorkerLogger = {
@@ -129,11 +139,12 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       jobsRunningHere.delete(job.id);
     };
     try {
-      await handler.run(JSON.parse(job.payload) as unknown, { signal, now, attempt: job.attempts });
+      const answer = await handler.run(JSON.parse(job.payload) as unknown, { signal, now, attempt: job.attempts });
       done();
       await completeJob(db, job, id, {
         now: now(),
         nextRunAt: handler.every ? await handler.every.nextRunAt(now()) : null,
+        result: answer ? answer.result : undefined,
       });
     } catch (error) {
       done();
@@ -183,11 +194,15 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       signal.addEventListener("abort", done);
     });
 
-  /** Inserts this lane's recurring jobs that no process has inserted yet (one row each, whoever comes first). */
+  /**
+   * Inserts this lane's recurring jobs that no process has inserted yet (one row each, whoever comes first), and
+   * brings forward the waiting turn of those that also run at each start.
+   */
   const ensureRecurring = async (lane: JobLane) => {
     for (const [kind, handler] of Object.entries(handlers)) {
       if (!handler.every || handler.lane !== lane) continue;
       await ensureRecurringJob(db, kind, { kind, lane, firstRunAt: await handler.every.firstRunAt(now()) }, now());
+      if (handler.every.atStart) await bringRecurringJobForward(db, kind, now());
     }
   };
 
