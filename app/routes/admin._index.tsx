@@ -2,12 +2,14 @@ import { CircleDashed } from "lucide-react";
 import { Form, Link, useFetcher } from "react-router";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { FailedJobsSection } from "#app/components/admin/failed-jobs-section.tsx";
+import { StorageHealth } from "#app/components/admin/storage-health.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { ScrollTable } from "#app/components/ui/scroll-table.tsx";
 import { defaultBackupDir, lastBackup } from "#app/domains/backup/schedule.server.ts";
 import { listFailedJobs } from "#app/domains/jobs/job-failures.server.ts";
 import { listRecentMailFailures } from "#app/domains/mail/mail-failures.server.ts";
+import { lastStorageSweep } from "#app/domains/media/storage-sweep-report.server.ts";
 import { readOpenChecklistItems } from "#app/domains/settings/first-run-checklist.server.ts";
 import type { ChecklistItem } from "#app/domains/settings/first-run-checklist.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
@@ -43,6 +45,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       adminsWithout,
     },
     failedJobs: await listFailedJobs(database.db),
+    storageSweep: await lastStorageSweep(database.db),
     lastBackup: last ? { createdAt: last.createdAt.toISOString(), size: last.size } : null,
     schedule: env.backup.dir
       ? { dir: env.backup.dir, keep: env.backup.keep, hours: env.backup.intervalMs / 3_600_000 }
@@ -267,6 +270,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <MailSection mail={loaderData.mail} />
       <TwoFactorSection data={loaderData.twoFactor} />
       <BackupSection data={loaderData} />
+      <StorageHealth sweep={loaderData.storageSweep} />
     </div>
   );
 }

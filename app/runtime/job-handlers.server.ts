@@ -10,6 +10,7 @@ import {
   watermarkRedrawHandler,
 } from "#app/domains/media/image-finishing.server.ts";
 import { WATERMARK_REDRAW_JOB } from "#app/domains/media/image-watermarks.server.ts";
+import { STORAGE_SWEEP_JOB } from "#app/domains/media/storage-sweep-report.server.ts";
 import { placeAllPostImages } from "#app/domains/posts/post-image-places.server.ts";
 import { POST_PUBLISH_JOB, postPublishHandler } from "#app/domains/posts/post-scheduler.server.ts";
 import { announcementJobHandlers } from "#app/domains/subscriptions/announcements.server.ts";
@@ -21,10 +22,14 @@ import { sweepStorage } from "./storage-sweeps.server.ts";
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** A recurring job's turns: the first at once, then every `intervalMs` after the end of the last. */
-const every = (intervalMs: number): JobHandler["every"] => ({
+/**
+ * A recurring job's turns: the first at once, then every `intervalMs` after the end of the last (and, `atStart`, a
+ * turn whenever a process starts).
+ */
+const every = (intervalMs: number, options: { atStart?: boolean } = {}): NonNullable<JobHandler["every"]> => ({
   firstRunAt: (now) => now,
   nextRunAt: (now) => new Date(now.getTime() + intervalMs),
+  ...options,
 });
 
 /**
@@ -59,8 +64,14 @@ export function createJobHandlers(services: RuntimeServices, logger: Logger): Re
       },
       every: every(HOUR),
     },
-    // Files no row names (an upload cut short, a crash), and this process's stale temp files.
-    "sweep.storage": { lane: "maintenance", run: () => sweepStorage(db, env, storage), every: every(6 * HOUR) },
+    // Files no row names (an upload cut short, a crash), and this process's stale temp files: every 6 hours, and
+    // at each start, so a crash's leftovers go with the restart (the grace period spares uploads in flight; the
+    // one row means instances starting together sweep once). Its counts are the dashboard's health line.
+    [STORAGE_SWEEP_JOB]: {
+      lane: "maintenance",
+      run: async () => ({ result: await sweepStorage(db, env, storage) }),
+      every: every(6 * HOUR, { atStart: true }),
+    },
     // Counted limits whose window has ended, so that many addresses' single tries do not pile up.
     "sweep.attempts": {
       lane: "default",

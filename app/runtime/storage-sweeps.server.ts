@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "#app/db/schema.ts";
 import { sweepOrphanFiles } from "#app/domains/media/image-sweeps.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
+import type { StorageSweepCounts } from "#app/domains/media/storage-sweep-report.server.ts";
 import { uploadTempDir } from "#app/domains/media/upload.server.ts";
 import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.ts";
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
@@ -15,13 +16,14 @@ const GRACE_MS = 60 * 60 * 1000;
 /**
  * Removes what an interrupted upload or a crash left behind: stored files that no row or setting names,
  * and stale temp files. One area after the other, in the background; a failure is logged, never thrown.
+ * Answers what it removed (the dashboard shows the last sweep's counts; an area that failed counts nothing).
  */
 export async function sweepStorage(
   db: Kysely<Database>,
   env: Pick<Env, "dataDir">,
   storage: FileStorage,
-): Promise<void> {
-  const sweeps: [string, () => Promise<number>][] = [
+): Promise<StorageSweepCounts> {
+  const sweeps: [string, () => Promise<StorageSweepCounts>][] = [
     [
       "media files and temp files",
       async () => {
@@ -30,18 +32,34 @@ export async function sweepStorage(
           storage,
           tempDirs: [uploadTempDir(env.dataDir), path.join(env.dataDir, "storage", ".tmp")],
         });
-        return removed.length + tempFilesRemoved;
+        return { orphans: removed.length, tempFiles: tempFilesRemoved };
       },
     ],
-    ["video files", async () => (await sweepOrphanVideoFiles(db, { olderThanMs: GRACE_MS, storage })).length],
-    ["site image files", async () => (await sweepOrphanSiteImages(db, { olderThanMs: GRACE_MS, storage })).length],
+    [
+      "video files",
+      async () => ({
+        orphans: (await sweepOrphanVideoFiles(db, { olderThanMs: GRACE_MS, storage })).length,
+        tempFiles: 0,
+      }),
+    ],
+    [
+      "site image files",
+      async () => ({
+        orphans: (await sweepOrphanSiteImages(db, { olderThanMs: GRACE_MS, storage })).length,
+        tempFiles: 0,
+      }),
+    ],
   ];
+  const total: StorageSweepCounts = { orphans: 0, tempFiles: 0 };
   for (const [what, sweep] of sweeps) {
     try {
-      const removed = await sweep();
-      if (removed > 0) getLogger().info(`Removed ${removed} unreferenced ${what}.`);
+      const { orphans, tempFiles } = await sweep();
+      total.orphans += orphans;
+      total.tempFiles += tempFiles;
+      if (orphans + tempFiles > 0) getLogger().info(`Removed ${orphans + tempFiles} unreferenced ${what}.`);
     } catch (error) {
       getLogger().error({ err: error }, `Sweeping unreferenced ${what} failed`);
     }
   }
+  return total;
 }

@@ -71,6 +71,12 @@ export const adminCommonDe = {
   "admin.backup.download": "Aktuelle Sicherung herunterladen",
   "admin.backup.downloadHint":
     "Ein Archiv der Datenbank und aller hochgeladenen Dateien, wie sie jetzt sind. Wiederherstellen mit npm run cli -- restore DATEI.",
+  "admin.health.heading": "Gespeicherte Dateien",
+  "admin.health.sweep":
+    "Letzte Bereinigung ungenutzter Dateien: {time} UTC. Gespeicherte Dateien, die nichts mehr verwendet, entfernt: {orphans}. Veraltete temporäre Upload-Dateien, entfernt: {tempFiles}.",
+  "admin.health.sweepNone": "Die Bereinigung ungenutzter Dateien ist noch nicht gelaufen.",
+  "admin.health.sweepHint":
+    "Sie läuft bei jedem Start des Servers und alle 6 Stunden und lässt Dateien, die jünger als eine Stunde sind, in Ruhe: Ein Upload könnte noch laufen.",
   "admin.upload.storageFull":
     "Der Speicher des Servers ist voll: Die Datei wurde nicht gespeichert. Bitte schaffen Sie Platz auf dem Server und versuchen Sie es erneut.",
   "admin.upload.storageReadOnly":

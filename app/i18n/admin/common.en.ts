@@ -69,6 +69,12 @@ export const adminCommonEn = {
   "admin.backup.download": "Download a fresh backup",
   "admin.backup.downloadHint":
     "One archive of the database and every uploaded file, as they are now. It restores with npm run cli -- restore FILE.",
+  "admin.health.heading": "Stored files",
+  "admin.health.sweep":
+    "Last clean-up of unused files: {time} UTC. Stored files no one uses, removed: {orphans}. Stale temporary upload files, removed: {tempFiles}.",
+  "admin.health.sweepNone": "The clean-up of unused files has not run yet.",
+  "admin.health.sweepHint":
+    "It runs at each start of the server and every 6 hours, and leaves files younger than an hour alone: an upload may still be under way.",
   "admin.upload.storageFull":
     "The server's storage is full: the file was not saved. Free some space on the server, then try again.",
   "admin.upload.storageReadOnly":
