@@ -4,6 +4,7 @@ import type { SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import { COLOR_SCHEME_HINT, LANGUAGE_COOKIE, languageOf, preferenceCookie } from "#app/lib/preferences.ts";
 import { sessionUserContext } from "#app/lib/request-context.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
+import { PUBLIC_PAGE_CACHE_CONTROL } from "#app/web/cache-policy.ts";
 import { loadSessionUser } from "#app/web/session.server.ts";
 
 /** Site settings, read at most once per page load and shared by every loader of that request. */
@@ -17,11 +18,6 @@ export function requestSettings(context: Readonly<RouterContextProvider>): Promi
   return context.get(settingsContext) ?? readSettings(runtimeOf(context).database.db);
 }
 
-/**
- * What a shared cache (ours, see server/page-cache.ts, or a proxy in front) may do with an anonymous page:
- * keep it briefly and revalidate by ETag. Browsers revalidate every time (max-age=0), so a change shows at once.
- */
-export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, must-revalidate, s-maxage=10, stale-while-revalidate=60";
 /** Signed-in pages, admin screens, forms and anything setting a cookie: never stored anywhere. */
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
 /**

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { PUBLIC_PAGE_CACHE_CONTROL } from "#app/web/site-context.server.ts";
+import { PUBLIC_PAGE_CACHE_CONTROL } from "#app/web/cache-policy.ts";
 
 /**
  * A sitemap, feed or robots.txt as the answer: revalidated on every request like the pages, with an ETag, so

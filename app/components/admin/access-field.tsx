@@ -2,6 +2,7 @@ import { CONTENT_VISIBILITIES, type ContentVisibility, isContentVisibility } fro
 import type { AdminMessageKey } from "#app/i18n/admin-dictionary.ts";
 import { useAdminTranslate } from "#app/lib/admin-data.ts";
 import { GroupChoices } from "./group-choices.tsx";
+import { SharedCacheHint } from "./shared-cache-hint.tsx";
 
 /** The editors whose words this field takes: `<prefix>.legend`, `.everyone`, `.everyoneHint`, … */
 type AccessWords = "admin.posts.access" | "admin.albums.access";
@@ -63,6 +64,7 @@ export function AccessField(props: {
       {props.note && visibility !== "everyone" ? (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-300">{props.note}</p>
       ) : null}
+      {visibility !== "everyone" ? <SharedCacheHint /> : null}
       {visibility === "groups" ? (
         <GroupChoices
           id={`${props.idPrefix}-groups`}

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { GroupChoices } from "#app/components/admin/group-choices.tsx";
+import { SharedCacheHint } from "#app/components/admin/shared-cache-hint.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { CONTENT_VISIBILITIES, type ContentVisibility } from "#app/domains/access/reader.ts";
@@ -77,6 +78,7 @@ export function ItemAccessForm(props: {
         />
       ) : null}
       <p className="mt-3 text-xs text-zinc-600 dark:text-zinc-300">{t(props.texts.note)}</p>
+      {visibility !== "everyone" ? <SharedCacheHint /> : null}
       <div className="mt-3 flex justify-end">
         <Button type="submit" disabled={fetcher.state !== "idle"}>
           {fetcher.state === "idle" ? t(props.texts.save) : t("admin.common.saving")}

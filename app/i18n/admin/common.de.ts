@@ -62,6 +62,8 @@ export const adminCommonDe = {
   "admin.common.untitled": "Ohne Titel",
   "admin.common.storageFull":
     "Der Speicher des Servers ist voll: Es wurde nichts gespeichert. Bitte schaffen Sie Platz auf dem Server und versuchen Sie es erneut.",
+  "admin.common.sharedCacheHint":
+    "Ein CDN oder ein anderer gemeinsamer Cache vor der Website kann Seiten, die Besucher schon geladen haben, samt Kachel oder Link dieses Eintrags nach dem Speichern noch bis zu {seconds} Sekunden lang zeigen. Wenn das wichtig ist, leeren Sie nach dem Speichern den Cache des CDN oder geben Sie Seiten dort eine kürzere Cache-Zeit (eine Edge-Cache-TTL unter dem s-maxage der Website).",
   "admin.backup.heading": "Sicherungen",
   "admin.backup.last": "Letzte Sicherung: {time} UTC, {size}.",
   "admin.backup.none": "Es wurde noch keine Sicherung erstellt.",

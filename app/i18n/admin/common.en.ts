@@ -61,6 +61,9 @@ export const adminCommonEn = {
   "admin.common.untitled": "Untitled",
   "admin.common.storageFull":
     "The server's storage is full: nothing was saved. Free some space on the server, then try again.",
+  /** Under "Who may see it" while a restricted choice is made; {seconds} follows the pages' Cache-Control. */
+  "admin.common.sharedCacheHint":
+    "A CDN or other shared cache in front of the site may go on showing pages visitors already loaded, with this item's tile or link, for up to {seconds} seconds after you save. If that matters, purge the CDN's cache after saving, or give pages a shorter cache time there (an edge cache TTL below the site's s-maxage).",
   "admin.backup.heading": "Backups",
   "admin.backup.last": "Last backup: {time} UTC, {size}.",
   "admin.backup.none": "No backup has been made yet.",
