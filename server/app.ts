@@ -9,7 +9,12 @@ import { adminTranslatorFor } from "#app/i18n/admin-dictionary.ts";
 import { type Env, parseEnv } from "#app/lib/env.server.ts";
 import { createLogger, getLogger, type Logger, logLevelFrom, setLogger } from "#app/lib/logger.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { clientAddressContext, databaseUnreachableContext, requestIdContext } from "#app/lib/request-context.ts";
+import {
+  clientAddressContext,
+  databaseUnreachableContext,
+  requestIdContext,
+  visitNotesContext,
+} from "#app/lib/request-context.ts";
 import {
   MAX_BODY_BYTES,
   type UploadFileLimits,
@@ -30,6 +35,7 @@ import { healthHandler } from "./health.ts";
 import { pageDependenciesOfKey } from "./page-areas.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
 import { startRequestLog } from "./request-log.ts";
+import { visitHoldFor } from "./visit-count.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 export { whenLogWritten } from "#app/lib/logger.server.ts";
@@ -363,6 +369,12 @@ app.use(async (req, res, next) => {
     context.set(runtimeContext, getRuntime());
     context.set(clientAddressContext, req.ip ?? req.socket.remoteAddress ?? "unknown");
     context.set(requestIdContext, (req as { id?: string }).id ?? "");
+    // A visitor's view is counted once it is answered (issue 46): the render's loaders add their notes to it.
+    const visit = visitHoldFor(req, res, getRuntime);
+    if (visit) {
+      visit.context = context;
+      context.set(visitNotesContext, visit.notes);
+    }
     // A request that failed because the database is away is answered 503 with a page saying so, not 500.
     const render = async () => {
       const request = toFetchRequest(req, res, publicOrigin);

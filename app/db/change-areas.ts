@@ -87,6 +87,10 @@ export const TABLE_AREAS: Readonly<Record<string, readonly ChangeArea[]>> = {
   change_events: [],
   // Written with the events for everyone (migration 0029), so with a write of the areas those name.
   public_changes: [],
+  // Statistics (migration 0032): read only by the admin's statistics screen and the dashboard, never kept.
+  stats_daily: [],
+  stats_seen: [],
+  stats_salts: [],
   // Who has a post open in the editor: admins only, announced by its own events.
   editor_presence: [],
   // Counted limits (failed sign-ins per address, reset requests, the contact form's): nothing shows them, and a

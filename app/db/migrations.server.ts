@@ -18,6 +18,7 @@ import { migration0028 } from "./migrations/migration-0028.server.ts";
 import { migration0029 } from "./migrations/migration-0029.server.ts";
 import { migration0030 } from "./migrations/migration-0030.server.ts";
 import { migration0031 } from "./migrations/migration-0031.server.ts";
+import { migration0032 } from "./migrations/migration-0032.server.ts";
 import type { MigrationSet } from "./migrations/migration-support.server.ts";
 import { migrations0001To0002 } from "./migrations/migrations-0001-0002.server.ts";
 import { migrations0003To0012 } from "./migrations/migrations-0003-0012.server.ts";
@@ -52,6 +53,7 @@ export const siteMigrations: MigrationSet = (kind) => ({
   ...migration0029(kind),
   ...migration0030(kind),
   ...migration0031(kind),
+  ...migration0032(kind),
 });
 
 class InlineMigrationProvider implements MigrationProvider {

@@ -77,3 +77,28 @@ export interface SecretFingerprintsTable {
   fingerprint: string;
   recorded_at: DbDate;
 }
+
+/** Statistics (migration 0032): per day (UTC, `YYYY-MM-DD`), kind and key, sums only. */
+export interface StatsDailyTable {
+  day: string;
+  /** site, page, picture, entry, exit, referrer, utm, language, device, audience, notfound, notfound-referrer, search, search-empty */
+  kind: string;
+  key: string;
+  views: number | string;
+  visitors: number | string;
+  member_views: number | string;
+}
+
+/** Today's visitors by their salted hash, per kind and key: what makes a visitor count once across instances. */
+export interface StatsSeenTable {
+  day: string;
+  visitor: string;
+  kind: string;
+  key: string;
+}
+
+/** The random salt of a day, deleted when the day is over. */
+export interface StatsSaltsTable {
+  day: string;
+  salt: string;
+}

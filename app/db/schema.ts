@@ -20,6 +20,9 @@ import type {
   JobsTable,
   PublicChangesTable,
   SecretFingerprintsTable,
+  StatsDailyTable,
+  StatsSaltsTable,
+  StatsSeenTable,
 } from "./schema-operations.ts";
 import type { SearchDocumentsTable, SearchFtsTable } from "./search-documents-table.ts";
 
@@ -353,6 +356,9 @@ export type {
   PublicChangesTable,
   SecretFingerprintsTable,
   ShareLinksTable,
+  StatsDailyTable,
+  StatsSaltsTable,
+  StatsSeenTable,
   UserGroupsTable,
 };
 
@@ -380,6 +386,9 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   change_events: ChangeEventsTable;
   public_changes: PublicChangesTable;
+  stats_daily: StatsDailyTable;
+  stats_seen: StatsSeenTable;
+  stats_salts: StatsSaltsTable;
   editor_presence: EditorPresenceTable;
   attempt_counts: AttemptCountsTable;
   jobs: JobsTable;

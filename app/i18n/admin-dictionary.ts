@@ -24,6 +24,8 @@ import { adminPostsEditorDe } from "./admin/posts-editor.de.ts";
 import { adminPostsEditorEn } from "./admin/posts-editor.en.ts";
 import { adminSiteDe } from "./admin/site.de.ts";
 import { adminSiteEn } from "./admin/site.en.ts";
+import { adminStatisticsDe } from "./admin/statistics.de.ts";
+import { adminStatisticsEn } from "./admin/statistics.en.ts";
 import { createTranslator, type Language, type TranslateWith } from "./i18n.ts";
 
 /**
@@ -45,6 +47,7 @@ export const adminEn = {
   ...adminJobsEn,
   ...adminGroupsEn,
   ...adminAlbumsEn,
+  ...adminStatisticsEn,
 };
 export type AdminMessageKey = keyof typeof adminEn;
 export type AdminDictionary = Record<AdminMessageKey, string>;
@@ -62,6 +65,7 @@ export const adminDe = {
   ...adminJobsDe,
   ...adminGroupsDe,
   ...adminAlbumsDe,
+  ...adminStatisticsDe,
 } satisfies AdminDictionary;
 
 export function adminDictionaryFor(lang: Language): AdminDictionary {

@@ -24,3 +24,9 @@ export const requestIdContext = createContext<string>("");
  * reached; server/app.ts then answers 503 with the "back in a moment" page instead of the error page.
  */
 export const databaseUnreachableContext = createContext<boolean>(false);
+
+/** What a page's loader tells the statistics about a counted view (issue 46): a search's words and its outcome. */
+export type VisitNotes = { search?: { query: string; found: boolean } };
+
+/** Set by the server for a view it counts (server/visit-count.ts); null for every other request. */
+export const visitNotesContext = createContext<VisitNotes | null>(null);

@@ -46,6 +46,7 @@ const PROBLEM_MESSAGES: Record<SettingProblem, AdminMessageKey> = {
   badBoolean: "admin.settings.error.badBoolean",
   badEmail: "admin.settings.error.badEmail",
   badTheme: "admin.settings.error.badTheme",
+  badRetention: "admin.settings.error.badRetention",
   control: "admin.settings.error.control",
   lineBreak: "admin.settings.error.lineBreak",
   menuOrderUnknown: "admin.settings.error.menuOrderUnknown",

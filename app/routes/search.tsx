@@ -2,7 +2,7 @@ import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { SearchPageView } from "#app/components/search/search-page.tsx";
 import { answerSearchPage } from "#app/domains/search/search-page.server.ts";
 import { languageOf } from "#app/lib/preferences.ts";
-import { clientAddressContext, sessionUserContext } from "#app/lib/request-context.ts";
+import { clientAddressContext, sessionUserContext, visitNotesContext } from "#app/lib/request-context.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
 import { pageMeta, rootSeo } from "#app/web/meta.ts";
 import { readerOf } from "#app/web/session.server.ts";
@@ -39,6 +39,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The reader's own search otherwise: a member also finds what is for members and their groups.
     audience: params.get("scope") === "admin" && context.get(sessionUserContext)?.isAdmin ? "admin" : readerOf(context),
   });
+  // The statistics' site searches (issue 46): the words of a counted search page, never who searched.
+  const notes = context.get(visitNotesContext);
+  const result = answer.data.result;
+  if (notes && result && params.get("suggest") !== "1")
+    notes.search = { query: answer.data.query, found: result.total > 0 };
   const headers: Record<string, string> = { ...SEARCH_HEADERS };
   if (answer.retryAfterSeconds) headers["Retry-After"] = String(answer.retryAfterSeconds);
   return data(answer.data, { status: answer.status, headers });

@@ -63,6 +63,12 @@ export function createBackgroundTasks(services: RuntimeServices, logger: Logger)
       start: () => startMailHousekeeping({ outboxDir: outboxDirIn(env.dataDir), db, logger }),
     },
     {
+      // Visitors' views, noted by the edge, written as sums every few seconds and once more at the stop (issue 46),
+      // before the database closes: a rolling restart loses nothing, a crash at most those seconds.
+      name: "statistics",
+      start: () => services.statistics.start(),
+    },
+    {
       name: "code highlighter warm-up",
       start: () =>
         warmPostRenderer(db).catch((error: unknown) =>

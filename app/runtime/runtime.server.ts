@@ -18,6 +18,10 @@ import { previewSecretOf } from "#app/domains/posts/preview-link.server.ts";
 import { SearchLimiter } from "#app/domains/search/search-limit.server.ts";
 import { insertMissingDefaults, readSettings } from "#app/domains/settings/settings.server.ts";
 import { shareSecretOf } from "#app/domains/shares/share-links.server.ts";
+import {
+  createStatisticsRecorder,
+  type StatisticsRecorder,
+} from "#app/domains/statistics/statistics-recorder.server.ts";
 import { unsubscribeSecretOf } from "#app/domains/subscriptions/unsubscribe-token.server.ts";
 import { protectDataDir, protectSqliteFiles } from "#app/lib/data-files.server.ts";
 import { type Env, maskSmtpUrl } from "#app/lib/env.server.ts";
@@ -57,6 +61,8 @@ export type RuntimeServices = {
   searchLimiter: SearchLimiter;
   /** The process's one reader of change events (started with the background tasks); live streams read from it. */
   changeFeed: ChangeFeed;
+  /** Visitors' views counted by the edge, written as sums every few seconds (issue 46; a background task). */
+  statistics: StatisticsRecorder;
 };
 
 export type Runtime = RuntimeServices & {
@@ -96,6 +102,12 @@ export function createRuntime(env: Env, database: AppDatabase, authSecret?: Auth
     unsubscribeSecret: unsubscribeSecretOf(secret),
     contactSecret: contactSecretOf(secret),
     contactGuard: createContactGuard({ db: database.db, secret: contactSecretOf(secret) }),
+    statistics: createStatisticsRecorder({
+      db: database.db,
+      site: env.baseUrl,
+      retentionDays: async () => Number((await readSettings(database.db)).statistics_retention_days) || 0,
+      onError: (error) => logBackgroundFailure(getLogger(), "Could not write the statistics", error),
+    }),
     changeFeed: createChangeFeed({
       db: database.db,
       watchCommits: database.watchCommits,

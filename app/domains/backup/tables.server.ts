@@ -63,6 +63,8 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
   { name: "announcement_recipients", key: ["kind", "item_id", "user_id"], dates: ["decided_at"] },
   // Visitors' messages: a restore must not lose what the mail may never have delivered.
   { name: "contact_messages", key: ["id"], dates: ["created_at", "read_at"] },
+  // The statistics' daily sums (issue 46): the owner's history, with nothing personal in it.
+  { name: "stats_daily", key: ["day", "kind", "key"] },
 ];
 
 /** The search index's tables (migration 0021): the rows, and on SQLite the FTS5 table and its shadow tables. */
@@ -89,7 +91,8 @@ export const SEARCH_INDEX_TABLES: readonly string[] = [
  * carry them, as it never carried the outbox's files before they moved into the database.
  * The search index (search_documents, and on SQLite its FTS5 table and that table's own tables) is made from the
  * content: a restore rebuilds it (docs/decisions/015-search.md). When members' visits ended (member_visits) is a
- * mark of their browsing, not content: after a restore, "new for you" starts from their next visit.
+ * mark of their browsing, not content: after a restore, "new for you" starts from their next visit. The statistics'
+ * salt of the day and the day's visitor hashes (stats_salts, stats_seen) live one day and must never leave the site.
  */
 export const UNBACKED_TABLES: readonly string[] = [
   "change_events",
@@ -100,6 +103,8 @@ export const UNBACKED_TABLES: readonly string[] = [
   "jobs",
   "outbox_mails",
   "member_visits",
+  "stats_seen",
+  "stats_salts",
   ...SEARCH_INDEX_TABLES,
 ];
 

@@ -50,7 +50,7 @@ describe("the settings registry", () => {
 
   it("gives every text a limit and no choice one", () => {
     for (const spec of specs) {
-      const choice = spec.kind === "boolean" || spec.kind === "theme";
+      const choice = spec.kind === "boolean" || spec.kind === "theme" || spec.kind === "retention";
       expect(spec.limit === undefined, spec.key).toBe(choice);
     }
   });
@@ -81,6 +81,8 @@ describe("the settings registry", () => {
     expect(specs.filter((spec) => !spec.visitors).map((spec) => spec.key)).toEqual([
       "meta_og_url",
       "contact_email",
+      "statistics_enabled",
+      "statistics_retention_days",
       "admin_require_two_factor",
     ]);
   });

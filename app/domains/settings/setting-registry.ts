@@ -17,7 +17,8 @@ export type SettingKind =
   | "boolean"
   | "email"
   | "menuOrder"
-  | "theme";
+  | "theme"
+  | "retention";
 
 /** The longest value each kind of text accepts (the form's `maxLength`, the server's check and its message). */
 export const SETTING_LIMITS = {
@@ -39,6 +40,7 @@ export const SETTING_GROUP_IDS = [
   "watermark",
   "sharing",
   "contact",
+  "statistics",
   "security",
 ] as const;
 export type SettingGroupId = (typeof SETTING_GROUP_IDS)[number];
@@ -77,6 +79,9 @@ export type SettingSpec = {
    */
   retired?: true;
 };
+
+/** How long the statistics' daily sums are kept, in days ("0": for ever). */
+export const RETENTION_CHOICES = ["0", "30", "90", "365", "730"] as const;
 
 const WATERMARK: readonly SaveEffect[] = ["watermark-redraw"];
 const SITE_IMAGE: readonly SaveEffect[] = ["site-image-cleanup"];
@@ -278,6 +283,11 @@ export const SETTING_REGISTRY = {
   // Contact form (/contact): off until the owner turns it on. Empty address: the first admin's.
   contact_enabled: { group: "contact", kind: "boolean", default: "false", visitors: true },
   contact_email: { group: "contact", kind: "email", default: "", visitors: false },
+
+  // Statistics (issue 46): counted on the server without cookies; off, nothing is counted or kept. The daily sums
+  // hold nothing personal, so by default they are kept for ever ("0"); else the days kept (RETENTION_CHOICES).
+  statistics_enabled: { group: "statistics", kind: "boolean", default: "true", visitors: false },
+  statistics_retention_days: { group: "statistics", kind: "retention", default: "0", visitors: false },
 
   // Security: "true" sends an admin without two-factor sign-in to set it up before any admin screen.
   admin_require_two_factor: { group: "security", kind: "boolean", default: "false", visitors: false },

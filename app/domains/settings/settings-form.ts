@@ -4,7 +4,13 @@ import { menuOrderProblem, normalizeMenuOrder } from "#app/domains/content/menu-
 import { isValidEmail } from "#app/domains/users/email.ts";
 import { THEME_SETTINGS } from "#app/lib/preferences.ts";
 import { CONTROL_CHARACTERS, type TextProblem, textSchema } from "#app/lib/text-schema.ts";
-import { SETTING_GROUP_IDS, type SettingGroupId, type SettingKind, settingSpecs } from "./setting-registry.ts";
+import {
+  RETENTION_CHOICES,
+  SETTING_GROUP_IDS,
+  type SettingGroupId,
+  type SettingKind,
+  settingSpecs,
+} from "./setting-registry.ts";
 import type { SettingKey } from "./settings-defaults.ts";
 
 // The limits are declared with the kinds in the registry; the form's and the preview's importers read them here.
@@ -67,6 +73,7 @@ export type SettingProblem =
   | "badBoolean"
   | "badEmail"
   | "badTheme"
+  | "badRetention"
   | "control"
   | "lineBreak"
   | "menuOrderUnknown"
@@ -97,6 +104,8 @@ function valueSchema(kind: SettingKind, max: number) {
         .transform(normalizeMenuOrder);
     case "theme":
       return z.enum(THEME_SETTINGS, { message: "badTheme" });
+    case "retention":
+      return z.enum(RETENTION_CHOICES, { message: "badRetention" });
     case "url":
       return textSchema({ max, messages: TEXT_MESSAGES }).superRefine((value, context) => {
         if (isAllowedUrl(value)) return;

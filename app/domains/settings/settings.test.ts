@@ -95,7 +95,13 @@ describe.each(databaseKinds)("default site settings of a fresh database (%s)", (
     const rows = settingRows(await readSettings(database.db));
     // The address contact messages go to and the admins' two-factor rule are the owner's business only; the
     // retired share-card address steers nothing any more.
-    const ownerOnly = new Set(["contact_email", "admin_require_two_factor", "meta_og_url"]);
+    const ownerOnly = new Set([
+      "contact_email",
+      "admin_require_two_factor",
+      "meta_og_url",
+      "statistics_enabled",
+      "statistics_retention_days",
+    ]);
     expect(rows.map((row) => row.key)).toEqual(
       Object.keys(settingDefaults)
         .filter((key) => !ownerOnly.has(key))

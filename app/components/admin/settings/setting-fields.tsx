@@ -1,7 +1,7 @@
 import { SuggestionButton } from "#app/components/admin/url-field.tsx";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "#app/components/ui/field.tsx";
 import { followedValue } from "#app/domains/settings/brand.ts";
-import { settingSpecs } from "#app/domains/settings/setting-registry.ts";
+import { RETENTION_CHOICES, settingSpecs } from "#app/domains/settings/setting-registry.ts";
 import { BASELINE_PREFIX } from "#app/domains/settings/settings-baseline.ts";
 import type { SettingKey, SiteSettings } from "#app/domains/settings/settings-defaults.ts";
 import type { SettingField } from "#app/domains/settings/settings-form.ts";
@@ -110,6 +110,17 @@ function SettingInput(props: {
           value={value}
           options={THEME_SETTINGS.map((theme) => ({ value: theme, label: t(`admin.settings.theme.${theme}`) }))}
           hint={t("admin.settings.themeHint")}
+          error={error}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
+    case "retention":
+      return (
+        <SelectField
+          label={label}
+          name={key}
+          value={value}
+          options={RETENTION_CHOICES.map((days) => ({ value: days, label: t(`admin.settings.retention.${days}`) }))}
           error={error}
           onChange={(event) => onChange(event.target.value)}
         />
