@@ -35,7 +35,7 @@ import { healthHandler } from "./health.ts";
 import { pageDependenciesOfKey } from "./page-areas.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
 import { startRequestLog } from "./request-log.ts";
-import { visitHoldFor } from "./visit-count.ts";
+import { pictureSeenHandler, visitHoldFor } from "./visit-count.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 export { whenLogWritten } from "#app/lib/logger.server.ts";
@@ -250,6 +250,8 @@ app.get("/api/events", (req, res, next) => {
   if (!eventStreams) return next();
   eventStreams.handle(req, res, next);
 });
+// A picture opened in the lightbox, for the statistics (issue 46): never through React Router or the page cache.
+app.get("/api/seen", pictureSeenHandler(getRuntime));
 
 /**
  * Refuses a write before reading its body. A body up to REFUSED_BODY_READ_BYTES is read (and dropped) first:

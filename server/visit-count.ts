@@ -1,5 +1,6 @@
 import type express from "express";
 import type { RouterContextProvider } from "react-router";
+import type { Reader } from "#app/domains/access/reader.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
 import type { StatisticsRecorder } from "#app/domains/statistics/statistics-recorder.server.ts";
 import {
@@ -13,6 +14,7 @@ import {
 } from "#app/domains/statistics/visit-classes.ts";
 import { sessionUserContext, type VisitNotes } from "#app/lib/request-context.ts";
 import type { Runtime } from "#app/runtime/runtime.server.ts";
+import { readerOfCookie } from "#app/web/session.server.ts";
 
 /*
  * Where a visitor's view is counted (issue 46): here, as the page is answered, so that visitors load nothing for it
@@ -25,23 +27,28 @@ const COUNTED_STATUS = new Set([200, 304, 404]);
 const PICTURE_ID = /^[0-9a-f-]{36}$/;
 
 /** The request's own record, filled by the page's render: the loaders' notes and who was signed in. */
-export type VisitHold = { notes: VisitNotes; context: RouterContextProvider | null };
+export type VisitHold = { notes: VisitNotes; context: RouterContextProvider | null; reader?: Reader };
 
 function isPrefetch(req: express.Request): boolean {
   const purpose = `${req.get("sec-purpose") ?? ""} ${req.get("purpose") ?? ""} ${req.get("x-moz") ?? ""}`;
   return /prefetch|prerender/i.test(purpose);
 }
 
-/** The hold for a request to be counted, or null; `counted` is called with what to record once it is answered. */
+function isCountable(req: express.Request, userAgent: string): boolean {
+  return req.get("sec-gpc") !== "1" && !isBot(userAgent) && !isPrefetch(req);
+}
+
+/** The hold for a request to be counted, or null; the view is recorded once it is answered. */
 export function visitHoldFor(req: express.Request, res: express.Response, runtime: () => Runtime): VisitHold | null {
   if (req.method !== "GET" || !isCountedPage(req.path)) return null;
   const userAgent = req.get("user-agent") ?? "";
-  if (req.get("sec-gpc") === "1" || isBot(userAgent) || isPrefetch(req)) return null;
-  if (typeof req.query.suggest === "string") return null;
+  if (!isCountable(req, userAgent) || typeof req.query.suggest === "string") return null;
   const hold: VisitHold = { notes: {}, context: null };
   res.on("finish", () => {
     if (!COUNTED_STATUS.has(res.statusCode)) return;
-    void count(req, res.statusCode, userAgent, hold, runtime()).catch(() => {
+    const image = typeof req.query.image === "string" && PICTURE_ID.test(req.query.image) ? req.query.image : null;
+    const target = { page: pageKeyOf(req.path), data: req.path.endsWith(".data"), picture: image };
+    void count(req, res.statusCode, target, hold, runtime()).catch(() => {
       // A count is not worth an error for the visitor, nor a line per request in the log: the recorder says when
       // its writes fail.
     });
@@ -49,27 +56,62 @@ export function visitHoldFor(req: express.Request, res: express.Response, runtim
   return hold;
 }
 
-async function count(req: express.Request, status: number, userAgent: string, hold: VisitHold, runtime: Runtime) {
+/**
+ * GET /api/seen?picture=<id>&page=<path>: a picture opened in the lightbox (app/lib/picture-seen.ts), which the
+ * server does not otherwise hear of. Always 204, never kept by a cache; counted as a view of the page with that
+ * picture, for a published picture only (a made-up id would fill the statistics with nothing).
+ */
+export function pictureSeenHandler(runtime: () => Runtime): express.RequestHandler {
+  return (req, res) => {
+    res.status(204).set("Cache-Control", "no-store").end();
+    const picture = typeof req.query.picture === "string" ? req.query.picture : "";
+    const page = typeof req.query.page === "string" ? req.query.page : "";
+    if (!PICTURE_ID.test(picture) || !page.startsWith("/") || !isCountedPage(page)) return;
+    if (!isCountable(req, req.get("user-agent") ?? "")) return;
+    const current = runtime();
+    void (async () => {
+      const published = await current.database.db
+        .selectFrom("gallery_images")
+        .select("id")
+        .where("id", "=", picture)
+        .where("published", "=", true)
+        .executeTakeFirst();
+      if (!published) return;
+      const reader = await readerOfCookie(req.get("cookie"), current);
+      const hold: VisitHold = { notes: {}, context: null, reader };
+      await count(req, 200, { page: pageKeyOf(page), data: true, picture }, hold, current);
+    })().catch(() => {});
+  };
+}
+
+async function count(
+  req: express.Request,
+  status: number,
+  target: { page: string; data: boolean; picture: string | null },
+  hold: VisitHold,
+  runtime: Runtime,
+) {
   const settings = await readSettings(runtime.database.db);
   if (settings.statistics_enabled !== "true") return;
   const user = hold.context?.get(sessionUserContext) ?? null;
-  if (user?.isAdmin) return;
+  const kind = hold.reader?.kind ?? (user ? (user.isAdmin ? "admin" : "member") : "visitor");
+  if (kind === "admin") return;
+  const userAgent = req.get("user-agent") ?? "";
   const ownHost = new URL(runtime.env.baseUrl).hostname;
-  const image = typeof req.query.image === "string" && PICTURE_ID.test(req.query.image) ? req.query.image : null;
   const search = hold.notes.search;
   recordView(runtime.statistics, {
     at: new Date(),
-    page: pageKeyOf(req.path),
+    page: target.page,
     status,
-    data: req.path.endsWith(".data"),
+    data: target.data,
     client: req.ip ?? req.socket.remoteAddress ?? "unknown",
     userAgent,
-    member: user !== null,
+    member: kind === "member",
     language: languageClassOf(req.get("accept-language")),
     device: deviceClassOf(userAgent),
     referrer: referrerHostOf(req.get("referer"), [ownHost, req.hostname]),
     utmSource: utmSourceOf(typeof req.query.utm_source === "string" ? req.query.utm_source : null),
-    picture: status === 404 ? null : image,
+    picture: status === 404 ? null : target.picture,
     search: search ? { query: normalizedQuery(search.query), found: search.found } : null,
   });
 }

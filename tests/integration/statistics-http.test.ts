@@ -126,6 +126,31 @@ describe.each(databaseKinds)("statistics over HTTP (%s)", (kind) => {
     ]);
   });
 
+  it("counts a picture opened in the lightbox by the page's small request, and no made-up one; the privacy page says how", async () => {
+    const before = row(await rows(), "picture", picture)?.views ?? 0;
+    const from = { address: ADDRESSES[1] as string, agent: PHONE };
+    const seen = await visit(`/api/seen?picture=${picture}&page=%2F`, from);
+    expect([seen.status, seen.headers["cache-control"], seen.body]).toEqual([204, "no-store", ""]);
+    const madeUp = "00000000-0000-4000-8000-000000000000";
+    expect((await visit(`/api/seen?picture=${madeUp}&page=%2F`, from)).status).toBe(204);
+    expect((await visit(`/api/seen?picture=${picture}&page=%2Fadmin`, from)).status).toBe(204);
+    expect(
+      (await visit(`/api/seen?picture=${picture}&page=%2F`, { address: ADDRESSES[2] as string, agent: BOT })).status,
+    ).toBe(204);
+    for (let attempt = 0; attempt < 100 && (row(await rows(), "picture", picture)?.views ?? 0) === before; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const all = await rows();
+    expect(row(all, "picture", picture)?.views).toBe(before + 1);
+    expect(row(all, "picture", madeUp)).toBeUndefined();
+    expect(row(all, "page", "/admin")).toBeUndefined();
+    // Read with Sec-GPC: these views are not counted, so the next test's count starts from a settled one.
+    const english = await visit("/privacy", from, { "Sec-GPC": "1" });
+    expect(english.body).toContain("Global Privacy Control");
+    const german = await visit("/privacy?lang=de", from, { "Sec-GPC": "1" });
+    expect(german.body).toContain("Besuche werden auf diesem Server gezählt, ohne Cookies");
+  });
+
   it("keeps no address and no user agent in any table, and writes what it noted when the server stops", async () => {
     const before = (await rows()).find((entry) => entry.kind === "site")?.views ?? 0;
     expect((await visit("/links", { address: ADDRESSES[0] as string, agent: DESKTOP })).status).toBe(200);
