@@ -161,7 +161,7 @@ describe.each(databaseKinds)("who may see a video (%s)", (kind) => {
     expect(await found(member(family))).toEqual([everyone, members, grouped].sort());
   });
 
-  it("tells of a restricted video's changes to its readers only: members, or for groups admins alone", async () => {
+  it("tells of a restricted video's changes to its readers only: members, or a group's (sent to admins and its members)", async () => {
     const id = await createUploadedVideo(database.db, storage, { title: "Lake", poster: false });
     const audienceOfNextChange = async () => {
       await database.db.updateTable("videos").set({ sort_order: 7 }).where("id", "=", id).execute();
@@ -178,7 +178,7 @@ describe.each(databaseKinds)("who may see a video (%s)", (kind) => {
     await setVideoAccess(database.db, storage, testAdmin, id, { visibility: "members" });
     expect(await audienceOfNextChange()).toBe("members");
     await setVideoAccess(database.db, storage, testAdmin, id, { visibility: "groups", group_ids: family });
-    expect(await audienceOfNextChange()).toBe("admins");
+    expect(await audienceOfNextChange()).toBe("groups");
     await database.db
       .updateTable("videos")
       .set({ active: false, visibility: "everyone" })
