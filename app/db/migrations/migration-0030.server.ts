@@ -1,6 +1,7 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 import type { DatabaseKind } from "../database.server.ts";
+import { type EventOperations, replaceEventTriggers } from "./migration-support.server.ts";
 
 /**
  * Members hear live of their groups' items (issue 42). Since 0024 and 0025 a change to an item for a group (a Family
@@ -50,52 +51,12 @@ const RANK = `CASE $ WHEN 'everyone' THEN 3 WHEN 'members' THEN 2 WHEN 'groups' 
 const WIDER = (a: string, b: string) =>
   `CASE WHEN (${RANK.replace("$", `(${a})`)}) >= (${RANK.replace("$", `(${b})`)}) THEN (${a}) ELSE (${b}) END`;
 
-function operations(audience: (row: string) => string) {
+function operations(audience: (row: string) => string): EventOperations {
   return [
     ["insert", "NEW", audience("NEW")],
     ["update", "NEW", WIDER(audience("NEW"), audience("OLD"))],
     ["delete", "OLD", audience("OLD")],
-  ] as const;
-}
-
-async function replaceSqliteTriggers(db: Kysely<unknown>, source: (typeof SOURCES)[number]) {
-  for (const [op, row, audience] of operations(source.audience)) {
-    await sql.raw(`DROP TRIGGER IF EXISTS "${source.table}_event_${op}"`).execute(db);
-    await sql
-      .raw(
-        `CREATE TRIGGER "${source.table}_event_${op}" AFTER ${op.toUpperCase()} ON "${source.table}" BEGIN
-          INSERT INTO change_events (area, action, entity_id, audience, created_at)
-          VALUES ('${source.area}', '${op}', CAST(${row}."id" AS TEXT), ${audience},
-            strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
-        END`,
-      )
-      .execute(db);
-  }
-}
-
-/** The function 0015's deferred trigger calls, replaced: the trigger itself stays. */
-async function replacePostgresFunction(db: Kysely<unknown>, source: (typeof SOURCES)[number]) {
-  const branches = operations(source.audience)
-    .map(
-      ([op, row, audience]) => `IF TG_OP = '${op.toUpperCase()}' THEN
-        target := CAST(${row}."id" AS TEXT); audience := ${audience};
-      END IF;`,
-    )
-    .join("\n");
-  await sql
-    .raw(
-      `CREATE OR REPLACE FUNCTION vitrine_event_${source.table}() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE target text; audience text;
-      BEGIN
-        ${branches}
-        PERFORM pg_advisory_xact_lock(190019);
-        INSERT INTO change_events (area, action, entity_id, audience, created_at)
-          VALUES ('${source.area}', lower(TG_OP), target, audience, now());
-        PERFORM pg_notify('vitrine_events', '');
-        RETURN NULL;
-      END $$`,
-    )
-    .execute(db);
+  ];
 }
 
 export function migration0030(kind: DatabaseKind): Record<string, Migration> {
@@ -103,8 +64,7 @@ export function migration0030(kind: DatabaseKind): Record<string, Migration> {
     "0030_group_event_audience": {
       async up(db: Kysely<unknown>) {
         for (const source of SOURCES) {
-          if (kind === "postgres") await replacePostgresFunction(db, source);
-          else await replaceSqliteTriggers(db, source);
+          await replaceEventTriggers(db, kind, { ...source, operations: operations(source.audience) });
         }
       },
     },

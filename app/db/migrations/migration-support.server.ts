@@ -69,3 +69,55 @@ export async function dropSearchFtsTriggers(db: Kysely<unknown>): Promise<void> 
   for (const trigger of ["insert", "delete", "update"])
     await sql`DROP TRIGGER ${sql.id(`search_documents_fts_${trigger}`)}`.execute(db);
 }
+
+/** Each operation's row (`NEW` or `OLD`) and the SQL of its event's audience. */
+export type EventOperations = readonly (readonly ["insert" | "update" | "delete", "NEW" | "OLD", string])[];
+
+/**
+ * The change events of a table (migration 0015) with new audiences, for a migration that changes who hears of its
+ * rows (0030 and later; 0024 and 0025 wrote the same by hand before this existed, and stay as they shipped): on
+ * SQLite the table's three triggers are made again, on PostgreSQL the function 0015's deferred trigger calls is
+ * replaced (the trigger itself stays). What this makes must not change: a new rule is a new migration's.
+ */
+export async function replaceEventTriggers(
+  db: Kysely<unknown>,
+  kind: DatabaseKind,
+  source: { table: string; area: string; operations: EventOperations },
+): Promise<void> {
+  if (kind === "postgres") {
+    const branches = source.operations
+      .map(
+        ([op, row, audience]) => `IF TG_OP = '${op.toUpperCase()}' THEN
+        target := CAST(${row}."id" AS TEXT); audience := ${audience};
+      END IF;`,
+      )
+      .join("\n");
+    await sql
+      .raw(
+        `CREATE OR REPLACE FUNCTION vitrine_event_${source.table}() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE target text; audience text;
+      BEGIN
+        ${branches}
+        PERFORM pg_advisory_xact_lock(190019);
+        INSERT INTO change_events (area, action, entity_id, audience, created_at)
+          VALUES ('${source.area}', lower(TG_OP), target, audience, now());
+        PERFORM pg_notify('vitrine_events', '');
+        RETURN NULL;
+      END $$`,
+      )
+      .execute(db);
+    return;
+  }
+  for (const [op, row, audience] of source.operations) {
+    await sql.raw(`DROP TRIGGER IF EXISTS "${source.table}_event_${op}"`).execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER "${source.table}_event_${op}" AFTER ${op.toUpperCase()} ON "${source.table}" BEGIN
+          INSERT INTO change_events (area, action, entity_id, audience, created_at)
+          VALUES ('${source.area}', '${op}', CAST(${row}."id" AS TEXT), ${audience},
+            strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+        END`,
+      )
+      .execute(db);
+  }
+}
