@@ -1,6 +1,20 @@
 import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 import type { DatabaseKind } from "../database.server.ts";
+import { replaceEventTriggers } from "./migration-support.server.ts";
+
+/**
+ * Settings only the admin side reads, at this migration (the registry's `visitors: false`): their changes are told
+ * to admins alone. 0015 knew the first three; the statistics' two are new here.
+ */
+const ADMIN_ONLY_SETTINGS_0032 = [
+  "meta_og_url",
+  "contact_email",
+  "admin_require_two_factor",
+  "statistics_enabled",
+  "statistics_retention_days",
+];
+const shown = (row: string) => `${row}.key NOT IN (${ADMIN_ONLY_SETTINGS_0032.map((key) => `'${key}'`).join(", ")})`;
 
 /**
  * Statistics without cookies (issue 46): what the site keeps of its visits, per day (UTC), as sums. No row holds an
@@ -10,7 +24,7 @@ import type { DatabaseKind } from "../database.server.ts";
  * and restarts count a visitor once; yesterday's salt and hashes are deleted when the day is over, and with the salt
  * gone no hash can be tied to an address again. Never edit a migration that has shipped: add a new one.
  */
-export function migration0032(_kind: DatabaseKind): Record<string, Migration> {
+export function migration0032(kind: DatabaseKind): Record<string, Migration> {
   return {
     "0032_statistics": {
       async up(db: Kysely<unknown>) {
@@ -39,6 +53,16 @@ export function migration0032(_kind: DatabaseKind): Record<string, Migration> {
           .addColumn("day", "text", (c) => c.primaryKey())
           .addColumn("salt", "text", (c) => c.notNull())
           .execute();
+        await replaceEventTriggers(db, kind, {
+          table: "site_settings",
+          area: "settings",
+          id: "key",
+          operations: [
+            ["insert", "NEW", `CASE WHEN ${shown("NEW")} THEN 'everyone' ELSE 'admins' END`],
+            ["update", "NEW", `CASE WHEN ${shown("NEW")} OR ${shown("OLD")} THEN 'everyone' ELSE 'admins' END`],
+            ["delete", "OLD", `CASE WHEN ${shown("OLD")} THEN 'everyone' ELSE 'admins' END`],
+          ],
+        });
       },
     },
   };

@@ -82,13 +82,14 @@ export type EventOperations = readonly (readonly ["insert" | "update" | "delete"
 export async function replaceEventTriggers(
   db: Kysely<unknown>,
   kind: DatabaseKind,
-  source: { table: string; area: string; operations: EventOperations },
+  source: { table: string; area: string; operations: EventOperations; id?: string },
 ): Promise<void> {
+  const id = source.id ?? "id";
   if (kind === "postgres") {
     const branches = source.operations
       .map(
         ([op, row, audience]) => `IF TG_OP = '${op.toUpperCase()}' THEN
-        target := CAST(${row}."id" AS TEXT); audience := ${audience};
+        target := CAST(${row}."${id}" AS TEXT); audience := ${audience};
       END IF;`,
       )
       .join("\n");
@@ -114,7 +115,7 @@ export async function replaceEventTriggers(
       .raw(
         `CREATE TRIGGER "${source.table}_event_${op}" AFTER ${op.toUpperCase()} ON "${source.table}" BEGIN
           INSERT INTO change_events (area, action, entity_id, audience, created_at)
-          VALUES ('${source.area}', '${op}', CAST(${row}."id" AS TEXT), ${audience},
+          VALUES ('${source.area}', '${op}', CAST(${row}."${id}" AS TEXT), ${audience},
             strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
         END`,
       )
