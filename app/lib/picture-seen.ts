@@ -5,6 +5,6 @@
  * with Sec-GPC). Nothing is stored in the browser and nothing goes anywhere else; a failure is of no consequence.
  */
 export function notePictureSeen(pictureId: string, pathname: string): void {
-  const query = new URLSearchParams({ picture: pictureId, page: pathname });
-  fetch(`/api/seen?${query}`, { keepalive: true, credentials: "same-origin", cache: "no-store" }).catch(() => {});
+  // Same-origin credentials (the default): a signed-in admin's opening is not counted, a member's counts as theirs.
+  fetch(`/api/seen?picture=${pictureId}&page=${encodeURIComponent(pathname)}`, { keepalive: true }).catch(() => {});
 }

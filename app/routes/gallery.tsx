@@ -11,7 +11,6 @@ import { imageSources, largeImage, thumbnailWatermark } from "#app/domains/media
 import { seoDataFor } from "#app/domains/seo/seo-data.ts";
 import { imageObject } from "#app/domains/seo/structured-data.ts";
 import { galleryHref, keepDataForLightboxSteps } from "#app/lib/gallery-url.ts";
-import { notePictureSeen } from "#app/lib/picture-seen.ts";
 import { languageOf } from "#app/lib/preferences.ts";
 import { isSingleLine, rowIdOrNull } from "#app/lib/text-schema.ts";
 import { runtimeOf } from "#app/runtime/runtime-context.ts";
@@ -190,7 +189,6 @@ export default function GalleryPage({ loaderData }: Route.ComponentProps) {
 
   const open = (id: string | null) => {
     if (id === openId) return;
-    if (id) notePictureSeen(id, location.pathname);
     const href = galleryHref({ category: gallery.category, page: id ? undefined : gallery.page, image: id });
     const fromGrid = !shown && id !== null;
     // Closing what was opened here goes back, so the entry opening it does not stay behind Back.

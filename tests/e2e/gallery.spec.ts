@@ -259,6 +259,34 @@ test("Back closes the lightbox and Forward opens it again, without asking the se
   expect(serverRequests).toEqual([]);
 });
 
+test("the statistics hear of each picture opened or stepped to in the lightbox, not of one the page was opened with", async ({
+  page,
+}) => {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === "/api/seen") seen.push(`${url.searchParams.get("picture")} ${url.searchParams.get("page")}`);
+  });
+  const imageOf = () => new URL(page.url()).searchParams.get("image") ?? "";
+  await page.goto("/?category=Nature");
+  await expect.poll(() => gridAlts(page)).toEqual(["Green forest", "Blue lake"]);
+  await openLightbox(page);
+  await expect(lightbox(page).getByRole("heading", { name: "Green forest" })).toBeVisible();
+  const forest = imageOf();
+  await expect.poll(() => seen).toEqual([`${forest} /`]);
+  await page.keyboard.press("ArrowRight");
+  await expect(lightbox(page).getByRole("heading", { name: "Blue lake" })).toBeVisible();
+  const lake = imageOf();
+  await expect.poll(() => seen).toEqual([`${forest} /`, `${lake} /`]);
+  // Loaded with the picture in its address: the server counted that request, the page sends nothing more for it.
+  await page.goto(page.url());
+  await expect(lightbox(page).getByRole("heading", { name: "Blue lake" })).toBeVisible();
+  await waitForHydration(page);
+  await page.keyboard.press("ArrowLeft");
+  await expect(lightbox(page).getByRole("heading", { name: "Green forest" })).toBeVisible();
+  await expect.poll(() => seen).toEqual([`${forest} /`, `${lake} /`, `${forest} /`]);
+});
+
 test("a link to a picture that is gone shows the gallery, and the language switch still works there", async ({
   page,
 }) => {

@@ -7,7 +7,6 @@ import type { Watermark } from "#app/components/gallery/watermark-badge.tsx";
 import { EmptyState, PageHeader } from "#app/components/page-header.tsx";
 import type { AlbumPage } from "#app/domains/albums/album.ts";
 import { GALLERY_PAGE_SIZE, type GalleryItem } from "#app/domains/gallery/gallery.ts";
-import { notePictureSeen } from "#app/lib/picture-seen.ts";
 import { useTranslate } from "#app/web/root-data.ts";
 import { AlbumBadge } from "./album-badge.tsx";
 
@@ -53,7 +52,6 @@ export function AlbumView(props: {
     item.title || t("albums.untitled", { number: firstNumber + index + 1 });
   const open = (id: string | null) => {
     if (id === openId) return;
-    if (id) notePictureSeen(id, location.pathname);
     const fromGrid = !shown && id !== null;
     if (id === null && location.state?.lightboxFromGrid === true) navigate(-1);
     else

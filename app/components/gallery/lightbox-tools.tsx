@@ -1,6 +1,8 @@
 import { Link2, Share2, ZoomIn, ZoomOut } from "lucide-react";
 import { type RefObject, useEffect, useRef } from "react";
+import { useLocation, useNavigationType } from "react-router";
 import { ShareButton } from "#app/components/share-button.tsx";
+import { notePictureSeen } from "#app/lib/picture-seen.ts";
 import { useTranslate } from "#app/web/root-data.ts";
 import { attachZoom, type ZoomController } from "./lightbox-zoom.ts";
 
@@ -32,6 +34,19 @@ export default function LightboxTools(props: {
   // The latest callback, without attaching the gestures again when the parent renders a new function.
   const onChange = useRef(onZoomedChange);
   onChange.current = onZoomedChange;
+
+  // The site's statistics (issue 46) hear of a picture opened here, in the page: from the grid (a push that the
+  // grid marks) or by a step (a replace). Not one the page was loaded or navigated to with (?image=): the server
+  // counted that request itself. Once per picture: the tools are keyed by it.
+  const navigationType = useNavigationType();
+  const location = useLocation();
+  const seen = useRef({ navigationType, location });
+  useEffect(() => {
+    const { navigationType: how, location: where } = seen.current;
+    const fromGrid = (where.state as { lightboxFromGrid?: unknown } | null)?.lightboxFromGrid === true;
+    const picture = new URLSearchParams(where.search).get("image");
+    if (picture && (how === "REPLACE" || (how === "PUSH" && fromGrid))) notePictureSeen(picture, where.pathname);
+  }, []);
 
   useEffect(() => {
     const [view, box, element] = [viewport.current, content.current, dialog.current];
