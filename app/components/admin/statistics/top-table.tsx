@@ -73,19 +73,19 @@ export function TopTable({
                   {t("admin.statistics.column.referrers")}
                 </th>
               ) : null}
-              <th scope="col" className={`${cell} w-20 text-right font-medium`}>
+              <th scope="col" className={`${cell} w-16 text-right font-medium`}>
                 {t("admin.statistics.views")}
               </th>
               {share ? (
-                <th scope="col" className={`${cell} w-20 text-right font-medium`}>
+                <th scope="col" className={`${cell} w-16 text-right font-medium`}>
                   {t("admin.statistics.column.share")}
                 </th>
               ) : NO_VISITORS.has(name) || referrers ? null : (
-                <th scope="col" className={`${cell} w-20 text-right font-medium`}>
+                <th scope="col" className={`${cell} w-16 text-right font-medium`}>
                   {t("admin.statistics.visitors")}
                 </th>
               )}
-              <th scope="col" className="w-20 py-1.5 text-right align-top font-medium">
+              <th scope="col" className="w-16 py-1.5 text-right align-top font-medium">
                 {t("admin.statistics.column.trend")}
               </th>
             </tr>

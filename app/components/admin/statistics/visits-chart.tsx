@@ -10,9 +10,10 @@ import { dateTimeFormat, numberFormat } from "#app/lib/intl-format.ts";
  * the picture itself has one sentence as its name.
  */
 
-const WIDTH = 720;
-const HEIGHT = 220;
-const LEFT = 48;
+// A small drawing area, so that its labels stay readable where the chart is scaled down to a phone's width.
+const WIDTH = 480;
+const HEIGHT = 200;
+const LEFT = 44;
 const RIGHT = 8;
 const TOP = 10;
 const BOTTOM = 26;
@@ -82,7 +83,7 @@ export function VisitsChart({ series, t, locale }: { series: DayPoint[]; t: Admi
                 x={LEFT - 6}
                 y={y(value) + 4}
                 textAnchor="end"
-                className="fill-zinc-600 text-[11px] dark:fill-zinc-300"
+                className="fill-zinc-600 text-[13px] dark:fill-zinc-300"
               >
                 {numbers.format(value)}
               </text>
@@ -120,7 +121,7 @@ export function VisitsChart({ series, t, locale }: { series: DayPoint[]; t: Admi
                 x={x}
                 y={HEIGHT - 8}
                 textAnchor={anchor}
-                className="fill-zinc-600 text-[11px] dark:fill-zinc-300"
+                className="fill-zinc-600 text-[13px] dark:fill-zinc-300"
               >
                 {dayLabel.format(date(point.day))}
               </text>
