@@ -57,6 +57,9 @@ export default [
     route("outbox", "routes/admin.outbox.tsx"),
     route("outbox/:id", "routes/admin.outbox.$id.tsx"),
     route("backup", "routes/admin.backup.ts"),
+    // Statistics (issue 46): the screen, and its range as a CSV file.
+    route("statistics", "routes/admin.statistics.tsx"),
+    route("statistics.csv", "routes/admin.statistics.csv.ts"),
     // The dashboard's answers to failed background work: try again, dismiss.
     route("jobs", "routes/admin.jobs.ts"),
     route("uploads/site/:kind", "routes/admin.uploads.site.ts"),

@@ -2,6 +2,7 @@ import { CircleDashed } from "lucide-react";
 import { Form, Link, useFetcher } from "react-router";
 import { adminSections } from "#app/components/admin/admin-sections.ts";
 import { FailedJobsSection } from "#app/components/admin/failed-jobs-section.tsx";
+import { WeekVisitors } from "#app/components/admin/statistics/week-visitors.tsx";
 import { StorageHealth } from "#app/components/admin/storage-health.tsx";
 import { useResultToast } from "#app/components/admin/use-result-toast.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
@@ -13,6 +14,8 @@ import { lastStorageSweep } from "#app/domains/media/storage-sweep-report.server
 import { readOpenChecklistItems } from "#app/domains/settings/first-run-checklist.server.ts";
 import type { ChecklistItem } from "#app/domains/settings/first-run-checklist.ts";
 import { readSettings } from "#app/domains/settings/settings.server.ts";
+import { dayOf } from "#app/domains/statistics/statistics-range.ts";
+import { readWeekVisitors } from "#app/domains/statistics/statistics-reads.server.ts";
 import { adminsWithoutTwoFactor, isTwoFactorRequiredForAdmins } from "#app/domains/users/two-factor.server.ts";
 import type { ActionResult } from "#app/lib/action-result.ts";
 import { useAdminData, useAdminTranslate } from "#app/lib/admin-data.ts";
@@ -46,6 +49,9 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     },
     failedJobs: await listFailedJobs(database.db),
     storageSweep: await lastStorageSweep(database.db),
+    // Nothing while the owner has counting off: last week's number would read as if it went on.
+    weekVisitors:
+      settings.statistics_enabled === "true" ? await readWeekVisitors(database.db, dayOf(new Date())) : null,
     lastBackup: last ? { createdAt: last.createdAt.toISOString(), size: last.size } : null,
     schedule: env.backup.dir
       ? { dir: env.backup.dir, keep: env.backup.keep, hours: env.backup.intervalMs / 3_600_000 }
@@ -248,6 +254,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
           {t("admin.signedInAs", { email: admin?.email ?? "" })}
         </p>
+        {loaderData.weekVisitors ? <WeekVisitors week={loaderData.weekVisitors} /> : null}
       </header>
       <FirstRunChecklist items={loaderData.checklist} />
       <ul className="grid gap-4 sm:grid-cols-2">

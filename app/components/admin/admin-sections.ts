@@ -1,5 +1,6 @@
 import {
   BookImage,
+  ChartColumn,
   FileClock,
   Images,
   Inbox,
@@ -32,4 +33,10 @@ export const adminSections: AdminSection[] = [
   { to: "/admin/messages", title: "admin.section.messages", text: "admin.section.messagesText", icon: Inbox },
   { to: "/admin/outbox", title: "admin.section.outbox", text: "admin.section.outboxText", icon: Mail },
   { to: "/admin/audit", title: "admin.section.audit", text: "admin.section.auditText", icon: FileClock },
+  {
+    to: "/admin/statistics",
+    title: "admin.section.statistics",
+    text: "admin.section.statisticsText",
+    icon: ChartColumn,
+  },
 ];
