@@ -70,13 +70,7 @@ export function pictureSeenHandler(runtime: () => Runtime): express.RequestHandl
     if (!isCountable(req, req.get("user-agent") ?? "")) return;
     const current = runtime();
     void (async () => {
-      const published = await current.database.db
-        .selectFrom("gallery_images")
-        .select("id")
-        .where("id", "=", picture)
-        .where("published", "=", true)
-        .executeTakeFirst();
-      if (!published) return;
+      if (!(await isPublished(current, picture))) return;
       const reader = await readerOfCookie(req.get("cookie"), current);
       const hold: VisitHold = { notes: {}, context: null, reader };
       await count(req, 200, { page: pageKeyOf(page), data: true, picture }, hold, current);
@@ -99,6 +93,9 @@ async function count(
   const userAgent = req.get("user-agent") ?? "";
   const ownHost = new URL(runtime.env.baseUrl).hostname;
   const search = hold.notes.search;
+  // A picture counts when it is one: an address can name any id (the page then shows the gallery).
+  const picture =
+    target.picture && status !== 404 && (await isPublished(runtime, target.picture)) ? target.picture : null;
   recordView(runtime.statistics, {
     at: new Date(),
     page: target.page,
@@ -111,9 +108,19 @@ async function count(
     device: deviceClassOf(userAgent),
     referrer: referrerHostOf(req.get("referer"), [ownHost, req.hostname]),
     utmSource: utmSourceOf(typeof req.query.utm_source === "string" ? req.query.utm_source : null),
-    picture: status === 404 ? null : target.picture,
+    picture,
     search: search ? { query: normalizedQuery(search.query), found: search.found } : null,
   });
+}
+
+async function isPublished(runtime: Runtime, picture: string): Promise<boolean> {
+  const row = await runtime.database.db
+    .selectFrom("gallery_images")
+    .select("id")
+    .where("id", "=", picture)
+    .where("published", "=", true)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 function recordView(recorder: StatisticsRecorder, view: Parameters<StatisticsRecorder["record"]>[0]) {

@@ -129,9 +129,11 @@ describe.each(databaseKinds)("statistics over HTTP (%s)", (kind) => {
   it("counts a picture opened in the lightbox by the page's small request, and no made-up one; the privacy page says how", async () => {
     const before = row(await rows(), "picture", picture)?.views ?? 0;
     const from = { address: ADDRESSES[1] as string, agent: PHONE };
+    const madeUp = "00000000-0000-4000-8000-000000000000";
+    // An address may name any id: the gallery's view counts, no picture does.
+    expect((await visit(`/?image=${madeUp}`, from)).status).toBe(200);
     const seen = await visit(`/api/seen?picture=${picture}&page=%2F`, from);
     expect([seen.status, seen.headers["cache-control"], seen.body]).toEqual([204, "no-store", ""]);
-    const madeUp = "00000000-0000-4000-8000-000000000000";
     expect((await visit(`/api/seen?picture=${madeUp}&page=%2F`, from)).status).toBe(204);
     expect((await visit(`/api/seen?picture=${picture}&page=%2Fadmin`, from)).status).toBe(204);
     expect(
