@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Kysely } from "kysely";
+import { isDatabaseUnreachable } from "#app/db/database.server.ts";
 import type { Database } from "#app/db/schema.ts";
 import { sweepOrphanFiles } from "#app/domains/media/image-sweeps.server.ts";
 import type { FileStorage } from "#app/domains/media/storage.server.ts";
@@ -9,6 +10,7 @@ import { sweepOrphanSiteImages } from "#app/domains/settings/site-images.server.
 import { sweepOrphanVideoFiles } from "#app/domains/videos/videos.server.ts";
 import type { Env } from "#app/lib/env.server.ts";
 import { getLogger } from "#app/lib/logger.server.ts";
+import { logBackgroundFailure } from "./background-failure.server.ts";
 
 /** Files younger than this may belong to an upload still in flight. */
 const GRACE_MS = 60 * 60 * 1000;
@@ -58,7 +60,11 @@ export async function sweepStorage(
       total.tempFiles += tempFiles;
       if (orphans + tempFiles > 0) getLogger().info(`Removed ${orphans + tempFiles} unreferenced ${what}.`);
     } catch (error) {
-      getLogger().error({ err: error }, `Sweeping unreferenced ${what} failed`);
+      // The database away (restarting, stopping) is said in one line and the next run sweeps again; since the sweep
+      // also runs at each start it met a PostgreSQL restart in CI and logged a stack as an error.
+      if (isDatabaseUnreachable(error))
+        logBackgroundFailure(getLogger(), `Sweeping unreferenced ${what} failed`, error);
+      else getLogger().error({ err: error }, `Sweeping unreferenced ${what} failed`);
     }
   }
   return total;
