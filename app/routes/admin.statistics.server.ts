@@ -11,8 +11,12 @@ type Args = { request: Request; url: URL; context: Readonly<RouterContextProvide
 
 /** The range the address asks for; a bad one is the default range with the reason (never an error page). */
 function rangeOf(url: URL) {
-  const query = url.searchParams;
-  return chooseRange({ range: query.get("range"), from: query.get("from"), to: query.get("to") }, dayOf(new Date()));
+  const asked = {
+    range: url.searchParams.get("range"),
+    from: url.searchParams.get("from"),
+    to: url.searchParams.get("to"),
+  };
+  return chooseRange(asked, dayOf(new Date()));
 }
 
 /**

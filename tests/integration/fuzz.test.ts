@@ -641,6 +641,8 @@ const QUERY_PARAMS: Record<string, string[]> = {
   // A shared album's page and opened picture (issue 21).
   "routes/share.$token.tsx": ["page", "image"],
   "routes/admin.uploads.gallery.ts": ["album"],
+  // The statistics' range (issue 46): a preset, or two dates.
+  "routes/admin.statistics.tsx": ["range", "from", "to"],
 };
 
 /** Tables a refused request may still write: the sign-in failure count, and better-auth's scratch table. */
