@@ -104,7 +104,12 @@ async function planOf(db: Kysely<Database>, kind: "sqlite" | "postgres", from: s
   const lines = rows.map((row) => String(row["QUERY PLAN"] ?? row.detail ?? ""));
   return lines
     .filter((line) => /Scan|SCAN|SEARCH|Aggregate|Sort|USE TEMP/i.test(line))
-    .map((line) => line.replace(/\s*\(cost=[^)]*\)/, "").replace(/^\s*->\s*/, "").trim())
+    .map((line) =>
+      line
+        .replace(/\s*\(cost=[^)]*\)/, "")
+        .replace(/^\s*->\s*/, "")
+        .trim(),
+    )
     .slice(0, 4)
     .join("; ");
 }
