@@ -148,6 +148,11 @@ export async function simulateDay(
   // first flush would delete the day's visitor hashes, whose size is reported).
   for (let tick = 1; dayStart + (tick * flushMs) / instances < dayEnd; tick += 1) {
     const at = dayStart + (tick * flushMs) / instances;
+    // A line every 6 simulated hours: a full day takes minutes, and a silent one looks stuck.
+    if (Math.floor((at - dayStart) / 21_600_000) > Math.floor((at - flushMs / instances - dayStart) / 21_600_000)) {
+      const seconds = ((performance.now() - started) / 1000).toFixed(0);
+      console.log(`  ${kind}: ${new Date(at).toISOString().slice(11, 16)} of the simulated day after ${seconds} s`);
+    }
     feedUntil(at);
     await flush(tick % instances, at);
   }
