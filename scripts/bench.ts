@@ -382,7 +382,7 @@ async function main() {
       areas: areaResult,
       instances: instanceResult,
       search: searchResult,
-      stats: statsResult,
+      statistics: statsResult,
     },
     comparison,
   );
