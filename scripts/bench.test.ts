@@ -208,9 +208,10 @@ describe("npm run bench -- --smoke --stats-only", () => {
       "SQLite: tables at the day's end (with indexes)",
       expect.stringMatching(/^SQLite: statistics screen on a year \(30 days × 500 pages.*top 50 pages of 30 days$/),
       expect.stringMatching(/^SQLite: statistics screen on a year: the site's daily series \(30 rows\)$/),
+      expect.stringMatching(/^SQLite: statistics screen on a year: its whole read \(readStatistics/),
       "Statistics: the same on PostgreSQL",
     ]);
-    const [time, writes, sums, tables, top, series, postgres] = rows;
+    const [time, writes, sums, tables, top, series, screen, postgres] = rows;
     expect(time?.[2]).toMatch(
       /^[\d.]+ s wall, CPU [\d.]+ s of this process; commits with synchronous FULL; [\d,]+ flushes/,
     );
@@ -224,7 +225,7 @@ describe("npm run bench -- --smoke --stats-only", () => {
     );
     expect(sums?.[4]).toBe("meets goal");
     expect(tables?.[2]).toMatch(/^stats_daily [\d,]+ rows, [\d.]+ MB; stats_seen [\d,]+ rows/);
-    for (const row of [top, series]) {
+    for (const row of [top, series, screen]) {
       expect(row?.[2]).toMatch(/^[\d.]+ ms/);
       expect(row?.[4]).toMatch(/^(meets goal|MISSES goal)$/);
     }
