@@ -5,7 +5,7 @@ import { type AppDatabase, openDatabase } from "#app/db/database.server.ts";
 import { createTestDatabase } from "#tests/support/test-database.ts";
 import { postgresServerUrl } from "./search-postgres.ts";
 import { type DayResult, simulateDay, tableSizes } from "./statistics-day.ts";
-import { makeTraffic, type TrafficSettings } from "./statistics-traffic.ts";
+import { makeTraffic, type Traffic, type TrafficSettings } from "./statistics-traffic.ts";
 import { measureYear, type YearResult, type YearSettings } from "./statistics-year.ts";
 import { describe, formatNumber, median, type Row, verdictOf } from "./stats.ts";
 
@@ -33,15 +33,16 @@ export type StatisticsResult = {
 /** A weekday in June (the simulated day), with the year of data before it. */
 const DAY = "2026-06-17";
 
+/** The day, then the year, on one migrated database (`open` opens it anew for each, as a server would). */
 async function measureKind(
   open: () => AppDatabase,
   kind: "sqlite" | "postgres",
-  run: (traffic: Parameters<typeof simulateDay>[2]) => Promise<DayResult>,
-  traffic: Parameters<typeof simulateDay>[2],
+  traffic: Traffic,
   year: YearSettings,
+  databaseUrl?: string,
 ): Promise<KindResult> {
   console.log(`Statistics on ${kind}: ${traffic.count} requests of a simulated day…`);
-  const day = await run(traffic);
+  const day = await simulateDay(open, kind, traffic, databaseUrl);
   console.log(`Statistics on ${kind}: seeding a year (${year.days} days × ${year.pages} pages) and timing its reads…`);
   const database = open();
   try {
@@ -63,14 +64,13 @@ export async function measureStatistics(
 
   const sqliteDir = path.join(dir, "statistics-sqlite");
   fs.mkdirSync(sqliteDir, { recursive: true });
-  // Migrated and given the default settings, then closed: each step opens the file anew, as a server would.
+  // Migrated and given the default settings, then closed: each step opens it anew.
   const sqliteDatabase = await createTestDatabase("sqlite", { dataDir: sqliteDir });
   const sqliteFile = sqliteDatabase.location.sqliteFile as string;
   await sqliteDatabase.close();
   let sqlite: KindResult;
   try {
-    const open = () => openDatabase({ sqliteFile });
-    sqlite = await measureKind(open, "sqlite", (t) => simulateDay(open, "sqlite", t), traffic, settings.year);
+    sqlite = await measureKind(() => openDatabase({ sqliteFile }), "sqlite", traffic, settings.year);
   } finally {
     await sqliteDatabase.destroy();
   }
@@ -87,13 +87,7 @@ export async function measureStatistics(
     await pgDatabase.close();
     try {
       const open = () => openDatabase({ databaseUrl });
-      postgres = await measureKind(
-        open,
-        "postgres",
-        (t) => simulateDay(open, "postgres", t, databaseUrl),
-        traffic,
-        settings.year,
-      );
+      postgres = await measureKind(open, "postgres", traffic, settings.year, databaseUrl);
     } finally {
       await pgDatabase.destroy();
     }
