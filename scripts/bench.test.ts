@@ -183,3 +183,53 @@ describe("npm run bench -- --smoke --search-only", () => {
     expect(result.stdout).not.toMatch(/found nothing/);
   }, 130_000);
 });
+
+// The statistics section on its own (in the bench's process, no server): a small simulated day through three
+// recorders on SQLite (cleanEnv drops TEST_DATABASE_URL, so the PostgreSQL half says it was skipped), its sums read
+// back exact, and a small "year" seeded and read, each row with a number.
+describe("npm run bench -- --smoke --stats-only", () => {
+  it("simulates a day of views, checks the sums and times the year's reads", async () => {
+    const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+    const result = await run(
+      process.execPath,
+      [tsx, "scripts/bench.ts", "--smoke", "--stats-only"],
+      cleanEnv({}),
+      90_000,
+    );
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const rows = result.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| Figure"))
+      .map((line) => line.split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    expect(rows.map((cells) => cells[1])).toEqual([
+      expect.stringMatching(/^SQLite: 20,000 views of a day \(500 pages, 3,000 visitors, \+ 200 broken links\) from 3/),
+      expect.stringMatching(/^SQLite: writes per second of the simulated day/),
+      "SQLite: the day's sums read back",
+      "SQLite: tables at the day's end (with indexes)",
+      expect.stringMatching(/^SQLite: statistics screen on a year \(30 days × 500 pages.*top 50 pages of 30 days$/),
+      expect.stringMatching(/^SQLite: statistics screen on a year: the site's daily series \(30 rows\)$/),
+      expect.stringMatching(/^SQLite: statistics screen on a year: its whole read \(readStatistics/),
+      "Statistics: the same on PostgreSQL",
+    ]);
+    const [time, writes, sums, tables, top, series, screen, postgres] = rows;
+    expect(time?.[2]).toMatch(
+      /^[\d.]+ s wall, CPU [\d.]+ s of this process; commits with synchronous FULL; [\d,]+ flushes/,
+    );
+    expect(writes?.[2]).toMatch(
+      /^[\d.]+ write transactions\/s .* stats_daily [\d,]+ upserted .* stats_seen [\d,]+ new/,
+    );
+    expect(writes?.[4]).toBe("meets goal");
+    // Every view generated is counted once, and every visitor once however many instances saw them.
+    expect(sums?.[2]).toBe(
+      "site views 20,000 of 20,000; unique visitors 3,000 of 3,000; page views 20,000; broken links 200 of 200; not counted 0",
+    );
+    expect(sums?.[4]).toBe("meets goal");
+    expect(tables?.[2]).toMatch(/^stats_daily [\d,]+ rows, [\d.]+ MB; stats_seen [\d,]+ rows/);
+    for (const row of [top, series, screen]) {
+      expect(row?.[2]).toMatch(/^[\d.]+ ms/);
+      expect(row?.[4]).toMatch(/^(meets goal|MISSES goal)$/);
+    }
+    expect(top?.[2]).toMatch(/plan: .*stats_daily_kind_day_idx/);
+    expect(postgres?.[4]).toMatch(/^skipped \(set BENCH_DATABASE_URL/);
+  }, 100_000);
+});

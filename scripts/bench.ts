@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sqliteFileIn } from "#app/runtime/runtime.server.ts";
-import { request, type ServerProcess } from "#tests/support/server-process.ts";
+import type { ServerProcess } from "#tests/support/server-process.ts";
 import {
   type AreaResult,
   type AreaServers,
@@ -40,6 +40,7 @@ import {
   LARGE,
   LIGHTHOUSE_RUNS,
   LIVE,
+  NEEDS_BUILD,
   options,
   REAL_PICTURES,
   ROUNDS,
@@ -49,6 +50,7 @@ import {
   SECONDS,
   SITE,
   SMALL,
+  STATS,
   smoke,
   stop,
   UPLOAD_SIZE,
@@ -72,9 +74,10 @@ import { measureSearch, type SearchResult, searchRows } from "./bench/search.ts"
 import { copyPictureRows, seedDataFolder } from "./bench/seed-data.ts";
 import { measureSiteRounds, type SiteSide, scalingPathsOf } from "./bench/site-rounds.ts";
 import { siteRows } from "./bench/site-rows.ts";
+import { measureStatistics, type StatisticsResult, statisticsRows } from "./bench/statistics.ts";
 import type { Row } from "./bench/stats.ts";
 import { fetchPage, measureUploads } from "./bench/uploads.ts";
-import { runWrk, type WrkOptions, type WrkResult } from "./bench/wrk.ts";
+import { runWrk, type WrkRun, wrkLoader } from "./bench/wrk.ts";
 import { buildIsCurrent } from "./build-if-stale.js";
 
 if (options.help) {
@@ -90,21 +93,20 @@ if (options["media-serving"]) {
 }
 
 // Nothing is built here: a stale build would make server.js build by itself, in the middle of the measurement.
-if (!buildIsCurrent()) stop("The production build is missing or older than the sources: run `npm run build` first.");
+if (NEEDS_BUILD && !buildIsCurrent())
+  stop("The production build is missing or older than the sources: run `npm run build` first.");
 if (SITE && !bareAppBuildIsCurrent()) {
   stop("The bare React Router app's build is missing or older than its sources: run `npm run bench:build` first.");
 }
 
-type Run = { label: string; round: number; url: string; connections: number; result: WrkResult };
-
 const missingTools = ensureTools([
-  { command: "wrk", aptPackage: "wrk" },
+  ...(NEEDS_BUILD ? [{ command: "wrk", aptPackage: "wrk" }] : []),
   ...(SITE || INSTANCES ? [{ command: "nginx", aptPackage: "nginx-light" }] : []),
 ]);
 const hasWrk = !missingTools.includes("wrk");
 const hasNginx = !missingTools.includes("nginx");
 
-const runs: Run[] = [];
+const runs: WrkRun[] = [];
 const series = new Map<string, number[]>();
 const problems: string[] = [];
 const servers: ServerProcess[] = [];
@@ -121,25 +123,7 @@ function record(name: string, value: number) {
 const values = (name: string) => series.get(name) ?? [];
 const beforeRecord = (name: string, value: number) => record(`before ${name}`, value);
 
-async function load(
-  label: string,
-  round: number,
-  url: string,
-  connections: number,
-  extra: Partial<WrkOptions> = {},
-): Promise<WrkResult> {
-  // The last run's queue drained first: wrk closes its connections when its time is up, but the server still answers
-  // what it had read, and a run started meanwhile (a 1-second smoke run above all) would time that backlog instead of
-  // its own requests, or see none of its own answered. One answered request on a new connection waits it out.
-  await request(url).catch(() => null);
-  const result = await runWrk(url, { connections, seconds: SECONDS, ...extra });
-  runs.push({ label, round, url, connections, result });
-  // A run with errors measured something else than the page (an error page, refused connections).
-  if (result.non2xx > 0 || result.socketErrors > 0) {
-    problems.push(`${label}, round ${round}: ${result.non2xx} non-2xx responses, ${result.socketErrors} socket errors`);
-  }
-  return result;
-}
+const load = wrkLoader(runs, problems, SECONDS);
 
 async function cleanUp() {
   await Promise.all(servers.map((server) => server.stop().catch(() => null)));
@@ -250,25 +234,31 @@ async function main() {
           started,
         })
       : Promise.resolve(null);
+  // The statistics section: in this process, on databases of its own (no server).
+  const runStatistics = (): Promise<StatisticsResult | null> =>
+    STATS ? measureStatistics(STATS, tempRoot, record) : Promise.resolve(null);
 
   if (!SITE) {
-    console.log("Starting the server(s)…");
+    if (NEEDS_BUILD) console.log("Starting the server(s)…");
     const liveResult = LIVE ? await measureLive(await startLive(LIVE), LIVE) : null;
     const areaResult = AREAS ? await measureAreas(await startAreas(), AREAS) : null;
     const instanceResult = await runInstances();
     const searchResult = await runSearch();
+    const statsResult = await runStatistics();
     await cleanUp();
     const rows = [
       ...(LIVE ? liveRows(liveResult, values, hasWrk) : []),
       ...(AREAS ? areaRows(areaResult, values, hasWrk) : []),
       ...(INSTANCES ? instanceRows(instanceResult, values, hasWrk, instancesWhy) : []),
       ...(SEARCH ? searchRows(searchResult, values, hasWrk) : []),
+      ...(STATS ? statisticsRows(statsResult) : []),
     ];
     finish(rows, startedAt, [], {
       live: liveResult,
       areas: areaResult,
       instances: instanceResult,
       search: searchResult,
+      statistics: statsResult,
     });
     return;
   }
@@ -364,6 +354,7 @@ async function main() {
         LIGHTHOUSE_RUNS,
       )
     : null;
+  const statsResult = await runStatistics();
 
   await cleanUp();
 
@@ -376,6 +367,7 @@ async function main() {
   rows.push(...areaRows(areaResult, values, hasWrk));
   rows.push(...instanceRows(instanceResult, values, hasWrk, instancesWhy));
   rows.push(...searchRows(searchResult, values, hasWrk));
+  rows.push(...statisticsRows(statsResult));
 
   finish(
     rows,
@@ -384,7 +376,14 @@ async function main() {
       `<picture> elements on /: app ${pictures.app}, bare app ${pictures.bare}`,
       `HTML bytes: / ${Buffer.byteLength(home["/"])}, /home ${Buffer.byteLength(home["/home"])}`,
     ],
-    { pictures, live: liveResult, areas: areaResult, instances: instanceResult, search: searchResult },
+    {
+      pictures,
+      live: liveResult,
+      areas: areaResult,
+      instances: instanceResult,
+      search: searchResult,
+      statistics: statsResult,
+    },
     comparison,
   );
 }

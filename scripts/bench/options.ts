@@ -6,6 +6,7 @@ import type { InstanceSettings } from "./instances.ts";
 import type { LiveSettings } from "./live-streams.ts";
 import { pinningNote } from "./processes.ts";
 import type { SearchSettings } from "./search.ts";
+import type { StatisticsSettings } from "./statistics.ts";
 
 /*
  * `npm run bench`'s options (scripts/bench.ts): its usage text, the arguments read once, and the settings of each
@@ -16,6 +17,7 @@ export const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pic
                         [--live | --live-only] [--streams 1000] [--saves 30]
                         [--areas | --areas-only] [--write-every 100]
                         [--instances | --instances-only] [--search | --search-only] [--media-serving]
+                        [--stats | --stats-only] [--views 1000000]
                         [--before DIR] [--smoke] [--keep]
   --rounds N     interleaved rounds per comparison (default 3)
   --seconds S    length of each wrk run (default 10)
@@ -41,6 +43,14 @@ export const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pic
                  the index's size on disk (about ROUNDS × 2 × SECONDS more, and a minute to seed); then the
                  same on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL names a server (a fresh database)
   --search-only  only the search section (needs neither nginx nor the bare app's build)
+  --stats        add the statistics section: a simulated day of 1,000,000 views (10,000 pages, 150,000
+                 visitors, referrers, languages, devices, searches, 1 % broken links) fed to three recorders
+                 (instances) flushed every 5 simulated seconds, on SQLite and on a fresh PostgreSQL database
+                 (BENCH_DATABASE_URL or TEST_DATABASE_URL): time, CPU, statements and rows written, writes per
+                 second of the day, table sizes, the sums checked; then a year of 10,000 pages a day seeded and
+                 the statistics screen's reads timed against 200 ms (about 10 minutes)
+  --stats-only   only the statistics section (needs no build, server, nginx or wrk)
+  --views N      views of the statistics section's simulated day (default 1,000,000; visitors are 15 % of them)
   --media-serving  only the media-serving comparison of decision 012 (scripts/bench/media-serving.ts): a phone's
                  page of pictures through the site ÷ by redirect to a signed S3 URL (bytes and CPU of Node, latency,
                  behind a caching proxy), on s3rver
@@ -49,7 +59,8 @@ export const USAGE = `Usage: npm run bench -- [--rounds 3] [--seconds 10] [--pic
                  Lighthouse's of both builds, the builds taking turns, then a table of each figure before and after
                  (its data folder made by its own code; its scaling and uploads are not measured)
   --smoke        a quick check that everything runs: 1 round, 1-second runs, 60 pictures, a small upload
-                 (and with --live: 50 streams, 3 saves; with --search: 200 pictures, 40 posts)
+                 (and with --live: 50 streams, 3 saves; with --search: 200 pictures, 40 posts; with --stats:
+                 20,000 views of 500 pages flushed every 5 simulated minutes, a "year" of 30 days × 500 pages)
   --keep         keep the temp folder (data folders, nginx config) for a look afterwards`;
 
 export const { values: options } = parseArgs({
@@ -69,6 +80,9 @@ export const { values: options } = parseArgs({
     "instances-only": { type: "boolean", default: false },
     search: { type: "boolean", default: false },
     "search-only": { type: "boolean", default: false },
+    stats: { type: "boolean", default: false },
+    "stats-only": { type: "boolean", default: false },
+    views: { type: "string" },
     "write-every": { type: "string" },
     "media-serving": { type: "boolean", default: false },
     before: { type: "string" },
@@ -112,7 +126,11 @@ export const IDLE_AFTER_MS = 15_000;
 export const UPLOAD_SIZE = smoke ? { width: 1200, height: 800 } : { width: 4240, height: 2832 };
 // The site section is everything but the live streams and areas: the table of the issue "Fast for every visitor".
 export const SITE =
-  !options["live-only"] && !options["areas-only"] && !options["instances-only"] && !options["search-only"];
+  !options["live-only"] &&
+  !options["areas-only"] &&
+  !options["instances-only"] &&
+  !options["search-only"] &&
+  !options["stats-only"];
 /** `--before`: another revision's built checkout, measured beside this build in the site section. */
 export const BEFORE = SITE && options.before ? path.resolve(options.before) : null;
 export const AREAS: AreaSettings | null =
@@ -132,6 +150,18 @@ export const SEARCH: SearchSettings | null =
   options.search || options["search-only"]
     ? { rounds: ROUNDS, seconds: SECONDS, pictures: smoke ? 200 : 10_000, posts: smoke ? 40 : 2_000 }
     : null;
+const VIEWS = positiveInteger(options.views, smoke ? 20_000 : 1_000_000, "views");
+export const STATS: StatisticsSettings | null =
+  options.stats || options["stats-only"]
+    ? {
+        views: VIEWS,
+        pages: smoke ? 500 : 10_000,
+        visitors: Math.max(1, Math.round(VIEWS * 0.15)),
+        instances: 3,
+        flushMs: smoke ? 300_000 : 5000,
+        year: { days: smoke ? 30 : 365, pages: smoke ? 500 : 10_000, runs: smoke ? 3 : 5 },
+      }
+    : null;
 export const LIVE: LiveSettings | null =
   options.live || options["live-only"]
     ? {
@@ -144,6 +174,9 @@ export const LIVE: LiveSettings | null =
       }
     : null;
 
+/** Whether any section runs a server of this build (the statistics section runs in the bench's own process). */
+export const NEEDS_BUILD = SITE || LIVE !== null || AREAS !== null || INSTANCES !== null || SEARCH !== null;
+
 /** The run's first line: what it measures, on how many cores, pinned how. */
 export function runBanner(): string {
   const only = [
@@ -151,17 +184,23 @@ export function runBanner(): string {
     AREAS ? "per-area dropping" : "",
     INSTANCES ? "several instances" : "",
     SEARCH ? "search" : "",
+    STATS ? "statistics" : "",
   ]
     .filter(Boolean)
     .join(" and ");
   const section = SITE
     ? `${ROUNDS} round(s) of ${SECONDS}-second wrk runs; ${SMALL} and ${LARGE} pictures`
-    : `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs${LIVE || AREAS ? `; ${SMALL} pictures` : ""}`;
+    : NEEDS_BUILD
+      ? `${only} only, ${ROUNDS} round(s) of ${SECONDS}-second wrk runs${LIVE || AREAS ? `; ${SMALL} pictures` : ""}`
+      : `${only} only`;
   const sections =
     (LIVE ? `; live streams: ${LIVE.streams} streams, ${LIVE.saves} saves` : "") +
     (AREAS ? `; per-area dropping: a FAQ write every ${AREAS.writeEveryMs} ms` : "") +
     (INSTANCES ? `; several instances: ${INSTANCES.pictures} pictures on PostgreSQL and S3` : "") +
     (SEARCH ? `; search: ${SEARCH.pictures} pictures + ${SEARCH.posts} posts` : "") +
+    (STATS
+      ? `; statistics: ${STATS.views} views of a day, a year of ${STATS.year.days} days × ${STATS.year.pages} pages`
+      : "") +
     (BEFORE ? `; before and after: ${BEFORE}` : "");
   return (
     `Vitrine bench: ${section}${sections}; ` +
@@ -183,11 +222,13 @@ export function runSettings(): Record<string, unknown> {
       ...(AREAS ? ["areas"] : []),
       ...(INSTANCES ? ["instances"] : []),
       ...(SEARCH ? ["search"] : []),
+      ...(STATS ? ["statistics"] : []),
     ],
     live: LIVE,
     areas: AREAS,
     instances: INSTANCES,
     search: SEARCH,
+    statistics: STATS,
     before: BEFORE,
     pinning: pinningNote(),
     cores: os.cpus().length,

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { request } from "#tests/support/server-process.ts";
 import { pinned } from "./processes.ts";
 
 export type WrkResult = {
@@ -83,4 +84,33 @@ export function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
       }
     });
   });
+}
+
+/** One wrk run of the bench, as its --json file lists them. */
+export type WrkRun = { label: string; round: number; url: string; connections: number; result: WrkResult };
+
+/** The bench's `load` (scripts/bench.ts): one wrk run of `seconds`, noted in `runs`, its errors in `problems`. */
+export function wrkLoader(runs: WrkRun[], problems: string[], seconds: number) {
+  return async (
+    label: string,
+    round: number,
+    url: string,
+    connections: number,
+    extra: Partial<WrkOptions> = {},
+  ): Promise<WrkResult> => {
+    // The last run's queue drained first: wrk closes its connections when its time is up, but the server still
+    // answers what it had read, and a run started meanwhile (a 1-second smoke run above all) would time that backlog
+    // instead of its own requests, or see none of its own answered. One answered request on a new connection waits it
+    // out.
+    await request(url).catch(() => null);
+    const result = await runWrk(url, { connections, seconds, ...extra });
+    runs.push({ label, round, url, connections, result });
+    // A run with errors measured something else than the page (an error page, refused connections).
+    if (result.non2xx > 0 || result.socketErrors > 0) {
+      problems.push(
+        `${label}, round ${round}: ${result.non2xx} non-2xx responses, ${result.socketErrors} socket errors`,
+      );
+    }
+    return result;
+  };
 }
