@@ -35,7 +35,7 @@ import { healthHandler } from "./health.ts";
 import { pageDependenciesOfKey } from "./page-areas.ts";
 import { PageCache, pageCacheKey, sendKeptPage } from "./page-cache.ts";
 import { startRequestLog } from "./request-log.ts";
-import { pictureSeenHandler, visitHoldFor } from "./visit-count.ts";
+import { countKeptPage, pictureSeenHandler, visitHoldFor } from "./visit-count.ts";
 
 export { EnvError } from "#app/lib/env.server.ts";
 export { whenLogWritten } from "#app/lib/logger.server.ts";
@@ -236,6 +236,8 @@ export function serveKeptPage(req: IncomingMessage, res: ServerResponse): boolea
   if (key === null || !page) return false;
   pageCache?.touch(key, page);
   for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+  // Counted as a rendered page is (issue 46): most visitors' views are these.
+  countKeptPage(req, res, getRuntime);
   sendKeptPage(req, res, page, "hit");
   return true;
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type express from "express";
 import type { RouterContextProvider } from "react-router";
 import type { Reader } from "#app/domains/access/reader.ts";
@@ -19,8 +20,9 @@ import { readerOfCookie } from "#app/web/session.server.ts";
 /*
  * Where a visitor's view is counted (issue 46): here, as the page is answered, so that visitors load nothing for it
  * and it works without JavaScript. A page (a document, or a client-side navigation's data) answered 200, 304 or 404
- * to a GET that is not a prefetch, a bot's, an admin's or one that asks not to be tracked (`Sec-GPC: 1`). What the
- * view is known by is reduced to classes here; the address and user agent go on to the recorder's memory only.
+ * to a GET that is not a prefetch, a bot's, an admin's or one that asks not to be tracked (`Sec-GPC: 1`), whether
+ * rendered (Express) or sent from the page cache before Express (`serveKeptPage`). What the view is known by is
+ * reduced to classes here; the address and user agent go on to the recorder's memory only.
  */
 
 const COUNTED_STATUS = new Set([200, 304, 404]);
@@ -29,25 +31,68 @@ const PICTURE_ID = /^[0-9a-f-]{36}$/;
 /** The request's own record, filled by the page's render: the loaders' notes and who was signed in. */
 export type VisitHold = { notes: VisitNotes; context: RouterContextProvider | null; reader?: Reader };
 
-function isPrefetch(req: express.Request): boolean {
-  const purpose = `${req.get("sec-purpose") ?? ""} ${req.get("purpose") ?? ""} ${req.get("x-moz") ?? ""}`;
-  return /prefetch|prerender/i.test(purpose);
+/** What counting reads of a request, the same from Express's request and from Node's own. */
+type VisitRequest = {
+  path: string;
+  query: URLSearchParams;
+  header: (name: string) => string | undefined;
+  client: string;
+  hostname: string;
+};
+
+function fromExpress(req: express.Request): VisitRequest {
+  return {
+    path: req.path,
+    query: new URL(req.originalUrl, "http://localhost").searchParams,
+    header: (name) => req.get(name),
+    client: req.ip ?? req.socket.remoteAddress ?? "unknown",
+    hostname: req.hostname,
+  };
 }
 
-function isCountable(req: express.Request, userAgent: string): boolean {
-  return req.get("sec-gpc") !== "1" && !isBot(userAgent) && !isPrefetch(req);
+/**
+ * A request the page cache answers before Express: its client address as Express's `trust proxy` with a number of
+ * hops finds it (the socket's, or the one `hops` entries from the right of X-Forwarded-For).
+ */
+function fromNode(req: IncomingMessage, trustProxy: number): VisitRequest {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const header = (name: string) => {
+    const value = req.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const forwarded = (header("x-forwarded-for") ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .reverse();
+  const chain = [req.socket.remoteAddress ?? "unknown", ...forwarded];
+  return {
+    path: url.pathname,
+    query: url.searchParams,
+    header,
+    client: chain[Math.min(trustProxy, chain.length - 1)] ?? "unknown",
+    hostname: (header("host") ?? "").replace(/:\d+$/, ""),
+  };
 }
 
-/** The hold for a request to be counted, or null; the view is recorded once it is answered. */
-export function visitHoldFor(req: express.Request, res: express.Response, runtime: () => Runtime): VisitHold | null {
-  if (req.method !== "GET" || !isCountedPage(req.path)) return null;
-  const userAgent = req.get("user-agent") ?? "";
-  if (!isCountable(req, userAgent) || typeof req.query.suggest === "string") return null;
+function isCountable(req: VisitRequest): boolean {
+  const purpose = `${req.header("sec-purpose") ?? ""} ${req.header("purpose") ?? ""} ${req.header("x-moz") ?? ""}`;
+  return (
+    req.header("sec-gpc") !== "1" && !isBot(req.header("user-agent") ?? "") && !/prefetch|prerender/i.test(purpose)
+  );
+}
+
+function holdFor(method: string | undefined, req: VisitRequest, res: ServerResponse, runtime: () => Runtime) {
+  if (method !== "GET" || !isCountedPage(req.path) || !isCountable(req) || req.query.has("suggest")) return null;
   const hold: VisitHold = { notes: {}, context: null };
   res.on("finish", () => {
     if (!COUNTED_STATUS.has(res.statusCode)) return;
-    const image = typeof req.query.image === "string" && PICTURE_ID.test(req.query.image) ? req.query.image : null;
-    const target = { page: pageKeyOf(req.path), data: req.path.endsWith(".data"), picture: image };
+    const image = req.query.get("image");
+    const target = {
+      page: pageKeyOf(req.path),
+      data: req.path.endsWith(".data"),
+      picture: image && PICTURE_ID.test(image) ? image : null,
+    };
     void count(req, res.statusCode, target, hold, runtime()).catch(() => {
       // A count is not worth an error for the visitor, nor a line per request in the log: the recorder says when
       // its writes fail.
@@ -56,22 +101,32 @@ export function visitHoldFor(req: express.Request, res: express.Response, runtim
   return hold;
 }
 
+/** The hold for a request Express answers, or null; the view is recorded once it is answered. */
+export function visitHoldFor(req: express.Request, res: express.Response, runtime: () => Runtime): VisitHold | null {
+  return holdFor(req.method, fromExpress(req), res, runtime);
+}
+
+/** Counts a page the page cache answers before Express (only anonymous visitors get one). */
+export function countKeptPage(req: IncomingMessage, res: ServerResponse, runtime: () => Runtime): void {
+  holdFor(req.method, fromNode(req, runtime().env.trustProxy), res, runtime);
+}
+
 /**
  * GET /api/seen?picture=<id>&page=<path>: a picture opened in the lightbox (app/lib/picture-seen.ts), which the
  * server does not otherwise hear of. Always 204, never kept by a cache; counted as a view of the page with that
  * picture, for a published picture only (a made-up id would fill the statistics with nothing).
  */
 export function pictureSeenHandler(runtime: () => Runtime): express.RequestHandler {
-  return (req, res) => {
+  return (expressRequest, res) => {
     res.status(204).set("Cache-Control", "no-store").end();
-    const picture = typeof req.query.picture === "string" ? req.query.picture : "";
-    const page = typeof req.query.page === "string" ? req.query.page : "";
-    if (!PICTURE_ID.test(picture) || !page.startsWith("/") || !isCountedPage(page)) return;
-    if (!isCountable(req, req.get("user-agent") ?? "")) return;
+    const req = fromExpress(expressRequest);
+    const picture = req.query.get("picture") ?? "";
+    const page = req.query.get("page") ?? "";
+    if (!PICTURE_ID.test(picture) || !page.startsWith("/") || !isCountedPage(page) || !isCountable(req)) return;
     const current = runtime();
     void (async () => {
       if (!(await isPublished(current, picture))) return;
-      const reader = await readerOfCookie(req.get("cookie"), current);
+      const reader = await readerOfCookie(req.header("cookie"), current);
       const hold: VisitHold = { notes: {}, context: null, reader };
       await count(req, 200, { page: pageKeyOf(page), data: true, picture }, hold, current);
     })().catch(() => {});
@@ -79,7 +134,7 @@ export function pictureSeenHandler(runtime: () => Runtime): express.RequestHandl
 }
 
 async function count(
-  req: express.Request,
+  req: VisitRequest,
   status: number,
   target: { page: string; data: boolean; picture: string | null },
   hold: VisitHold,
@@ -90,7 +145,7 @@ async function count(
   const user = hold.context?.get(sessionUserContext) ?? null;
   const kind = hold.reader?.kind ?? (user ? (user.isAdmin ? "admin" : "member") : "visitor");
   if (kind === "admin") return;
-  const userAgent = req.get("user-agent") ?? "";
+  const userAgent = req.header("user-agent") ?? "";
   const ownHost = new URL(runtime.env.baseUrl).hostname;
   const search = hold.notes.search;
   // A picture counts when it is one: an address can name any id (the page then shows the gallery).
@@ -101,13 +156,13 @@ async function count(
     page: target.page,
     status,
     data: target.data,
-    client: req.ip ?? req.socket.remoteAddress ?? "unknown",
+    client: req.client,
     userAgent,
     member: kind === "member",
-    language: languageClassOf(req.get("accept-language")),
+    language: languageClassOf(req.header("accept-language")),
     device: deviceClassOf(userAgent),
-    referrer: referrerHostOf(req.get("referer"), [ownHost, req.hostname]),
-    utmSource: utmSourceOf(typeof req.query.utm_source === "string" ? req.query.utm_source : null),
+    referrer: referrerHostOf(req.header("referer"), [ownHost, req.hostname]),
+    utmSource: utmSourceOf(req.query.get("utm_source")),
     picture,
     search: search ? { query: normalizedQuery(search.query), found: search.found } : null,
   });

@@ -126,6 +126,18 @@ describe.each(databaseKinds)("statistics over HTTP (%s)", (kind) => {
     ]);
   });
 
+  it("counts a page the page cache answers, as a rendered one", async () => {
+    const views = async () => row(await rows(), "page", "/links")?.views ?? 0;
+    const before = await views();
+    const first = await visit("/links", { address: ADDRESSES[0] as string, agent: DESKTOP });
+    const second = await visit("/links", { address: ADDRESSES[1] as string, agent: PHONE });
+    expect([first.status, second.status, second.headers["x-vitrine-cache"]]).toEqual([200, 200, "hit"]);
+    for (let attempt = 0; attempt < 100 && (await views()) < before + 2; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await views()).toBe(before + 2);
+  });
+
   it("counts a picture opened in the lightbox by the page's small request, and no made-up one; the privacy page says how", async () => {
     const before = row(await rows(), "picture", picture)?.views ?? 0;
     const from = { address: ADDRESSES[1] as string, agent: PHONE };

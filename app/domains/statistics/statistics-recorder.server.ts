@@ -70,6 +70,8 @@ export function createStatisticsRecorder(options: {
   let pending: { view: CountedView; entry: boolean; exitOf: string | null }[] = [];
   const exits: { at: Date; page: string }[] = [];
   let housekept = "";
+  // The salts of the days being written: a day's salt never changes while it lives, so it is read once.
+  const salts = new Map<string, string>();
   let flushing: Promise<void> = Promise.resolve();
 
   const visitorKey = (view: CountedView) =>
@@ -84,7 +86,9 @@ export function createStatisticsRecorder(options: {
   };
 
   const record = (view: CountedView) => {
-    if (pending.length >= MAX_PENDING) pending.shift();
+    // While the database does not take them, the newest beyond the bound are not kept (dropping the oldest would
+    // cost a walk of the whole list at every view).
+    if (pending.length >= MAX_PENDING) return false;
     // A broken link is counted as one, and is no page of a visit: the visit's first page is the next one found.
     if (view.status === 404) {
       pending.push({ view, entry: false, exitOf: null });
@@ -108,8 +112,9 @@ export function createStatisticsRecorder(options: {
     pending = [];
     if (batch.length === 0 && ended.length === 0) return housekeep(now);
     try {
-      const salts = new Map<string, string>();
-      for (const day of new Set(batch.map((item) => dayOf(item.view.at)))) salts.set(day, await saltOfDay(db, day));
+      for (const day of new Set(batch.map((item) => dayOf(item.view.at)))) {
+        if (!salts.has(day)) salts.set(day, await saltOfDay(db, day));
+      }
       const hashOf = (view: CountedView) =>
         createHash("sha256")
           .update(`${salts.get(dayOf(view.at))}\n${view.client}\n${view.userAgent}\n${options.site}`)
@@ -130,6 +135,7 @@ export function createStatisticsRecorder(options: {
     const today = dayOf(now);
     if (housekept === today) return;
     await deleteOldStatistics(db, today, await options.retentionDays());
+    for (const day of salts.keys()) if (day < today) salts.delete(day);
     housekept = today;
   };
 
