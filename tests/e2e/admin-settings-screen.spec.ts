@@ -19,6 +19,7 @@ test("every group is a section of its own, one at a time, chosen from the list b
     "Watermark",
     "Search and social sharing",
     "Contact form",
+    "Statistics",
     "Security",
   ];
   const nav = page.getByRole("navigation", { name: "Settings sections" });
